@@ -1,0 +1,20 @@
+from django.contrib.auth import login
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from .forms import SignUpForm
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    """Create an account and log straight in."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = ""
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(next_url or "lobby")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})

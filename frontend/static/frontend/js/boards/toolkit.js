@@ -1,0 +1,51 @@
+// Small SVG helpers shared by every board module.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function svgEl(tag, attrs = {}, parent = null) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== undefined && v !== null) el.setAttribute(k, v);
+  }
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+export function makeSvg(container, width, height, label) {
+  container.replaceChildren();
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "board-svg",
+    role: "img",
+    "aria-label": label,
+  });
+  container.appendChild(svg);
+  return svg;
+}
+
+export function group(parent, cls) {
+  return svgEl("g", { class: cls }, parent);
+}
+
+/** Key for a coordinate pair, used in sets and maps. */
+export function key(pair) {
+  return `${pair[0]},${pair[1]}`;
+}
+
+/** Draws a path (list of [x, y] centres) as a polyline with a dot at each stop. */
+export function trail(parent, points, cls) {
+  const g = group(parent, cls);
+  svgEl("polyline", { points: points.map((p) => p.join(",")).join(" ") }, g);
+  points.forEach((p, i) => svgEl("circle", { cx: p[0], cy: p[1], r: i === 0 ? 1.2 : 1.6 }, g));
+  return g;
+}
+
+/** Moves an SVG element from one centre to another in small hops. */
+export function animateAlong(el, points, ms = 180) {
+  if (!el || points.length < 2 || window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    return Promise.resolve();
+  }
+  const frames = points.map((p) => ({ transform: `translate(${p[0]}px, ${p[1]}px)` }));
+  const anim = el.animate(frames, { duration: ms * (points.length - 1), easing: "ease-in-out" });
+  return anim.finished.catch(() => {});
+}

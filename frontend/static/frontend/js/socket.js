@@ -1,0 +1,138 @@
+// A websocket that reconnects by itself and notices dead connections.
+// The channel layer is at-most-once, so callers treat resync as normal.
+
+const PING_MS = 10000;
+const DEAD_MS = 25000;
+const MAX_BACKOFF_MS = 5000;
+
+export class LiveSocket {
+  /**
+   * @param {() => string} path  builds the path for each (re)connect
+   * @param {{onFrame: Function, onStatus?: Function, ping?: () => object}} handlers
+   */
+  constructor(path, handlers) {
+    this.path = path;
+    this.handlers = handlers;
+    this.backoff = 250;
+    this.ws = null;
+    this.lastHeard = 0;
+    this.closedByUs = false;
+    this.timer = setInterval(() => this.heartbeat(), PING_MS);
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) this.heartbeat();
+    });
+    this.connect();
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}${this.path()}`;
+  }
+
+  connect() {
+    this.status("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = 250;
+      this.lastHeard = Date.now();
+      this.status("open");
+    };
+    ws.onmessage = (msg) => {
+      this.lastHeard = Date.now();
+      let frame;
+      try {
+        frame = JSON.parse(msg.data);
+      } catch {
+        return;
+      }
+      this.handlers.onFrame(frame);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.status("reconnecting");
+      const wait = this.backoff + Math.random() * 250;
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+      setTimeout(() => this.connect(), wait);
+    };
+  }
+
+  reconnectNow() {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) return this.heartbeat();
+    if (this.ws) this.ws.close();
+  }
+
+  heartbeat() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > DEAD_MS) {
+      // Silent for too long (lid closed, network gone): start afresh.
+      this.ws = null;
+      ws.close();
+      this.status("reconnecting");
+      this.connect();
+      return;
+    }
+    const ping = this.handlers.ping ? this.handlers.ping() : { type: "ping" };
+    ws.send(JSON.stringify(ping));
+  }
+
+  send(frame) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  status(state) {
+    if (this.handlers.onStatus) this.handlers.onStatus(state);
+  }
+}
+
+export function t(text) {
+  return typeof window.gettext === "function" ? window.gettext(text) : text;
+}
+
+export function fmt(text, params) {
+  const translated = t(text);
+  return typeof window.interpolate === "function"
+    ? window.interpolate(translated, params, true)
+    : translated.replace(/%\((\w+)\)s/g, (_, k) => params[k]);
+}
+
+export function toast(message, kind = "info") {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = message;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (el.hidden = true), 5000);
+}
+
+export function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+export async function api(path, body) {
+  const res = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = {};
+  try {
+    data = await res.json();
+  } catch {
+    data = { message: t("The server did not answer properly. Try again.") };
+  }
+  if (!res.ok) {
+    const err = new Error(data.message || res.statusText);
+    err.data = data;
+    throw err;
+  }
+  return data;
+}

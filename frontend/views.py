@@ -1,0 +1,76 @@
+"""Page shells; everything live comes over the sockets and the API."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+
+from games.errors import GameError
+from games.models import Game
+from games.rules import RULESETS
+from games.selectors import game_with_seats, seat_of
+from lobby.services import table_join_by_invite
+
+
+def _ruleset_catalog() -> list[dict]:
+    return [
+        {
+            "slug": rs.slug,
+            "title": gettext(rs.title),
+            "min_seats": rs.min_seats,
+            "max_seats": rs.max_seats,
+            "options": [
+                {**field, "label": gettext(field["label"]), "help": gettext(field.get("help", ""))}
+                for field in rs.option_fields()
+            ],
+        }
+        for rs in RULESETS.values()
+    ]
+
+
+def lobby(request):
+    return render(request, "frontend/lobby.html", {"catalog": _ruleset_catalog()})
+
+
+def game_page(request, game_id: int):
+    try:
+        game = game_with_seats(game_id)
+    except Game.DoesNotExist:
+        raise Http404(gettext("There is no such game.")) from None
+    rs = RULESETS[game.ruleset]
+    context = {
+        "game": game,
+        "title": gettext(rs.title),
+        "seat": seat_of(game, request.user),
+        "invite_url": request.build_absolute_uri(f"/t/{game.invite_code}/")
+        if game.host_id == getattr(request.user, "pk", None)
+        else "",
+    }
+    return render(request, "frontend/game.html", context)
+
+
+def invite(request, code: str):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        game = table_join_by_invite(code=code, user=request.user)
+    except GameError as exc:
+        if exc.code == "not_found":
+            raise Http404(exc.message) from None
+        messages.warning(request, exc.message)
+        game = Game.objects.filter(invite_code=code).first()
+    return redirect("game", game_id=game.pk)
+
+
+@login_required
+def my_games(request):
+    games = (
+        Game.objects.filter(seats__user=request.user)
+        .exclude(status=Game.Status.ABORTED)
+        .order_by("-created")[:100]
+    )
+    return render(request, "frontend/my_games.html", {"games": games})

@@ -1,0 +1,183 @@
+"""REST API: thin views over the same services and selectors as the sockets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from lobby import services as lobby_services
+
+from . import selectors, services
+from .errors import GameError
+from .models import Game
+from .rules import RULESETS
+
+
+class CreateTableIn(serializers.Serializer):
+    ruleset = serializers.ChoiceField(choices=sorted(RULESETS))
+    options = serializers.DictField(required=False, default=dict)
+    seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    host_seat = serializers.JSONField(required=False, default=0)
+    challenge = serializers.CharField(required=False, allow_blank=True, max_length=150)
+
+
+class QuickplayIn(serializers.Serializer):
+    ruleset = serializers.ChoiceField(choices=sorted(RULESETS))
+    options = serializers.DictField(required=False, default=dict)
+    seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
+
+
+class JoinIn(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=64)
+
+
+class ActIn(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0)
+    action = serializers.DictField()
+
+
+class TableOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    title = serializers.CharField()
+    options = serializers.DictField()
+    status = serializers.CharField()
+    seat_count = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.CharField(allow_null=True))
+    taken = serializers.IntegerField()
+    host = serializers.CharField()
+    challenged = serializers.CharField(allow_null=True)
+    quickplay = serializers.BooleanField()
+    created = serializers.DateTimeField()
+    started = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+
+
+class AckOut(serializers.Serializer):
+    version = serializers.IntegerField()
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _table(game: Game) -> Response:
+    return Response(selectors.table_summary(selectors.game_with_seats(game.pk)))
+
+
+class RulesetList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: serializers.ListSerializer(child=serializers.DictField())})
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {
+                    "slug": rs.slug,
+                    "title": gettext(rs.title),
+                    "min_seats": rs.min_seats,
+                    "max_seats": rs.max_seats,
+                    "options": rs.option_fields(),
+                }
+                for rs in RULESETS.values()
+            ]
+        )
+
+
+class TableList(APIView):
+    @extend_schema(responses={200: TableOut(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(selectors.lobby_tables())
+
+    @extend_schema(request=CreateTableIn, responses={201: TableOut})
+    def post(self, request: Request) -> Response:
+        data = _valid(CreateTableIn, request)
+        game = lobby_services.table_create(host=request.user, **data)
+        response = _table(game)
+        response.status_code = 201
+        return response
+
+
+class TableJoin(APIView):
+    @extend_schema(request=JoinIn, responses={200: TableOut})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(JoinIn, request)
+        return _table(lobby_services.table_join(game_id=pk, user=request.user, **data))
+
+
+class TableLeave(APIView):
+    @extend_schema(request=None, responses={200: TableOut})
+    def post(self, request: Request, pk: int) -> Response:
+        return _table(lobby_services.table_leave(game_id=pk, user=request.user))
+
+
+class TableStart(APIView):
+    @extend_schema(request=None, responses={200: TableOut})
+    def post(self, request: Request, pk: int) -> Response:
+        return _table(lobby_services.table_start(game_id=pk, user=request.user))
+
+
+class TableDecline(APIView):
+    @extend_schema(request=None, responses={200: TableOut})
+    def post(self, request: Request, pk: int) -> Response:
+        return _table(lobby_services.table_decline(game_id=pk, user=request.user))
+
+
+class Quickplay(APIView):
+    @extend_schema(request=QuickplayIn, responses={200: TableOut})
+    def post(self, request: Request) -> Response:
+        data = _valid(QuickplayIn, request)
+        return _table(lobby_services.quickplay(user=request.user, **data))
+
+
+class GameDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: serializers.DictField()})
+    def get(self, request: Request, pk: int) -> Response:
+        frame = selectors.hello_frame(pk, request.user)
+        if frame is None:
+            raise GameError("not_found", "There is no such game.", status=404)
+        frame.pop("type")
+        return Response(frame)
+
+
+class GameEvents(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("since", int, description="last version the client saw")],
+        responses={200: serializers.DictField()},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        try:
+            since = int(request.query_params.get("since", "0"))
+        except ValueError:
+            raise GameError("bad_request", "since must be a whole number.") from None
+        if selectors.current_version(pk) is None:
+            raise GameError("not_found", "There is no such game.", status=404)
+        frame, _seat = selectors.sync_frame(pk, request.user, max(since, 0))
+        frame.pop("type")
+        return Response(frame)
+
+
+class GameAct(APIView):
+    @extend_schema(request=ActIn, responses={200: AckOut})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(ActIn, request)
+        version = services.game_act(game_id=pk, user=request.user, **data)
+        return Response({"version": version})
+
+
+class GameResign(APIView):
+    @extend_schema(request=None, responses={200: AckOut})
+    def post(self, request: Request, pk: int) -> Response:
+        return Response({"version": services.game_resign(game_id=pk, user=request.user)})

@@ -1,0 +1,22 @@
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from . import api
+
+urlpatterns = [
+    path("rulesets/", api.RulesetList.as_view(), name="api-rulesets"),
+    path("tables/", api.TableList.as_view(), name="api-tables"),
+    path("tables/<int:pk>/join/", api.TableJoin.as_view(), name="api-table-join"),
+    path("tables/<int:pk>/leave/", api.TableLeave.as_view(), name="api-table-leave"),
+    path("tables/<int:pk>/start/", api.TableStart.as_view(), name="api-table-start"),
+    path("tables/<int:pk>/decline/", api.TableDecline.as_view(), name="api-table-decline"),
+    path("quickplay/", api.Quickplay.as_view(), name="api-quickplay"),
+    path("games/<int:pk>/", api.GameDetail.as_view(), name="api-game"),
+    path("games/<int:pk>/events/", api.GameEvents.as_view(), name="api-game-events"),
+    path("games/<int:pk>/act/", api.GameAct.as_view(), name="api-game-act"),
+    path("games/<int:pk>/resign/", api.GameResign.as_view(), name="api-game-resign"),
+    path("token/", obtain_auth_token, name="api-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

@@ -1,0 +1,153 @@
+"""The game socket: thin; parses frames and calls services and selectors."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from . import presence, selectors, services
+from .broadcast import SPECTATOR, dumps, game_group, publish_watchers
+from .errors import GameError
+
+MAX_FRAME = 64 * 1024
+
+
+def error_frame(code: str, message: str, **extra: Any) -> str:
+    return dumps({"type": "error", "code": code, "message": message, **extra})
+
+
+def since_from_query(scope: dict[str, Any]) -> int:
+    """The version a reconnecting page already has (``?since=N``)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    try:
+        return max(int(query.get("since", ["0"])[0]), 0)
+    except ValueError:
+        return 0
+
+
+def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
+    """A client frame as a dict, or the message explaining why it is not one."""
+    if text_data is None:
+        return {}, _("Send text frames containing JSON.")
+    if len(text_data) > MAX_FRAME:
+        return {}, _("The message is too large.")
+    try:
+        frame = json.loads(text_data)
+    except ValueError:
+        return {}, _("The message is not valid JSON.")
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        return {}, _('A message must be a JSON object with a "type".')
+    return frame, None
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One socket per open game page: players and spectators alike."""
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.user = self.scope.get("user")
+        self.group = game_group(self.game_id)
+        hello = await database_sync_to_async(selectors.hello_frame)(
+            self.game_id, self.user, since_from_query(self.scope)
+        )
+        if hello is None:
+            await self.close(code=4404)
+            return
+        self.seat = hello["seat"]
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        count = await database_sync_to_async(presence.presence_join)(
+            game_id=self.game_id, channel_name=self.channel_name, user=self.user, seat=self.seat
+        )
+        hello["watchers"] = count
+        await self.send(text_data=dumps(hello))
+        await database_sync_to_async(publish_watchers)(self.game_id, count)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "seat"):
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        count = await database_sync_to_async(presence.presence_leave)(
+            channel_name=self.channel_name, game_id=self.game_id
+        )
+        await database_sync_to_async(publish_watchers)(self.game_id, count)
+
+    # -- from the client -------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        frame, error = parse_frame(text_data)
+        if error is not None:
+            await self.send(text_data=error_frame("bad_request", error))
+            return
+        handler = {
+            "act": self.on_act,
+            "resign": self.on_resign,
+            "sync": self.on_sync,
+            "ping": self.on_ping,
+        }.get(frame.get("type"))
+        if handler is None:
+            await self.send(
+                text_data=error_frame(
+                    "unknown_type",
+                    _("Unknown message type; expected act, resign, sync or ping."),
+                    ref=frame.get("ref"),
+                )
+            )
+            return
+        if frame.get("game", self.game_id) != self.game_id:
+            await self.send(
+                text_data=error_frame(
+                    "wrong_game", _("This socket belongs to another game."), ref=frame.get("ref")
+                )
+            )
+            return
+        try:
+            await handler(frame)
+        except GameError as exc:
+            await self.send(text_data=dumps({"type": "error", "ref": frame.get("ref"), **exc.as_dict()}))
+
+    async def on_act(self, frame: dict[str, Any]) -> None:
+        version = await database_sync_to_async(services.game_act)(
+            game_id=self.game_id, user=self.user, version=frame.get("version"), action=frame.get("action")
+        )
+        await self.send(text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")}))
+
+    async def on_resign(self, frame: dict[str, Any]) -> None:
+        version = await database_sync_to_async(services.game_resign)(
+            game_id=self.game_id, user=self.user
+        )
+        await self.send(text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")}))
+
+    async def on_sync(self, frame: dict[str, Any]) -> None:
+        version = frame.get("version", 0)
+        if isinstance(version, bool) or not isinstance(version, int):
+            version = 0
+        data, self.seat = await database_sync_to_async(selectors.sync_frame)(
+            self.game_id, self.user, version
+        )
+        await self.send(text_data=dumps(data))
+
+    async def on_ping(self, frame: dict[str, Any]) -> None:
+        # A restarted Redis forgets groups: joining again is idempotent.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        current = await database_sync_to_async(selectors.current_version)(self.game_id)
+        await database_sync_to_async(presence.presence_touch)(channel_name=self.channel_name)
+        await self.send(text_data=dumps({"type": "pong", "version": current}))
+        version = frame.get("version")
+        if isinstance(version, int) and current is not None and version < current:
+            await self.on_sync({"version": version})
+
+    # -- from the group --------------------------------------------------
+    async def game_frames(self, message: dict[str, Any]) -> None:
+        key = SPECTATOR if self.seat is None else str(self.seat)
+        await self.send(text_data=message["frames"][key])
+
+    async def game_watchers(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=dumps({"type": "watchers", "count": message["count"]}))
+
+    async def game_table(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=dumps({"type": "table", "table": message["table"]}))

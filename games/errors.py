@@ -1,0 +1,51 @@
+"""Errors the services raise; every one becomes a clear message for the user."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+
+
+class GameError(Exception):
+    """A refused request. ``code`` is stable for clients, the message translated.
+
+    ``template`` is an English msgid (translated when shown), ``params`` fill
+    it, ``version`` is the game's current version where that helps the client.
+    """
+
+    status = 400
+
+    def __init__(
+        self,
+        code: str,
+        template: str,
+        *,
+        version: int | None = None,
+        status: int | None = None,
+        **params: Any,
+    ) -> None:
+        self.code = code
+        self.template = template
+        self.params = params
+        self.version = version
+        if status is not None:
+            self.status = status
+        super().__init__(template % params if params else template)
+
+    @property
+    def message(self) -> str:
+        text = gettext(self.template)
+        return text % self.params if self.params else text
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.version is not None:
+            data["version"] = self.version
+        return data
+
+
+def rules_message(exc: Any) -> str:
+    """Translate a ruleset's IllegalAction/InvalidOptions (template + params)."""
+    text = gettext(exc.template)
+    return text % exc.params if exc.params else text

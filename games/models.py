@@ -1,0 +1,131 @@
+"""Game records: the game row (state and version), seats, the event log."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Game(models.Model):
+    """One table and, once started, its game. The row is the lock for acts."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        ACTIVE = "active", _("running")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    ruleset = models.CharField(_("game"), max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    seed = models.BigIntegerField(default=new_seed)
+    to_act = models.JSONField(default=list, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_games"
+    )
+    invite_code = models.CharField(max_length=16, unique=True, default=new_invite_code)
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="challenges",
+    )
+    is_quickplay = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created"])]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} #{self.pk} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    joined = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="seat_one_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}"
+
+
+class Event(models.Model):
+    """Append-only log; (game, version) is unique so nothing is applied twice."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("start")
+        ACT = "act", _("move")
+        RESIGN = "resign", _("resignation")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # The raw action is server-only while the game runs (it can be a secret).
+    action = models.JSONField(null=True, blank=True)
+    events = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="event_unique_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} v{self.version} {self.kind}"
+
+
+class Presence(models.Model):
+    """An open game socket, so pages can show how many watch."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="presences")
+    channel_name = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    seat = models.SmallIntegerField(null=True, blank=True)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "last_seen"])]

@@ -1,0 +1,269 @@
+"""Tables before the game starts: create, join, leave, start, quick play, challenges."""
+
+from __future__ import annotations
+
+import secrets
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from games import broadcast
+from games.errors import GameError
+from games.models import Game, Seat
+from games.rules import RULESETS, InvalidOptions, get_ruleset
+from games.selectors import game_with_seats
+from games.services import game_start
+
+MAX_OPEN_TABLES_PER_USER = 10
+
+
+def _publish_after_commit(game_id: int) -> None:
+    transaction.on_commit(partial(_publish, game_id))
+
+
+def _publish(game_id: int) -> None:
+    broadcast.publish_table(game_with_seats(game_id))
+
+
+def _check_ruleset(slug: Any):
+    if not isinstance(slug, str) or slug not in RULESETS:
+        raise GameError("bad_request", gettext_noop("Unknown game: %(slug)s."), slug=str(slug)[:40])
+    return get_ruleset(slug)
+
+
+def _clean_options(rs: Any, options: Any) -> dict[str, Any]:
+    try:
+        return rs.validate_options(options if options is not None else {})
+    except InvalidOptions as exc:
+        raise GameError("bad_options", exc.template, **exc.params) from None
+
+
+def _clean_seat_count(rs: Any, seat_count: Any) -> int:
+    if seat_count is None:
+        return rs.min_seats
+    if isinstance(seat_count, bool) or not isinstance(seat_count, int):
+        raise GameError("bad_request", gettext_noop("The number of seats must be a whole number."))
+    if not rs.min_seats <= seat_count <= rs.max_seats:
+        raise GameError(
+            "bad_request",
+            gettext_noop("This game is played by %(lo)s to %(hi)s players."),
+            lo=rs.min_seats,
+            hi=rs.max_seats,
+        )
+    return seat_count
+
+
+def _require_user(user: Any) -> None:
+    if user is None or not user.is_authenticated:
+        raise GameError("login_required", gettext_noop("Log in to play."), status=403)
+
+
+def _locked_open_table(game_id: Any) -> Game:
+    try:
+        game = Game.objects.select_for_update().get(pk=int(game_id))
+    except (TypeError, ValueError, Game.DoesNotExist):
+        raise GameError("not_found", gettext_noop("There is no such table."), status=404) from None
+    if game.status != Game.Status.OPEN:
+        raise GameError("not_open", gettext_noop("This table has already started or closed."))
+    return game
+
+
+def table_create(
+    *,
+    host: Any,
+    ruleset: Any,
+    options: Any = None,
+    seat_count: Any = None,
+    host_seat: Any = 0,
+    challenge: Any = None,
+    quickplay: bool = False,
+) -> Game:
+    """Open a table with the host seated; optionally reserved for a challenged user."""
+    _require_user(host)
+    rs = _check_ruleset(ruleset)
+    clean = _clean_options(rs, options)
+    seats = _clean_seat_count(rs, seat_count)
+    if host_seat == "random":
+        host_seat = secrets.randbelow(seats)
+    if isinstance(host_seat, bool) or not isinstance(host_seat, int) or not 0 <= host_seat < seats:
+        raise GameError("bad_request", gettext_noop("Choose one of the table's seats."))
+    opponent = _challenged_user(host, challenge)
+    with transaction.atomic():
+        open_count = Game.objects.filter(host=host, status=Game.Status.OPEN).count()
+        if open_count >= MAX_OPEN_TABLES_PER_USER:
+            raise GameError(
+                "too_many_tables",
+                gettext_noop("You already have %(n)s open tables; close one first."),
+                n=open_count,
+            )
+        game = Game.objects.create(
+            ruleset=rs.slug,
+            options=clean,
+            seat_count=seats,
+            host=host,
+            challenged=opponent,
+            is_quickplay=quickplay,
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(
+                    game=game,
+                    index=i,
+                    user=host if i == host_seat else None,
+                    joined=timezone.now() if i == host_seat else None,
+                )
+                for i in range(seats)
+            ]
+        )
+        _publish_after_commit(game.pk)
+        if opponent is not None:
+            transaction.on_commit(partial(_notify_challenge, game.pk, opponent.pk, host.username))
+    return game
+
+
+def _challenged_user(host: Any, name: Any) -> Any:
+    if name in (None, ""):
+        return None
+    if not isinstance(name, str):
+        raise GameError("bad_request", gettext_noop("Name the user to challenge."))
+    user = get_user_model().objects.filter(username__iexact=name.strip()).first()
+    if user is None:
+        raise GameError("no_such_user", gettext_noop("There is no user called %(name)s."), name=name[:40])
+    if user.pk == host.pk:
+        raise GameError("bad_request", gettext_noop("You cannot challenge yourself."))
+    return user
+
+
+def _notify_challenge(game_id: int, user_id: int, host_name: str) -> None:
+    broadcast.publish_to_user(
+        user_id, {"kind": "challenge", "game": game_id, "from": host_name}
+    )
+
+
+def table_join(*, game_id: Any, user: Any, seat: Any = None) -> Game:
+    """Take a free seat (the first one unless ``seat`` names one)."""
+    _require_user(user)
+    with transaction.atomic():
+        game = _locked_open_table(game_id)
+        seats = list(Seat.objects.filter(game=game).order_by("index"))
+        if any(s.user_id == user.pk for s in seats):
+            raise GameError("already_seated", gettext_noop("You already sit at this table."))
+        if game.challenged_id and user.pk not in (game.challenged_id, game.host_id):
+            raise GameError(
+                "reserved", gettext_noop("This table is reserved for the challenged player."), status=403
+            )
+        free = [s for s in seats if s.user_id is None]
+        if seat is not None:
+            free = [s for s in free if s.index == seat]
+            if not free:
+                raise GameError("seat_taken", gettext_noop("That seat is taken."))
+        if not free:
+            raise GameError("table_full", gettext_noop("This table is full."))
+        chosen = free[0]
+        chosen.user = user
+        chosen.joined = timezone.now()
+        chosen.save(update_fields=["user", "joined"])
+        if game.is_quickplay and len(free) == 1:
+            game_start(game=game)
+        _publish_after_commit(game.pk)
+    return game
+
+
+def table_leave(*, game_id: Any, user: Any) -> Game:
+    """Leave an open table; when the host leaves, the table closes."""
+    _require_user(user)
+    with transaction.atomic():
+        game = _locked_open_table(game_id)
+        seat = Seat.objects.filter(game=game, user=user).first()
+        if seat is None:
+            raise GameError("not_seated", gettext_noop("You do not sit at this table."))
+        if game.host_id == user.pk:
+            game.status = Game.Status.ABORTED
+            game.ended = timezone.now()
+            game.save(update_fields=["status", "ended"])
+        else:
+            seat.user = None
+            seat.joined = None
+            seat.save(update_fields=["user", "joined"])
+        _publish_after_commit(game.pk)
+    return game
+
+
+def table_decline(*, game_id: Any, user: Any) -> Game:
+    """The challenged player says no: the table closes."""
+    _require_user(user)
+    with transaction.atomic():
+        game = _locked_open_table(game_id)
+        if game.challenged_id != user.pk:
+            raise GameError("forbidden", gettext_noop("Only the challenged player can decline."), status=403)
+        game.status = Game.Status.ABORTED
+        game.ended = timezone.now()
+        game.save(update_fields=["status", "ended"])
+        _publish_after_commit(game.pk)
+        transaction.on_commit(
+            partial(
+                broadcast.publish_to_user,
+                game.host_id,
+                {"kind": "declined", "game": game.pk, "from": user.username},
+            )
+        )
+    return game
+
+
+def table_start(*, game_id: Any, user: Any) -> Game:
+    """The host starts the game once every seat is taken."""
+    _require_user(user)
+    with transaction.atomic():
+        game = _locked_open_table(game_id)
+        if game.host_id != user.pk:
+            raise GameError("forbidden", gettext_noop("Only the host can start the game."), status=403)
+        if Seat.objects.filter(game=game, user__isnull=True).exists():
+            raise GameError("seats_free", gettext_noop("Wait until every seat is taken."))
+        game_start(game=game)
+    return game
+
+
+def table_join_by_invite(*, code: Any, user: Any) -> Game:
+    """An invite link seats its visitor directly (if a seat is free)."""
+    _require_user(user)
+    game = Game.objects.filter(invite_code=str(code)[:16]).first()
+    if game is None:
+        raise GameError("not_found", gettext_noop("This invitation is not valid."), status=404)
+    if game.status != Game.Status.OPEN or Seat.objects.filter(game=game, user=user).exists():
+        return game
+    return table_join(game_id=game.pk, user=user)
+
+
+def quickplay(*, user: Any, ruleset: Any, options: Any = None, seat_count: Any = None) -> Game:
+    """Pair with the oldest matching seek, or leave one in the lobby."""
+    _require_user(user)
+    rs = _check_ruleset(ruleset)
+    clean = _clean_options(rs, options)
+    seats = _clean_seat_count(rs, seat_count)
+    with transaction.atomic():
+        candidates = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(
+                ruleset=rs.slug,
+                seat_count=seats,
+                status=Game.Status.OPEN,
+                is_quickplay=True,
+                challenged__isnull=True,
+            )
+            .order_by("created")
+        )
+        mine = None
+        for game in candidates:
+            if game.options != clean:
+                continue
+            if Seat.objects.filter(game=game, user=user).exists():
+                mine = mine or game
+                continue
+            return table_join(game_id=game.pk, user=user)
+        if mine is not None:
+            return mine
+    return table_create(host=user, ruleset=rs.slug, options=clean, seat_count=seats, quickplay=True)
