@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from urllib.parse import parse_qs
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -108,19 +108,28 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             await handler(frame)
         except GameError as exc:
-            await self.send(text_data=dumps({"type": "error", "ref": frame.get("ref"), **exc.as_dict()}))
+            await self.send(
+                text_data=dumps({"type": "error", "ref": frame.get("ref"), **exc.as_dict()})
+            )
 
     async def on_act(self, frame: dict[str, Any]) -> None:
         version = await database_sync_to_async(services.game_act)(
-            game_id=self.game_id, user=self.user, version=frame.get("version"), action=frame.get("action")
+            game_id=self.game_id,
+            user=self.user,
+            version=frame.get("version"),
+            action=frame.get("action"),
         )
-        await self.send(text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")}))
+        await self.send(
+            text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
+        )
 
     async def on_resign(self, frame: dict[str, Any]) -> None:
         version = await database_sync_to_async(services.game_resign)(
             game_id=self.game_id, user=self.user
         )
-        await self.send(text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")}))
+        await self.send(
+            text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
+        )
 
     async def on_sync(self, frame: dict[str, Any]) -> None:
         version = frame.get("version", 0)

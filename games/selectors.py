@@ -86,9 +86,11 @@ def events_since(game: Game, version: int, seat: int | None) -> list[dict[str, A
 
 
 def game_with_seats(game_id: int) -> Game:
-    return Game.objects.select_related("host").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    ).get(pk=game_id)
+    return (
+        Game.objects.select_related("host")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .get(pk=game_id)
+    )
 
 
 def watcher_count(game_id: int) -> int:
@@ -165,6 +167,7 @@ def sync_frame(game_id: int, user: Any, version: int) -> tuple[dict[str, Any], i
         "game": game.pk,
         "version": game.version,
         "seat": seat,
+        "seats": seat_list(game),
         "table": table_summary(game),
         "events": events_since(game, version, seat),
         "state": snapshot(game, rs, state, seat),

@@ -35,9 +35,7 @@ def _locked_game(game_id: Any) -> Game:
 def _seat_index(game: Game, user: Any) -> int | None:
     if user is None or not user.is_authenticated:
         return None
-    return (
-        Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
-    )
+    return Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
 
 
 def _require_active(game: Game) -> None:
@@ -133,14 +131,16 @@ def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
         game = _locked_game(game_id)
         seat = _require_seat(game, user)
         _require_active(game)
-        if seat not in game.to_act:
-            raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
         # In a simultaneous phase every seat acts against the current state.
-        if len(game.to_act) == 1 and version != game.version:
+        if len(game.to_act) <= 1 and version != game.version:
             raise GameError(
                 "stale_version",
                 gettext_noop("Your view was out of date; the game has moved on."),
                 version=game.version,
+            )
+        if seat not in game.to_act:
+            raise GameError(
+                "not_your_turn", gettext_noop("It is not your turn."), version=game.version
             )
         rs = get_ruleset(game.ruleset)
         state = rs.decode(game.state)
@@ -173,7 +173,14 @@ def game_resign(*, game_id: Any, user: Any) -> int:
         else:
             result = _resign_result(game, seat)
         event = _append_event(
-            game, rs, state, seat=seat, kind=Event.Kind.RESIGN, action=None, events=events, result=result
+            game,
+            rs,
+            state,
+            seat=seat,
+            kind=Event.Kind.RESIGN,
+            action=None,
+            events=events,
+            result=result,
         )
         return event.version
 

@@ -132,16 +132,16 @@ def _challenged_user(host: Any, name: Any) -> Any:
         raise GameError("bad_request", gettext_noop("Name the user to challenge."))
     user = get_user_model().objects.filter(username__iexact=name.strip()).first()
     if user is None:
-        raise GameError("no_such_user", gettext_noop("There is no user called %(name)s."), name=name[:40])
+        raise GameError(
+            "no_such_user", gettext_noop("There is no user called %(name)s."), name=name[:40]
+        )
     if user.pk == host.pk:
         raise GameError("bad_request", gettext_noop("You cannot challenge yourself."))
     return user
 
 
 def _notify_challenge(game_id: int, user_id: int, host_name: str) -> None:
-    broadcast.publish_to_user(
-        user_id, {"kind": "challenge", "game": game_id, "from": host_name}
-    )
+    broadcast.publish_to_user(user_id, {"kind": "challenge", "game": game_id, "from": host_name})
 
 
 def table_join(*, game_id: Any, user: Any, seat: Any = None) -> Game:
@@ -154,7 +154,9 @@ def table_join(*, game_id: Any, user: Any, seat: Any = None) -> Game:
             raise GameError("already_seated", gettext_noop("You already sit at this table."))
         if game.challenged_id and user.pk not in (game.challenged_id, game.host_id):
             raise GameError(
-                "reserved", gettext_noop("This table is reserved for the challenged player."), status=403
+                "reserved",
+                gettext_noop("This table is reserved for the challenged player."),
+                status=403,
             )
         free = [s for s in seats if s.user_id is None]
         if seat is not None:
@@ -199,7 +201,9 @@ def table_decline(*, game_id: Any, user: Any) -> Game:
     with transaction.atomic():
         game = _locked_open_table(game_id)
         if game.challenged_id != user.pk:
-            raise GameError("forbidden", gettext_noop("Only the challenged player can decline."), status=403)
+            raise GameError(
+                "forbidden", gettext_noop("Only the challenged player can decline."), status=403
+            )
         game.status = Game.Status.ABORTED
         game.ended = timezone.now()
         game.save(update_fields=["status", "ended"])
@@ -220,7 +224,9 @@ def table_start(*, game_id: Any, user: Any) -> Game:
     with transaction.atomic():
         game = _locked_open_table(game_id)
         if game.host_id != user.pk:
-            raise GameError("forbidden", gettext_noop("Only the host can start the game."), status=403)
+            raise GameError(
+                "forbidden", gettext_noop("Only the host can start the game."), status=403
+            )
         if Seat.objects.filter(game=game, user__isnull=True).exists():
             raise GameError("seats_free", gettext_noop("Wait until every seat is taken."))
         game_start(game=game)

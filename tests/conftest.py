@@ -20,3 +20,53 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --- real services: fail under CI, skip loudly elsewhere ----------------------
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def require_service(available: bool, what: str) -> None:
+    """Under CI a missing service fails the test; locally it skips, loudly."""
+    if available:
+        return
+    if IN_CI:
+        pytest.fail(f"{what} is required under CI=true but is not available", pytrace=False)
+    print(f"\n*** SKIPPED: {what} is not available on this machine ***", file=sys.stderr)
+    pytest.skip(f"{what} not available")
+
+
+def redis_available() -> bool:
+    return _port_open(REDIS_HOST, REDIS_PORT)
+
+
+def chromium_available() -> bool:
+    return os.path.exists(CHROMIUM) or shutil.which("chromium") is not None
+
+
+@pytest.fixture
+def redis_url() -> str:
+    require_service(redis_available(), "Redis on 127.0.0.1:6379")
+    return f"redis://{REDIS_HOST}:{REDIS_PORT}/0"
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    require_service(chromium_available(), f"Chromium at {CHROMIUM} (apt-get install chromium)")
+    return CHROMIUM

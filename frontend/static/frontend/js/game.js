@@ -42,6 +42,7 @@ function onFrame(frame) {
       break;
     case "sync":
       model.seat = frame.seat;
+      model.seats = frame.seats;
       model.table = frame.table;
       mergeEvents(frame.events);
       setState(frame.state);
@@ -53,6 +54,7 @@ function onFrame(frame) {
       break;
     case "table":
       model.table = frame.table;
+      frame.table.seats.forEach((user, i) => model.seats[i] && (model.seats[i].user = user));
       if (frame.table.status !== "open" && model.version === 0) requestSync();
       renderWaiting();
       break;

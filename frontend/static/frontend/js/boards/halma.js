@@ -4,6 +4,7 @@ import { fmt, t } from "../socket.js";
 
 const N = 10;
 const CELL = 10;
+const MARGIN = 4;
 const DIRS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
 
 export function fieldName([r, c]) {
@@ -59,7 +60,7 @@ export function createBoard(container, ctx) {
     last = { state, info };
     const view = state.view;
     const legal = info.myTurn ? state.legal : [];
-    const svg = makeSvg(container, N * CELL, N * CELL, t("Halma board"));
+    const svg = makeSvg(container, N * CELL, N * CELL, t("Halma board"), MARGIN);
     const cells = group(svg, "cells");
     const houses = view.board.houses.map((h) => new Set(h.map(key)));
     for (let r = 0; r < N; r++) {
@@ -88,7 +89,7 @@ export function createBoard(container, ctx) {
         const movable = byStart.has(key(p));
         const isSel = selected && key(selected.path[0]) === key(p);
         const cls = `piece seat-${seat}${movable ? " movable" : ""}${isSel ? " selected" : ""}`;
-        const circle = svgEl("circle", { cx: x, cy: y, r: 3.6, class: cls, "data-field": key(p), tabindex: movable ? 0 : undefined }, pieces);
+        const circle = svgEl("circle", { cx: x, cy: y, r: 3.4, class: cls, "data-field": key(p), tabindex: movable ? 0 : undefined }, pieces);
         if (movable) {
           circle.addEventListener("click", (e) => {
             e.stopPropagation();
@@ -163,8 +164,8 @@ export function createBoard(container, ctx) {
     for (let i = 0; i < N; i++) {
       const [x] = centre([0, i]);
       const [, y] = centre([i, 0]);
-      svgEl("text", { x, y: N * CELL - 0.6, class: "label" }, g).textContent = "abcdefghij"[i];
-      svgEl("text", { x: 0.6, y: y + 1, class: "label row" }, g).textContent = String(N - i);
+      svgEl("text", { x, y: N * CELL + 3, class: "label" }, g).textContent = "abcdefghij"[i];
+      svgEl("text", { x: -MARGIN / 2, y: y + 1, class: "label" }, g).textContent = String(N - i);
     }
   }
 

@@ -11,10 +11,11 @@ export function svgEl(tag, attrs = {}, parent = null) {
   return el;
 }
 
-export function makeSvg(container, width, height, label) {
+/** A fresh SVG filling `container`; `margin` leaves room for coordinates. */
+export function makeSvg(container, width, height, label, margin = 0) {
   container.replaceChildren();
   const svg = svgEl("svg", {
-    viewBox: `0 0 ${width} ${height}`,
+    viewBox: `${-margin} 0 ${width + margin} ${height + margin}`,
     class: "board-svg",
     role: "img",
     "aria-label": label,

@@ -1,0 +1,123 @@
+"""The REST API: same services as the sockets, JSON errors, auth and CSRF."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.models import Game
+from tests.factories import FIRST_MOVE, make_user, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_rulesets_and_tables_are_public():
+    anon = APIClient()
+    assert anon.get("/api/rulesets/").json()[0]["slug"] == "halma"
+    assert anon.get("/api/tables/").json() == []
+
+
+def test_table_lifecycle_through_the_api():
+    host, guest = make_user(), make_user()
+    created = client_for(host).post("/api/tables/", {"ruleset": "halma"}, format="json")
+    assert created.status_code == 201, created.json()
+    table = created.json()
+    assert table["seats"] == [host.username, None]
+    joined = client_for(guest).post(f"/api/tables/{table['id']}/join/", {}, format="json")
+    assert joined.json()["taken"] == 2
+    started = client_for(host).post(f"/api/tables/{table['id']}/start/", format="json")
+    assert started.json()["status"] == "active"
+    listed = APIClient().get("/api/tables/").json()
+    assert [t["id"] for t in listed] == [table["id"]]
+
+
+def test_game_detail_events_and_act():
+    game = started_game()
+    white = game.seats.get(index=0).user
+    detail = client_for(white).get(f"/api/games/{game.pk}/").json()
+    assert detail["seat"] == 0 and detail["state"]["legal"]
+    spectator = APIClient().get(f"/api/games/{game.pk}/").json()
+    assert spectator["seat"] is None and spectator["state"]["legal"] == []
+    acted = client_for(white).post(
+        f"/api/games/{game.pk}/act/", {"version": 1, "action": FIRST_MOVE}, format="json"
+    )
+    assert acted.json() == {"version": 2}
+    events = APIClient().get(f"/api/games/{game.pk}/events/?since=1").json()
+    assert [e["version"] for e in events["events"]] == [2]
+    assert "action" not in events["events"][0]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"version": 1, "action": {"type": "move", "path": [[0, 0], [9, 9]]}}, 400, "illegal"),
+        ({"version": 0, "action": FIRST_MOVE}, 400, "stale_version"),
+        ({"version": "x", "action": FIRST_MOVE}, 400, "bad_request"),
+        ({"action": FIRST_MOVE}, 400, "bad_request"),
+        ({"version": 1, "action": []}, 400, "bad_request"),
+    ],
+)
+def test_act_errors_are_json(body, status, code):
+    game = started_game()
+    white = game.seats.get(index=0).user
+    response = client_for(white).post(f"/api/games/{game.pk}/act/", body, format="json")
+    assert response.status_code == status
+    assert response.json()["code"] == code and response.json()["message"]
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_malformed_json_and_unknown_game():
+    user = make_user()
+    client = client_for(user)
+    bad = client.post("/api/tables/", "{not json", content_type="application/json")
+    assert bad.status_code == 400 and bad.json()["message"]
+    assert client.get("/api/games/999999/").status_code == 404
+    assert (
+        client.post(
+            "/api/games/999999/act/", {"version": 1, "action": {}}, format="json"
+        ).status_code
+        == 404
+    )
+    assert client.get("/api/games/1/events/?since=abc").status_code in {400, 404}
+
+
+def test_anonymous_and_spectators_cannot_act():
+    game = started_game()
+    anon = APIClient().post(
+        f"/api/games/{game.pk}/act/", {"version": 1, "action": FIRST_MOVE}, format="json"
+    )
+    assert anon.status_code in {401, 403}
+    stranger = client_for(make_user()).post(
+        f"/api/games/{game.pk}/act/", {"version": 1, "action": FIRST_MOVE}, format="json"
+    )
+    assert stranger.status_code == 403 and stranger.json()["code"] == "not_seated"
+
+
+def test_session_posts_need_csrf_and_tokens_work():
+    user = make_user()
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    refused = browser.post("/api/tables/", {"ruleset": "halma"}, content_type="application/json")
+    assert refused.status_code == 403
+    token = Token.objects.create(user=user)
+    script = APIClient()
+    script.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert script.post("/api/tables/", {"ruleset": "halma"}, format="json").status_code == 201
+    assert Game.objects.filter(host=user).count() == 1
+
+
+def test_schema_and_docs_pages():
+    assert APIClient().get("/api/schema/").status_code == 200
+    docs = Client().get("/api/docs/")
+    assert docs.status_code == 200
+    # Served from the site itself: no page loads anything from outside.
+    assert b"https://" not in docs.content and b"http://" not in docs.content

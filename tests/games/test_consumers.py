@@ -1,0 +1,233 @@
+"""The game and lobby sockets through real websocket connections (channels' communicator)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.test import Client, override_settings
+
+from config.asgi import application
+from games.models import Event, Game
+from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
+    headers = [origin]
+    if user is not None:
+        headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive(comm: WebsocketCommunicator, kind: str | None = None, timeout: float = 3) -> dict:
+    """The next frame of ``kind``, skipping others (but never an unexpected error)."""
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=timeout))
+        if kind is None or frame["type"] == kind:
+            return frame
+        if frame["type"] == "error":
+            raise AssertionError(f"expected {kind}, got {frame}")
+
+
+@pytest.fixture
+async def table():
+    def build():
+        white, black = make_user(), make_user()
+        return started_game(players=[white, black]), white, black
+
+    game, white, black = await sync_to_async(build)()
+    return game, white, black
+
+
+async def open_three(game):
+    white = await sync_to_async(lambda: game.seats.get(index=0).user)()
+    black = await sync_to_async(lambda: game.seats.get(index=1).user)()
+    path = f"/ws/game/{game.pk}/"
+    socks = [await connect(path, white), await connect(path, black), await connect(path)]
+    hellos = [await receive(s, "hello") for s in socks]
+    return socks, hellos
+
+
+async def close_all(socks):
+    for s in socks:
+        await s.disconnect()
+
+
+async def play_and_watch(game):
+    socks, hellos = await open_three(game)
+    assert [h["seat"] for h in hellos] == [0, 1, None]
+    assert hellos[0]["state"]["legal"], "the seat to move gets its legal actions"
+    assert hellos[1]["state"]["legal"] == [] and hellos[2]["state"]["legal"] == []
+    assert "seed" not in json.dumps(hellos[2])
+    await socks[0].send_json_to(
+        {"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE, "ref": "a"}
+    )
+    ack = await receive(socks[0], "ack")
+    assert ack == {"type": "ack", "version": 2, "ref": "a"}
+    for s in socks:
+        frame = await receive(s, "event")
+        assert frame["version"] == 2
+        assert frame["event"]["events"][0]["path"] == FIRST_MOVE["path"]
+        assert frame["state"]["to_act"] == [1]
+    await close_all(socks)
+
+
+async def test_move_reaches_players_and_spectators(table):
+    await play_and_watch(table[0])
+
+
+async def test_move_reaches_everyone_through_redis(table, redis_url):
+    layers = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": "test-consumers"},
+        }
+    }
+    with override_settings(CHANNEL_LAYERS=layers):
+        try:
+            await play_and_watch(table[0])
+        finally:
+            await channel_layers["default"].flush()
+            channel_layers.backends.clear()
+
+
+@pytest.mark.parametrize(
+    ("who", "frame", "code"),
+    [
+        ("white", "not json", "bad_request"),
+        ("white", "[1, 2]", "bad_request"),
+        ("white", '{"type": "dance"}', "unknown_type"),
+        (
+            "white",
+            '{"type": "act", "version": 1, "action": {"type": "move", "path": [[0, 0]]}}',
+            "illegal",
+        ),
+        (
+            "white",
+            '{"type": "act", "version": 0, "action": {"type": "move", "path": [[5, 9], [4, 9]]}}',
+            "stale_version",
+        ),
+        ("white", '{"type": "act", "version": 1, "action": "move"}', "bad_request"),
+        ("white", '{"type": "act", "game": 424242, "version": 1, "action": {}}', "wrong_game"),
+        (
+            "black",
+            '{"type": "act", "version": 1, "action": {"type": "move", "path": [[4, 0], [5, 0]]}}',
+            "not_your_turn",
+        ),
+        (
+            "spectator",
+            '{"type": "act", "version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]]}}',
+            "login_required",
+        ),
+        ("spectator", '{"type": "resign"}', "login_required"),
+    ],
+)
+async def test_bad_frames_get_errors_and_change_nothing(table, who, frame, code):
+    game = table[0]
+    socks, _ = await open_three(game)
+    sock = {"white": socks[0], "black": socks[1], "spectator": socks[2]}[who]
+    await sock.send_to(text_data=frame)
+    error = await receive(sock, "error")
+    assert error["code"] == code and error["message"]
+    await sync_to_async(game.refresh_from_db)()
+    assert game.version == 1
+    assert await sync_to_async(Event.objects.filter(game=game).count)() == 1
+    await close_all(socks)
+
+
+async def test_seated_stranger_cannot_act(table):
+    game = table[0]
+    stranger = await sync_to_async(make_user)()
+    sock = await connect(f"/ws/game/{game.pk}/", stranger)
+    hello = await receive(sock, "hello")
+    assert hello["seat"] is None
+    await sock.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})
+    assert (await receive(sock, "error"))["code"] == "not_seated"
+    await sock.disconnect()
+
+
+async def test_sync_and_ping_catch_up(table):
+    game, white, black = table
+    path = f"/ws/game/{game.pk}/"
+    w = await connect(path, white)
+    await receive(w, "hello")
+    await w.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})
+    await receive(w, "ack")
+    b = await connect(path + "?since=1", black)
+    hello = await receive(b, "hello")
+    assert hello["since"] == 1 and [e["version"] for e in hello["events"]] == [2]
+    await b.send_json_to({"type": "act", "version": 2, "action": BLACK_MOVE})
+    await receive(b, "ack")
+    # A page that missed version 3 asks with its old version and gets it back.
+    await w.send_json_to({"type": "ping", "version": 2})
+    pong = await receive(w, "pong")
+    assert pong["version"] == 3
+    sync = await receive(w, "sync")
+    assert [e["version"] for e in sync["events"]] == [3]
+    assert sync["state"]["version"] == 3
+    await w.send_json_to({"type": "sync", "version": "junk"})
+    assert len((await receive(w, "sync"))["events"]) == 3
+    await w.disconnect()
+    await b.disconnect()
+
+
+async def test_watchers_are_counted(table):
+    game = table[0]
+    path = f"/ws/game/{game.pk}/"
+    one = await connect(path)
+    hello = await receive(one, "hello")
+    assert hello["watchers"] == 1
+    two = await connect(path)
+    await receive(two, "hello")
+    counts = []
+    while not counts or counts[-1] != 2:
+        frame = json.loads(await one.receive_from(timeout=3))
+        if frame["type"] == "watchers":
+            counts.append(frame["count"])
+    await two.disconnect()
+    await one.disconnect()
+
+
+async def test_foreign_origin_is_refused(table):
+    game = table[0]
+    comm = WebsocketCommunicator(
+        application, f"/ws/game/{game.pk}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await comm.connect()
+    assert not connected
+
+
+async def test_unknown_game_closes():
+    comm = WebsocketCommunicator(application, "/ws/game/99999/", headers=[ORIGIN])
+    connected, code = await comm.connect()
+    assert not connected and code == 4404
+
+
+async def test_lobby_pushes_new_tables():
+    host = await sync_to_async(make_user)()
+    lobby = await connect("/ws/lobby/", host)
+    snapshot = await receive(lobby, "tables")
+    assert snapshot["tables"] == []
+    from lobby.services import table_create
+
+    game = await sync_to_async(table_create)(host=host, ruleset="halma")
+    update = await receive(lobby, "table")
+    assert update["table"]["id"] == game.pk and update["table"]["status"] == Game.Status.OPEN
+    await lobby.send_to(text_data='{"type": "act"}')
+    assert (await receive(lobby, "error"))["code"] == "unknown_type"
+    await lobby.disconnect()
