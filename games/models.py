@@ -129,3 +129,6 @@ class Presence(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["game", "last_seen"])]
+
+    def __str__(self) -> str:
+        return f"socket {self.channel_name} on game {self.game_id}"
