@@ -213,4 +213,7 @@ if PRODUCTION:
 
 # --- the games platform ---------------------------------------------------
 GAME_PING_SECONDS = 10
+GAME_SWEEPER = env_bool("GAME_SWEEPER", True)  # the in-process deadline sweeper
+GAME_SWEEP_SECONDS = float(os.environ.get("GAME_SWEEP_SECONDS", "0.5"))
+CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500

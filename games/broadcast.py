@@ -71,3 +71,7 @@ def publish_to_user(user_id: int, payload: dict[str, Any]) -> None:
 
 def publish_watchers(game_id: int, count: int) -> None:
     _send(game_group(game_id), {"type": "game.watchers", "count": count})
+
+
+def publish_chat(game_id: int, message: dict[str, Any]) -> None:
+    _send(game_group(game_id), {"type": "game.chat", "message": message})

@@ -10,11 +10,19 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from . import presence, selectors, services
+from . import chat, presence, selectors, services
 from .broadcast import SPECTATOR, dumps, game_group, publish_watchers
 from .errors import GameError
 
 MAX_FRAME = 64 * 1024
+# Frames a seated player sends without arguments, and the service each calls.
+SEAT_COMMANDS = {
+    "resign": services.game_resign,
+    "offer_draw": services.game_offer_draw,
+    "accept_draw": services.game_accept_draw,
+    "decline_draw": services.game_decline_draw,
+    "abort": services.game_abort,
+}
 
 
 def error_frame(code: str, message: str, **extra: Any) -> str:
@@ -83,17 +91,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))
             return
+        kind = frame["type"]
         handler = {
             "act": self.on_act,
-            "resign": self.on_resign,
             "sync": self.on_sync,
             "ping": self.on_ping,
-        }.get(frame.get("type"))
+            "chat": self.on_chat,
+        }.get(kind)
+        if handler is None and kind in SEAT_COMMANDS:
+            handler = self.on_command
         if handler is None:
             await self.send(
                 text_data=error_frame(
                     "unknown_type",
-                    _("Unknown message type; expected act, resign, sync or ping."),
+                    _("Unknown message type: %(type)s.") % {"type": kind[:40]},
                     ref=frame.get("ref"),
                 )
             )
@@ -123,12 +134,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
         )
 
-    async def on_resign(self, frame: dict[str, Any]) -> None:
-        version = await database_sync_to_async(services.game_resign)(
-            game_id=self.game_id, user=self.user
-        )
+    async def on_command(self, frame: dict[str, Any]) -> None:
+        service = SEAT_COMMANDS[frame["type"]]
+        version = await database_sync_to_async(service)(game_id=self.game_id, user=self.user)
         await self.send(
             text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
+        )
+
+    async def on_chat(self, frame: dict[str, Any]) -> None:
+        await database_sync_to_async(chat.chat_post)(
+            game_id=self.game_id, user=self.user, text=frame.get("text")
         )
 
     async def on_sync(self, frame: dict[str, Any]) -> None:
@@ -157,6 +172,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_watchers(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "watchers", "count": message["count"]}))
+
+    async def game_chat(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=dumps({"type": "chat", "message": message["message"]}))
 
     async def game_table(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))

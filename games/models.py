@@ -47,6 +47,15 @@ class Game(models.Model):
         related_name="challenges",
     )
     is_quickplay = models.BooleanField(default=False)
+    # Time control: {"kind": "none" | "correspondence" | "realtime", ...}.
+    clock = models.JSONField(default=dict, blank=True)
+    clocks = models.JSONField(default=list, blank=True)  # realtime: seconds left per seat
+    turn_started = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    timer = models.CharField(max_length=8, blank=True, default="")  # clock | move | phase
+    paused = models.BooleanField(default=False)
+    draw_offers = models.JSONField(default=list, blank=True)
+    left_seats = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
@@ -94,8 +103,13 @@ class Event(models.Model):
 
     class Kind(models.TextChoices):
         START = "start", _("start")
-        ACT = "act", _("move")
-        RESIGN = "resign", _("resignation")
+        ACT = "act", _("move")  # ruleset.apply(seat, action)
+        TIMEOUT = "timeout", _("timeout")  # ruleset.apply of timeout_action
+        LEAVE = "leave", _("leave")  # ruleset.leave(seat): resigned or out of time
+        END = "end", _("end")  # the platform ended it: resign, flag, draw, abort
+        DRAW_OFFER = "draw_offer", _("draw offer")
+        DRAW_DECLINE = "draw_decline", _("draw declined")
+        WORK = "work", _("background work")  # e.g. resolving a Hexenhalma round
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -132,3 +146,43 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"socket {self.channel_name} on game {self.game_id}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    seat = models.SmallIntegerField(null=True, blank=True)  # None: a spectator
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        indexes = [models.Index(fields=["game", "created"])]
+
+    def __str__(self) -> str:
+        return f"chat {self.pk} in game {self.game_id}"
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", _("your turn")
+        DRAW_OFFER = "draw_offer", _("draw offer")
+        CHALLENGE = "challenge", _("challenge")
+        GAME_OVER = "game_over", _("game over")
+        DECISION = "decision", _("admin decision")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
+    params = models.JSONField(default=dict, blank=True)
+    read = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [models.Index(fields=["user", "read", "-created"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id}"

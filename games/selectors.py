@@ -9,6 +9,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from .clocks import clock_view
 from .models import Event, Game, Presence, Seat
 from .rules import Ruleset, get_ruleset
 
@@ -51,7 +52,7 @@ def snapshot(game: Game, rs: Ruleset, state: Any, seat: int | None) -> dict[str,
     """The uniform game state for one seat: one shape for every ruleset."""
     active = game.status == Game.Status.ACTIVE and state is not None
     to_act = list(game.to_act) if active else []
-    legal = rs.legal_actions(state, seat) if active and seat in to_act else None
+    legal = rs.legal_actions(state, seat) if active and seat in to_act and not game.paused else None
     return {
         "version": game.version,
         "status": game.status,
@@ -60,6 +61,10 @@ def snapshot(game: Game, rs: Ruleset, state: Any, seat: int | None) -> dict[str,
         "result_text": result_text(game.result),
         "view": rs.view(state, seat) if state is not None else None,
         "legal": legal or [],
+        "clock": clock_view(game, timezone.now()),
+        "draw_offers": list(game.draw_offers),
+        "left": list(game.left_seats),
+        "paused": game.paused,
     }
 
 
@@ -132,6 +137,12 @@ def lobby_tables() -> list[dict[str, Any]]:
     return [table_summary(g) for g in games]
 
 
+def chat_history(game_id: int) -> list[dict[str, Any]]:
+    from .chat import chat_history as history
+
+    return history(game_id)
+
+
 def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | None:
     """Everything a freshly connected page needs; None if the game does not exist."""
     try:
@@ -149,6 +160,7 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         "seats": seat_list(game),
         "table": table_summary(game),
         "state": snapshot(game, rs, state, seat),
+        "chat": chat_history(game.pk),
         "since": since if 0 <= since <= game.version else 0,
         "events": events_since(game, since if 0 <= since <= game.version else 0, seat),
     }

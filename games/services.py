@@ -7,6 +7,7 @@ row with the next version, and register the broadcast for after the commit.
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -14,11 +15,17 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast
+from . import broadcast, clocks, notifications
 from .errors import GameError
 from .models import Event, Game, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
 from .selectors import game_with_seats
+
+REASON_RESIGNED = gettext_noop("%(player)s resigned.")
+REASON_FLAGGED = gettext_noop("%(player)s ran out of time.")
+REASON_DRAW_AGREED = gettext_noop("Drawn by agreement.")
+REASON_ABORTED = gettext_noop("%(player)s aborted the game before every seat had moved.")
+REASON_LAST_LEFT = gettext_noop("Everybody else left the game.")
 
 
 def _locked_game(game_id: Any) -> Game:
@@ -53,7 +60,7 @@ def _require_seat(game: Game, user: Any) -> int:
             "login_required", gettext_noop("Log in to play."), status=403, version=game.version
         )
     seat = _seat_index(game, user)
-    if seat is None:
+    if seat is None or seat in game.left_seats:
         raise GameError(
             "not_seated",
             gettext_noop("You do not hold a seat in this game; spectators cannot act."),
@@ -63,6 +70,19 @@ def _require_seat(game: Game, user: Any) -> int:
     return seat
 
 
+def _player_name(game: Game, seat: int) -> str:
+    name = (
+        Seat.objects.filter(game=game, index=seat).values_list("user__username", flat=True).first()
+    )
+    return name or str(seat + 1)
+
+
+def _ended(
+    game: Game, reason: str, *, winners: list[int], draw: bool = False, **params: Any
+) -> dict:
+    return {"winners": winners, "draw": draw, "reason": reason, "reason_params": params}
+
+
 def _append_event(
     game: Game,
     rs: Ruleset,
@@ -70,22 +90,35 @@ def _append_event(
     *,
     seat: int | None,
     kind: str,
-    action: dict[str, Any] | None,
-    events: list[dict[str, Any]],
+    action: dict[str, Any] | None = None,
+    events: list[dict[str, Any]] | None = None,
     result: dict[str, Any] | None = None,
+    status: str = Game.Status.FINISHED,
+    now: datetime | None = None,
 ) -> Event:
-    """Store the new state and its Event; broadcast after commit."""
+    """Store the new state and its Event; broadcast and notify after commit.
+
+    ``result`` ends the game by the platform (resign, flag, draw, abort);
+    otherwise the ruleset's outcome decides.
+    """
+    now = now or timezone.now()
+    events = list(events or [])
+    before_to_act = list(game.to_act)
     game.version += 1
     game.state = rs.encode(state)
     if result is None and game.status == Game.Status.ACTIVE:
         result = rs.outcome(state)
     if result is not None:
-        game.status = Game.Status.FINISHED
+        game.status = status
         game.result = result
-        game.ended = timezone.now()
+        game.ended = now
         game.to_act = []
+        game.draw_offers = []
+        if status == Game.Status.FINISHED:
+            events.append({"type": "game_over", **result})
     else:
         game.to_act = rs.to_act(state)
+    clocks.set_deadline(game, rs, state, now)
     try:
         with transaction.atomic():
             event = Event.objects.create(
@@ -97,7 +130,8 @@ def _append_event(
             gettext_noop("Someone else moved first; your view was out of date."),
             version=game.version - 1,
         ) from None
-    game.save(update_fields=["version", "state", "status", "result", "ended", "to_act"])
+    game.save()
+    notifications.after_game_event(game, before_to_act, event)
     lobby_changed = result is not None or kind == Event.Kind.START
     transaction.on_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
     return event
@@ -113,12 +147,22 @@ def game_start(*, game: Game) -> Event:
     """Deal the game: set up its state as version 1. Caller holds the row lock."""
     rs = get_ruleset(game.ruleset)
     state = rs.setup(game.options, game.seat_count, game.seed)
+    now = timezone.now()
     game.status = Game.Status.ACTIVE
-    game.started = timezone.now()
-    game.save(update_fields=["status", "started"])
+    game.started = now
+    game.to_act = rs.to_act(state)
+    clocks.start_clocks(game, now)
     return _append_event(
-        game, rs, state, seat=None, kind=Event.Kind.START, action=None, events=[{"type": "start"}]
+        game, rs, state, seat=None, kind=Event.Kind.START, events=[{"type": "start"}], now=now
     )
+
+
+def _apply(game: Game, rs: Ruleset, seat: int, action: dict[str, Any]) -> tuple[Any, list]:
+    state = rs.decode(game.state)
+    try:
+        return rs.apply(state, seat, action)
+    except IllegalAction as exc:
+        raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
 
 
 def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
@@ -138,63 +182,222 @@ def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
                 gettext_noop("Your view was out of date; the game has moved on."),
                 version=game.version,
             )
+        if game.paused:
+            raise GameError(
+                "paused",
+                gettext_noop("The game is paused until an admin decides the remis request."),
+                version=game.version,
+            )
+        now = timezone.now()
+        if game.deadline is not None and game.deadline <= now:
+            raise GameError(
+                "deadline_passed",
+                gettext_noop("Time is up for this move; the server is applying the timeout."),
+                version=game.version,
+            )
         if seat not in game.to_act:
             raise GameError(
                 "not_your_turn", gettext_noop("It is not your turn."), version=game.version
             )
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
-        try:
-            new_state, events = rs.apply(state, seat, action)
-        except IllegalAction as exc:
-            raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
+        new_state, events = _apply(game, rs, seat, action)
+        clocks.charge(game, now)
+        clocks.credit(game, seat)
+        game.draw_offers = []
         event = _append_event(
-            game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events
+            game,
+            rs,
+            new_state,
+            seat=seat,
+            kind=Event.Kind.ACT,
+            action=action,
+            events=events,
+            now=now,
         )
         return event.version
 
 
+def _leave_or_end(
+    game: Game, rs: Ruleset, seat: int, *, reason: str, event_type: str, now
+) -> Event:
+    """A seat is out (resigned or timed out): 2 seats end the game, more seats
+    ask the ruleset whether play goes on without it."""
+    state = rs.decode(game.state)
+    events: list[dict[str, Any]] = [{"type": event_type, "seat": seat}]
+    player = _player_name(game, seat)
+    remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
+    if game.seat_count > 2 and len(remaining) > 1:
+        try:
+            state, more = rs.leave(state, seat)
+        except IllegalAction:
+            pass
+        else:
+            game.left_seats = [*game.left_seats, seat]
+            game.draw_offers = [s for s in game.draw_offers if s != seat]
+            return _append_event(
+                game, rs, state, seat=seat, kind=Event.Kind.LEAVE, events=events + more, now=now
+            )
+    result = _ended(game, reason, winners=remaining, player=player)
+    return _append_event(
+        game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result, now=now
+    )
+
+
 def game_resign(*, game_id: Any, user: Any) -> int:
-    """Give up. Two seats: the other wins. More: the ruleset's leave hook."""
+    """Give up. Two seats: the other wins. More: the seat leaves (ruleset's hook)."""
     with transaction.atomic():
         game = _locked_game(game_id)
         seat = _require_seat(game, user)
         _require_active(game)
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
-        events: list[dict[str, Any]] = [{"type": "resigned", "seat": seat}]
-        result = None
-        if game.seat_count > 2:
-            try:
-                state, more = rs.leave(state, seat)
-                events += more
-            except IllegalAction:
-                result = _resign_result(game, seat)
-        else:
-            result = _resign_result(game, seat)
-        event = _append_event(
-            game,
-            rs,
-            state,
-            seat=seat,
-            kind=Event.Kind.RESIGN,
-            action=None,
-            events=events,
-            result=result,
+        now = timezone.now()
+        clocks.charge(game, now)
+        event = _leave_or_end(
+            game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now
         )
         return event.version
 
 
-def _resign_result(game: Game, seat: int) -> dict[str, Any]:
-    winners = [i for i in range(game.seat_count) if i != seat]
-    return {
-        "winners": winners,
-        "draw": False,
-        "reason": gettext_noop("%(player)s resigned."),
-        "reason_params": {"player": _player_name(game, seat)},
-    }
+def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
+    """Apply a due deadline (called by the sweeper). Returns the new version,
+    or None when another process got there first or nothing is due."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.Status.ACTIVE, deadline__lte=now)
+            .first()
+        )
+        if game is None or game.paused:
+            return None
+        rs = get_ruleset(game.ruleset)
+        state = rs.decode(game.state)
+        clocks.charge(game, now)
+        seat = clocks.timed_out_seat(game)
+        if seat is None:
+            return None
+        action = rs.timeout_action(state, seat)
+        if action is not None:
+            try:
+                new_state, events = rs.apply(state, seat, action)
+            except IllegalAction:
+                action = None
+            else:
+                events = [{"type": "timeout", "seat": seat, "timer": game.timer}, *events]
+                return _append_event(
+                    game,
+                    rs,
+                    new_state,
+                    seat=seat,
+                    kind=Event.Kind.TIMEOUT,
+                    action=action,
+                    events=events,
+                    now=now,
+                ).version
+        return _leave_or_end(
+            game, rs, seat, reason=REASON_FLAGGED, event_type="flagged", now=now
+        ).version
 
 
-def _player_name(game: Game, seat: int) -> str:
-    user = Seat.objects.filter(game=game, index=seat).select_related("user").first()
-    return user.user.username if user and user.user_id else str(seat + 1)
+def _remaining_seats(game: Game) -> list[int]:
+    return [s for s in range(game.seat_count) if s not in game.left_seats]
+
+
+def game_offer_draw(*, game_id: Any, user: Any) -> int:
+    """Offer (or accept) a draw; it is agreed when every remaining seat offers."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = _require_seat(game, user)
+        _require_active(game)
+        if seat in game.draw_offers:
+            raise GameError(
+                "already_offered",
+                gettext_noop("You have already offered a draw."),
+                version=game.version,
+            )
+        rs = get_ruleset(game.ruleset)
+        state = rs.decode(game.state)
+        offers = sorted({*game.draw_offers, seat})
+        if offers == _remaining_seats(game):
+            result = _ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
+            events = [{"type": "draw_accepted", "seat": seat}]
+            return _append_event(
+                game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result
+            ).version
+        game.draw_offers = offers
+        events = [{"type": "draw_offered", "seat": seat, "offers": offers}]
+        return _append_event(
+            game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events
+        ).version
+
+
+def game_accept_draw(*, game_id: Any, user: Any) -> int:
+    """Accept a standing offer: an offer of one's own is not an offer to accept."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = _require_seat(game, user)
+        _require_active(game)
+        others = [s for s in game.draw_offers if s != seat]
+        if not others:
+            message = (
+                gettext_noop("You cannot accept your own draw offer.")
+                if seat in game.draw_offers
+                else gettext_noop("There is no draw offer to accept.")
+            )
+            raise GameError("no_offer", message, version=game.version)
+    return game_offer_draw(game_id=game_id, user=user)
+
+
+def game_decline_draw(*, game_id: Any, user: Any) -> int:
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = _require_seat(game, user)
+        _require_active(game)
+        if not [s for s in game.draw_offers if s != seat]:
+            raise GameError(
+                "no_offer", gettext_noop("There is no draw offer to decline."), version=game.version
+            )
+        rs = get_ruleset(game.ruleset)
+        game.draw_offers = []
+        events = [{"type": "draw_declined", "seat": seat}]
+        return _append_event(
+            game, rs, rs.decode(game.state), seat=seat, kind=Event.Kind.DRAW_DECLINE, events=events
+        ).version
+
+
+def can_abort(game: Game) -> bool:
+    """A game may be aborted until every seat has acted once."""
+    if game.status != Game.Status.ACTIVE:
+        return False
+    acted = set(
+        Event.objects.filter(game=game, kind=Event.Kind.ACT)
+        .values_list("seat", flat=True)
+        .distinct()
+    )
+    return len(acted) < game.seat_count
+
+
+def game_abort(*, game_id: Any, user: Any) -> int:
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = _require_seat(game, user)
+        _require_active(game)
+        if not can_abort(game):
+            raise GameError(
+                "cannot_abort",
+                gettext_noop("Every seat has moved; resign or offer a draw instead."),
+                version=game.version,
+            )
+        rs = get_ruleset(game.ruleset)
+        result = _ended(game, REASON_ABORTED, winners=[], player=_player_name(game, seat))
+        events = [{"type": "aborted", "seat": seat}]
+        return _append_event(
+            game,
+            rs,
+            rs.decode(game.state),
+            seat=seat,
+            kind=Event.Kind.END,
+            events=events,
+            result=result,
+            status=Game.Status.ABORTED,
+        ).version

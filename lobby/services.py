@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import broadcast
+from games import broadcast, clocks, notifications
 from games.errors import GameError
-from games.models import Game, Seat
+from games.models import Game, Notification, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.selectors import game_with_seats
 from games.services import game_start
@@ -81,6 +81,7 @@ def table_create(
     host_seat: Any = 0,
     challenge: Any = None,
     quickplay: bool = False,
+    clock: Any = None,
 ) -> Game:
     """Open a table with the host seated; optionally reserved for a challenged user."""
     _require_user(host)
@@ -92,6 +93,7 @@ def table_create(
     if isinstance(host_seat, bool) or not isinstance(host_seat, int) or not 0 <= host_seat < seats:
         raise GameError("bad_request", gettext_noop("Choose one of the table's seats."))
     opponent = _challenged_user(host, challenge)
+    time_control = clocks.clean_clock(clock)
     with transaction.atomic():
         open_count = Game.objects.filter(host=host, status=Game.Status.OPEN).count()
         if open_count >= MAX_OPEN_TABLES_PER_USER:
@@ -107,6 +109,7 @@ def table_create(
             host=host,
             challenged=opponent,
             is_quickplay=quickplay,
+            clock=time_control,
         )
         Seat.objects.bulk_create(
             [
@@ -121,6 +124,12 @@ def table_create(
         )
         _publish_after_commit(game.pk)
         if opponent is not None:
+            notifications.notify(
+                user_ids=[opponent.pk],
+                kind=Notification.Kind.CHALLENGE,
+                game=game,
+                params={"game": game.pk, "title": rs.title, "player": host.username},
+            )
             transaction.on_commit(partial(_notify_challenge, game.pk, opponent.pk, host.username))
     return game
 
@@ -244,12 +253,15 @@ def table_join_by_invite(*, code: Any, user: Any) -> Game:
     return table_join(game_id=game.pk, user=user)
 
 
-def quickplay(*, user: Any, ruleset: Any, options: Any = None, seat_count: Any = None) -> Game:
+def quickplay(
+    *, user: Any, ruleset: Any, options: Any = None, seat_count: Any = None, clock: Any = None
+) -> Game:
     """Pair with the oldest matching seek, or leave one in the lobby."""
     _require_user(user)
     rs = _check_ruleset(ruleset)
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)
+    time_control = clocks.clean_clock(clock)
     with transaction.atomic():
         candidates = (
             Game.objects.select_for_update(skip_locked=True)
@@ -264,7 +276,7 @@ def quickplay(*, user: Any, ruleset: Any, options: Any = None, seat_count: Any =
         )
         mine = None
         for game in candidates:
-            if game.options != clean:
+            if game.options != clean or game.clock != time_control:
                 continue
             if Seat.objects.filter(game=game, user=user).exists():
                 mine = mine or game
@@ -272,4 +284,11 @@ def quickplay(*, user: Any, ruleset: Any, options: Any = None, seat_count: Any =
             return table_join(game_id=game.pk, user=user)
         if mine is not None:
             return mine
-    return table_create(host=user, ruleset=rs.slug, options=clean, seat_count=seats, quickplay=True)
+    return table_create(
+        host=user,
+        ruleset=rs.slug,
+        options=clean,
+        seat_count=seats,
+        quickplay=True,
+        clock=time_control,
+    )

@@ -1,0 +1,128 @@
+"""Notifications: stored per user, pushed live to their sockets, optionally mailed."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+
+from . import broadcast
+from .models import Event, Game, Notification, Seat
+
+TEXTS = {
+    Notification.Kind.YOUR_TURN: gettext_noop("Your turn in game #%(game)s (%(title)s)."),
+    Notification.Kind.DRAW_OFFER: gettext_noop("%(player)s offers a draw in game #%(game)s."),
+    Notification.Kind.CHALLENGE: gettext_noop("%(player)s challenges you to %(title)s."),
+    Notification.Kind.GAME_OVER: gettext_noop("Game #%(game)s (%(title)s) is over: %(result)s"),
+    Notification.Kind.DECISION: gettext_noop(
+        "An admin decided your remis request in game #%(game)s: %(decision)s"
+    ),
+}
+
+
+def notification_text(kind: str, params: dict[str, Any]) -> str:
+    template = gettext(TEXTS.get(kind, "%(game)s"))
+    try:
+        return template % params
+    except (KeyError, TypeError, ValueError):
+        return template
+
+
+def as_dict(note: Notification) -> dict[str, Any]:
+    return {
+        "id": note.pk,
+        "kind": note.kind,
+        "game": note.game_id,
+        "text": notification_text(note.kind, note.params),
+        "read": note.read,
+        "created": note.created.isoformat(),
+    }
+
+
+def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[str, Any]) -> None:
+    """Store one notification per user; push and mail after the commit."""
+    if not user_ids:
+        return
+    notes = Notification.objects.bulk_create(
+        [Notification(user_id=uid, kind=kind, game=game, params=params) for uid in user_ids]
+    )
+    ids = [n.pk for n in notes]
+    transaction.on_commit(partial(_deliver, ids))
+
+
+def _deliver(ids: list[int]) -> None:
+    for note in Notification.objects.filter(pk__in=ids).select_related("user"):
+        broadcast.publish_to_user(
+            note.user_id, {"kind": "notification", "notification": as_dict(note)}
+        )
+        user = note.user
+        if user.email and user.email_notifications:
+            with translation.override(translation.get_language() or "en"):
+                text = notification_text(note.kind, note.params)
+            send_mail(text[:70], text, None, [user.email], fail_silently=True)
+
+
+def _seat_users(game: Game) -> dict[int, int]:
+    return dict(Seat.objects.filter(game=game, user__isnull=False).values_list("index", "user_id"))
+
+
+def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None:
+    """Decide who hears about this event (called inside the service's transaction)."""
+    from .rules import get_ruleset
+
+    title = get_ruleset(game.ruleset).title
+    base = {"game": game.pk, "title": title}
+    if game.is_over:
+        users = _seat_users(game)
+        result = game.result or {}
+        params = {**base, "result": _result_words(result)}
+        notify(
+            user_ids=list(users.values()),
+            kind=Notification.Kind.GAME_OVER,
+            game=game,
+            params=params,
+        )
+        return
+    if event.kind == Event.Kind.DRAW_OFFER:
+        users = _seat_users(game)
+        offered = users.get(event.seat)
+        name = (
+            get_user_model().objects.filter(pk=offered).values_list("username", flat=True).first()
+        )
+        others = [uid for seat, uid in users.items() if seat not in game.draw_offers]
+        notify(
+            user_ids=others,
+            kind=Notification.Kind.DRAW_OFFER,
+            game=game,
+            params={**base, "player": name or "?"},
+        )
+        return
+    if game.clock.get("kind") == "correspondence":
+        users = _seat_users(game)
+        fresh = [users[s] for s in game.to_act if s in users and s not in before_to_act]
+        notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
+
+
+def _result_words(result: dict[str, Any]) -> str:
+    reason = result.get("reason") or ""
+    params = result.get("reason_params")
+    try:
+        return reason % params if params else reason
+    except (KeyError, TypeError, ValueError):
+        return reason
+
+
+def mark_read(*, user: Any, ids: list[int] | None = None) -> int:
+    qs = Notification.objects.filter(user=user, read=False)
+    if ids is not None:
+        qs = qs.filter(pk__in=ids)
+    return qs.update(read=True)
+
+
+def unread(user: Any, limit: int = 30) -> list[dict[str, Any]]:
+    return [as_dict(n) for n in Notification.objects.filter(user=user)[:limit]]

@@ -1,0 +1,80 @@
+"""The deadline sweeper: runs inside every server process.
+
+The in-memory channel layer exists only inside one process, so a timer must
+fire where the sockets are. Each process polls for due games; with several
+processes ``select_for_update(skip_locked=True)`` in ``game_timeout`` makes
+sure exactly one applies each deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from .models import Game
+from .services import game_timeout
+
+log = logging.getLogger(__name__)
+BATCH = 50
+
+
+def sweep_once() -> int:
+    """Apply every due deadline once; returns how many were applied."""
+    due = list(
+        Game.objects.filter(status=Game.Status.ACTIVE, paused=False, deadline__lte=timezone.now())
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:BATCH]
+    )
+    applied = 0
+    for game_id in due:
+        try:
+            if game_timeout(game_id=game_id) is not None:
+                applied += 1
+        except Exception:  # one broken game must not stop the others' clocks
+            log.exception("timeout for game %s failed", game_id)
+    return applied
+
+
+class Sweeper:
+    """Started once per process, on the server's event loop."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task | None = None
+
+    def ensure_started(self) -> None:
+        if self.task is not None and not self.task.done():
+            return
+        if not getattr(settings, "GAME_SWEEPER", True):
+            return
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def run(self) -> None:
+        interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)
+        while True:
+            try:
+                await database_sync_to_async(sweep_once)()
+            except Exception:
+                log.exception("deadline sweep failed")
+            await asyncio.sleep(interval)
+
+
+sweeper = Sweeper()
+
+
+class StartSweeper:
+    """ASGI wrapper: starts the sweeper on the first connection or request.
+
+    Daphne has no lifespan events; the pages' 10-second pings mean a
+    restarted process is reached within seconds of coming up.
+    """
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        sweeper.ensure_started()
+        return await self.app(scope, receive, send)
