@@ -1,9 +1,10 @@
 from django.urls import path
 
-from games.consumers import GameConsumer
+from games.consumers import GameConsumer, NotifyConsumer
 from lobby.consumers import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/game/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/notify/", NotifyConsumer.as_asgi()),
 ]

@@ -102,6 +102,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": SQLITE_PATH,
+            "CONN_MAX_AGE": 600,  # reuse the connection; opening one runs the PRAGMAs
             # SQLite has no row locks: IMMEDIATE takes the write lock at BEGIN,
             # so a race ends in "stale version", never "database is locked".
             "OPTIONS": {

@@ -24,7 +24,14 @@ def _ruleset_catalog() -> list[dict]:
             "min_seats": rs.min_seats,
             "max_seats": rs.max_seats,
             "options": [
-                {**field, "label": gettext(field["label"]), "help": gettext(field.get("help", ""))}
+                {
+                    **field,
+                    "label": gettext(field["label"]),
+                    "help": gettext(field["help"]) if field.get("help") else "",
+                    "choices": [
+                        [value, gettext(label)] for value, label in field.get("choices", [])
+                    ],
+                }
                 for field in rs.option_fields()
             ],
         }

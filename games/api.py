@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from lobby import services as lobby_services
 
-from . import selectors, services
+from . import chat, notifications, replay, selectors, services
 from .errors import GameError
 from .models import Game
 from .rules import RULESETS
@@ -26,12 +26,14 @@ class CreateTableIn(serializers.Serializer):
     seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
     host_seat = serializers.JSONField(required=False, default=0)
     challenge = serializers.CharField(required=False, allow_blank=True, max_length=150)
+    clock = serializers.JSONField(required=False)
 
 
 class QuickplayIn(serializers.Serializer):
     ruleset = serializers.ChoiceField(choices=sorted(RULESETS))
     options = serializers.DictField(required=False, default=dict)
     seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    clock = serializers.JSONField(required=False)
 
 
 class JoinIn(serializers.Serializer):
@@ -182,3 +184,112 @@ class GameResign(APIView):
     @extend_schema(request=None, responses={200: AckOut})
     def post(self, request: Request, pk: int) -> Response:
         return Response({"version": services.game_resign(game_id=pk, user=request.user)})
+
+
+class ChatIn(serializers.Serializer):
+    text = serializers.CharField(max_length=2000, allow_blank=True, trim_whitespace=False)
+
+
+class ReadIn(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+def _seat_command(service):
+    """A POST endpoint that runs one seat command service (draw offers, abort)."""
+
+    class SeatCommand(APIView):
+        @extend_schema(request=None, responses={200: AckOut})
+        def post(self, request: Request, pk: int) -> Response:
+            return Response({"version": service(game_id=pk, user=request.user)})
+
+    SeatCommand.__name__ = f"SeatCommand_{service.__name__}"
+    return SeatCommand
+
+
+OfferDraw = _seat_command(services.game_offer_draw)
+AcceptDraw = _seat_command(services.game_accept_draw)
+DeclineDraw = _seat_command(services.game_decline_draw)
+Abort = _seat_command(services.game_abort)
+
+
+class GameChat(APIView):
+    @extend_schema(request=ChatIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(ChatIn, request)
+        return Response(
+            chat.chat_post(game_id=pk, user=request.user, text=data["text"]), status=201
+        )
+
+
+def _game(pk: int) -> Game:
+    game = Game.objects.filter(pk=pk).first()
+    if game is None:
+        raise GameError("not_found", "There is no such game.", status=404)
+    return game
+
+
+class GameReplay(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("seat", int, description="whose eyes; empty: a spectator's")],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = _game(pk)
+        raw = request.query_params.get("seat", "")
+        try:
+            seat = int(raw) if raw not in ("", "spectator") else None
+        except ValueError:
+            raise GameError("bad_request", "seat must be a whole number.") from None
+        if seat is not None and not 0 <= seat < game.seat_count:
+            raise GameError("bad_request", "There is no such seat.")
+        full = selectors.game_with_seats(pk)
+        return Response(
+            {
+                "game": pk,
+                "ruleset": game.ruleset,
+                "status": game.status,
+                "seat": seat,
+                "seats": selectors.seat_list(full),
+                "result": game.result,
+                "result_text": selectors.result_text(game.result),
+                "frames": replay.replay_frames(game, seat),
+            }
+        )
+
+
+class GameExport(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: int) -> Response:
+        response = Response(replay.export_game(_game(pk)))
+        response["Content-Disposition"] = f'attachment; filename="game-{pk}.json"'
+        return response
+
+
+class GameImport(APIView):
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: TableOut})
+    def post(self, request: Request) -> Response:
+        game = replay.import_game(user=request.user, data=request.data)
+        response = _table(game)
+        response.status_code = 201
+        return response
+
+
+class NotificationList(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        return Response(notifications.unread(request.user))
+
+
+class NotificationRead(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=ReadIn, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        data = _valid(ReadIn, request)
+        return Response({"marked": notifications.mark_read(user=request.user, ids=data.get("ids"))})

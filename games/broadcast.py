@@ -55,7 +55,10 @@ def _send(group: str, message: dict[str, Any]) -> None:
 
 def publish_game_event(game: Game, rs: Ruleset, state: Any, event: Event) -> None:
     frames = event_frames(game, rs, state, event)
-    _send(game_group(game.pk), {"type": "game.frames", "version": event.version, "frames": frames})
+    message = {"type": "game.frames", "version": event.version, "frames": frames}
+    if game.result:
+        message["result"] = game.result
+    _send(game_group(game.pk), message)
 
 
 def publish_table(game: Game) -> None:

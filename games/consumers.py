@@ -10,9 +10,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from . import chat, presence, selectors, services
-from .broadcast import SPECTATOR, dumps, game_group, publish_watchers
+from . import chat, notifications, presence, selectors, services
+from .broadcast import SPECTATOR, dumps, game_group, publish_watchers, user_group
 from .errors import GameError
+from .i18n import TranslatedConsumerMixin
 
 MAX_FRAME = 64 * 1024
 # Frames a seated player sends without arguments, and the service each calls.
@@ -53,7 +54,7 @@ def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
     return frame, None
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
     """One socket per open game page: players and spectators alike."""
 
     async def connect(self) -> None:
@@ -168,7 +169,14 @@ class GameConsumer(AsyncWebsocketConsumer):
     # -- from the group --------------------------------------------------
     async def game_frames(self, message: dict[str, Any]) -> None:
         key = SPECTATOR if self.seat is None else str(self.seat)
-        await self.send(text_data=message["frames"][key])
+        text = message["frames"][key]
+        if message.get("result"):
+            # The frames were built once for everybody: say the result in this
+            # connection's language.
+            frame = json.loads(text)
+            frame["state"]["result_text"] = selectors.result_text(message["result"])
+            text = dumps(frame)
+        await self.send(text_data=text)
 
     async def game_watchers(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "watchers", "count": message["count"]}))
@@ -178,3 +186,51 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_table(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))
+
+
+class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
+    """The bell: a logged-in user's notifications, pushed live on every page."""
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.group = user_group(self.user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_list()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_list(self) -> None:
+        items = await database_sync_to_async(notifications.unread)(self.user)
+        await self.send(text_data=dumps({"type": "notifications", "items": items}))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        frame, error = parse_frame(text_data)
+        if error is not None:
+            await self.send(text_data=error_frame("bad_request", error))
+            return
+        if frame["type"] == "ping":
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.send_list()
+        elif frame["type"] == "read":
+            ids = frame.get("ids")
+            if ids is not None and not (
+                isinstance(ids, list) and all(isinstance(i, int) for i in ids)
+            ):
+                await self.send(
+                    text_data=error_frame("bad_request", _("ids must be a list of numbers."))
+                )
+                return
+            await database_sync_to_async(notifications.mark_read)(user=self.user, ids=ids)
+            await self.send_list()
+        else:
+            await self.send(text_data=error_frame("unknown_type", _("Expected ping or read.")))
+
+    async def user_notify(self, message: dict[str, Any]) -> None:
+        if message["payload"].get("kind") == "notification":
+            await self.send(text_data=dumps({"type": "notify", **message["payload"]}))

@@ -56,6 +56,7 @@ class Game(models.Model):
     paused = models.BooleanField(default=False)
     draw_offers = models.JSONField(default=list, blank=True)
     left_seats = models.JSONField(default=list, blank=True)
+    imported = models.BooleanField(default=False)  # rebuilt from an export
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)

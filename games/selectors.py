@@ -32,7 +32,9 @@ def seat_list(game: Game) -> list[dict[str, Any]]:
     return [
         {
             "index": seat.index,
-            "name": gettext(names[seat.index]) if seat.index < len(names) else str(seat.index + 1),
+            "name": gettext(names[seat.index])
+            if seat.index < len(names)
+            else gettext("Seat %(n)s") % {"n": seat.index + 1},
             "user": seat.user.username if seat.user_id else None,
         }
         for seat in game.seats.all()
@@ -121,6 +123,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "host": game.host.username,
         "challenged": game.challenged.username if game.challenged_id else None,
         "quickplay": game.is_quickplay,
+        "clock": game.clock,
         "created": game.created.isoformat(),
         "started": game.started.isoformat() if game.started else None,
         "version": game.version,

@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 
 from games.broadcast import LOBBY_GROUP, dumps, user_group
 from games.consumers import error_frame, parse_frame
+from games.i18n import TranslatedConsumerMixin
 from games.selectors import lobby_tables
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]

@@ -107,8 +107,8 @@ class Ruleset:
         return clean
 
     def seat_names(self, seats: int) -> list[str]:
-        """Display names of the seats (msgids), e.g. colours."""
-        return [gettext_noop("Seat %(n)s") % {"n": i + 1} for i in range(seats)]
+        """Display names of the seats (msgids), e.g. colours; [] numbers them."""
+        return []
 
     # -- the game --------------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int, seed: int) -> State:

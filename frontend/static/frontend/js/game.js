@@ -1,5 +1,5 @@
 // The game page: one socket, versioned events, a board module per ruleset.
-import { LiveSocket, api, fmt, t, toast } from "./socket.js";
+import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -91,7 +91,7 @@ function act(action) {
   if (model.pending) return false;
   const ref = Math.random().toString(36).slice(2);
   if (!socket.send({ type: "act", game: gameId, version: model.version, action, ref })) {
-    toast(t("Not connected. Reconnecting; try again in a moment."), "error");
+    toast(gettext("Not connected. Reconnecting; try again in a moment."), "error");
     return false;
   }
   model.pending = ref;
@@ -115,18 +115,18 @@ function render(event = null) {
       li.className = "player" + (st.to_act.includes(s.index) ? " to-move" : "");
       li.dataset.seat = s.index;
       li.innerHTML = `<span class="swatch seat-${s.index}"></span>`;
-      li.append(`${s.name}: ${s.user ?? "—"}${s.index === model.seat ? ` (${t("you")})` : ""}`);
+      li.append(`${s.name}: ${s.user ?? "—"}${s.index === model.seat ? ` (${gettext("you")})` : ""}`);
       return li;
     }),
   );
   let status;
-  if (st.status === "open") status = t("Waiting for players…");
+  if (st.status === "open") status = gettext("Waiting for players…");
   else if (st.status === "active") {
     status = myTurn
-      ? t("Your turn.")
-      : fmt("%(player)s to move.", { player: st.to_act.map(seatName).join(", ") });
-  } else if (st.status === "aborted") status = t("This table was closed.");
-  else status = t("The game is over.");
+      ? gettext("Your turn.")
+      : fmt(gettext("%(player)s to move."), { player: st.to_act.map(seatName).join(", ") });
+  } else if (st.status === "aborted") status = gettext("This table was closed.");
+  else status = gettext("The game is over.");
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", myTurn);
   $("resign-btn").hidden = !(active && model.seat !== null);
@@ -144,9 +144,9 @@ function renderBanner(st) {
   }
   const r = st.result;
   let head;
-  if (r.draw) head = t("Draw");
-  else if (r.winners.includes(model.seat)) head = t("You won!");
-  else head = fmt("%(player)s won", { player: r.winners.map(seatName).join(", ") });
+  if (r.draw) head = gettext("Draw");
+  else if (r.winners.includes(model.seat)) head = gettext("You won!");
+  else head = fmt(gettext("%(player)s won"), { player: r.winners.map(seatName).join(", ") });
   el.replaceChildren();
   const strong = document.createElement("strong");
   strong.textContent = head;
@@ -172,8 +172,8 @@ function renderMoves() {
 }
 
 function describe(item, ev) {
-  if (item.type === "resigned") return fmt("%(player)s resigned.", { player: seatName(item.seat) });
-  if (item.type === "start") return t("The game started.");
+  if (item.type === "resigned") return fmt(gettext("%(player)s resigned."), { player: seatName(item.seat) });
+  if (item.type === "start") return gettext("The game started.");
   return boardModule.describe ? boardModule.describe(item, { seatName, event: ev }) : null;
 }
 
@@ -186,7 +186,7 @@ function renderWaiting() {
   $("waiting-seats").replaceChildren(
     ...table.seats.map((name, i) => {
       const li = document.createElement("li");
-      li.textContent = `${model.seats[i]?.name ?? i + 1}: ${name ?? t("free seat")}`;
+      li.textContent = `${model.seats[i]?.name ?? i + 1}: ${name ?? gettext("free seat")}`;
       li.className = name ? "taken" : "free";
       return li;
     }),
@@ -201,15 +201,15 @@ function renderWaiting() {
     b.onclick = () => tableAction(path);
     buttons.push(b);
   };
-  if (me && !seated && table.taken < table.seat_count) add(t("Take a seat"), "join", "button primary", "join");
-  if (me && table.host === me && table.taken === table.seat_count) add(t("Start the game"), "start", "button primary", "start");
-  if (me && table.challenged === me && !seated) add(t("Decline"), "decline");
-  if (seated) add(table.host === me ? t("Close the table") : t("Leave"), "leave");
+  if (me && !seated && table.taken < table.seat_count) add(gettext("Take a seat"), "join", "button primary", "join");
+  if (me && table.host === me && table.taken === table.seat_count) add(gettext("Start the game"), "start", "button primary", "start");
+  if (me && table.challenged === me && !seated) add(gettext("Decline"), "decline");
+  if (seated) add(table.host === me ? gettext("Close the table") : gettext("Leave"), "leave");
   if (!me) {
     const a = document.createElement("a");
     a.href = `/accounts/login/?next=${encodeURIComponent(location.pathname)}`;
     a.className = "button primary";
-    a.textContent = t("Log in to play");
+    a.textContent = gettext("Log in to play");
     buttons.push(a);
   }
   $("waiting-actions").replaceChildren(...buttons);
@@ -227,7 +227,7 @@ async function tableAction(path) {
 }
 
 $("resign-btn").addEventListener("click", () => {
-  if (!confirm(t("Really resign this game?"))) return;
+  if (!confirm(gettext("Really resign this game?"))) return;
   socket.send({ type: "resign", game: gameId });
 });
 
@@ -238,7 +238,7 @@ if (copy) {
     input.select();
     try {
       await navigator.clipboard.writeText(input.value);
-      toast(t("Link copied."));
+      toast(gettext("Link copied."));
     } catch {
       document.execCommand("copy");
     }

@@ -1,5 +1,5 @@
 // The lobby: live list of open tables and running games, table form, quick play.
-import { LiveSocket, api, fmt, t, toast } from "./socket.js";
+import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
 const catalog = JSON.parse($("catalog").textContent);
@@ -23,15 +23,15 @@ new LiveSocket(() => "/ws/lobby/", {
 });
 
 function notify(frame) {
-  if (frame.kind === "challenge") toast(fmt("%(user)s challenges you! See the open tables.", { user: frame.from }));
-  if (frame.kind === "declined") toast(fmt("%(user)s declined your challenge.", { user: frame.from }));
+  if (frame.kind === "challenge") toast(fmt(gettext("%(user)s challenges you! See the open tables."), { user: frame.from }));
+  if (frame.kind === "declined") toast(fmt(gettext("%(user)s declined your challenge."), { user: frame.from }));
 }
 
 function age(iso) {
   const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  if (s < 60) return fmt("%(n)s s", { n: s });
-  if (s < 3600) return fmt("%(n)s min", { n: Math.floor(s / 60) });
-  return fmt("%(n)s h", { n: Math.floor(s / 3600) });
+  if (s < 60) return fmt(gettext("%(n)s s"), { n: s });
+  if (s < 3600) return fmt(gettext("%(n)s min"), { n: Math.floor(s / 60) });
+  return fmt(gettext("%(n)s h"), { n: Math.floor(s / 3600) });
 }
 
 function optionSummary(tb) {
@@ -82,8 +82,8 @@ function render() {
       const extra = optionSummary(tb);
       const label = document.createElement("div");
       label.append(name);
-      if (tb.quickplay) label.append(" ", badge(t("quick play")));
-      if (tb.challenged) label.append(" ", badge(fmt("challenge for %(user)s", { user: tb.challenged })));
+      if (tb.quickplay) label.append(" ", badge(gettext("quick play")));
+      if (tb.challenged) label.append(" ", badge(fmt(gettext("challenge for %(user)s"), { user: tb.challenged })));
       if (extra) {
         const small = document.createElement("small");
         small.textContent = extra;
@@ -103,7 +103,7 @@ function render() {
         cell(titles[tb.ruleset] ?? tb.ruleset),
         cell(tb.seats.map((s) => s ?? "—").join(" – ")),
         cell(String(Math.max(0, tb.version - 1))),
-        cell(link(playing ? t("Play") : t("Watch"), `/g/${tb.id}/`, playing ? "button small primary" : "button small")),
+        cell(link(playing ? gettext("Play") : gettext("Watch"), `/g/${tb.id}/`, playing ? "button small primary" : "button small")),
       );
       return tr;
     }),
@@ -122,12 +122,12 @@ function actionsFor(tb) {
   const wrap = document.createElement("span");
   wrap.className = "row";
   const seated = tb.seats.includes(me);
-  if (seated) wrap.append(link(t("Open"), `/g/${tb.id}/`));
+  if (seated) wrap.append(link(gettext("Open"), `/g/${tb.id}/`));
   if (me && !seated && tb.taken < tb.seat_count && (!tb.challenged || tb.challenged === me)) {
-    wrap.append(button(t("Join"), () => tableAction(tb.id, "join"), "button small primary"));
+    wrap.append(button(gettext("Join"), () => tableAction(tb.id, "join"), "button small primary"));
   }
-  if (me && tb.challenged === me && !seated) wrap.append(button(t("Decline"), () => tableAction(tb.id, "decline")));
-  if (!me) wrap.append(link(t("Log in to join"), `/accounts/login/?next=/`));
+  if (me && tb.challenged === me && !seated) wrap.append(button(gettext("Decline"), () => tableAction(tb.id, "decline")));
+  if (!me) wrap.append(link(gettext("Log in to join"), `/accounts/login/?next=/`));
   return wrap;
 }
 
@@ -189,8 +189,8 @@ function buildOptions() {
 
 function buildSeats() {
   const sel = $("host-seat");
-  sel.replaceChildren(new Option(t("random"), "random"));
-  for (let i = 0; i < seatCount(); i++) sel.append(new Option(fmt("seat %(n)s", { n: i + 1 }), String(i)));
+  sel.replaceChildren(new Option(gettext("random"), "random"));
+  for (let i = 0; i < seatCount(); i++) sel.append(new Option(fmt(gettext("seat %(n)s"), { n: i + 1 }), String(i)));
   sel.value = "0";
 }
 
@@ -205,7 +205,7 @@ function optionInput(f) {
     label.append(input, ` ${f.label}`);
   } else if (f.kind === "choice") {
     input = document.createElement("select");
-    for (const [value, text] of f.choices) input.append(new Option(t(text), JSON.stringify(value)));
+    for (const [value, text] of f.choices) input.append(new Option(text, JSON.stringify(value)));
     input.value = JSON.stringify(f.default);
     label.append(f.label, input);
   } else {

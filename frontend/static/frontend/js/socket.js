@@ -90,12 +90,13 @@ export class LiveSocket {
   }
 }
 
-export function t(text) {
+/** Translate via Django's JavaScript catalog (makemessages finds these calls). */
+export function gettext(text) {
   return typeof window.gettext === "function" ? window.gettext(text) : text;
 }
 
-export function fmt(text, params) {
-  const translated = t(text);
+/** Fill %(name)s placeholders of an already translated text. */
+export function fmt(translated, params) {
   return typeof window.interpolate === "function"
     ? window.interpolate(translated, params, true)
     : translated.replace(/%\((\w+)\)s/g, (_, k) => params[k]);
@@ -127,7 +128,7 @@ export async function api(path, body) {
   try {
     data = await res.json();
   } catch {
-    data = { message: t("The server did not answer properly. Try again.") };
+    data = { message: gettext("The server did not answer properly. Try again.") };
   }
   if (!res.ok) {
     const err = new Error(data.message || res.statusText);

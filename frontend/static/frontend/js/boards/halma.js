@@ -1,6 +1,6 @@
 // Halma board: 10x10 squares, click a piece, then a lit target (or each landing of a chain).
 import { group, key, makeSvg, svgEl, trail } from "./toolkit.js";
-import { fmt, t } from "../socket.js";
+import { fmt, gettext } from "../socket.js";
 
 const N = 10;
 const CELL = 10;
@@ -18,7 +18,7 @@ export function describe(item, { seatName }) {
     const path = item.path.map(fieldName).join(jumps ? "×" : "–");
     return `${item.move_number}. ${seatName(item.seat)}: ${path}`;
   }
-  if (item.type === "passed") return fmt("%(player)s cannot move and passes.", { player: seatName(item.seat) });
+  if (item.type === "passed") return fmt(gettext("%(player)s cannot move and passes."), { player: seatName(item.seat) });
   return null;
 }
 
@@ -60,7 +60,7 @@ export function createBoard(container, ctx) {
     last = { state, info };
     const view = state.view;
     const legal = info.myTurn ? state.legal : [];
-    const svg = makeSvg(container, N * CELL, N * CELL, t("Halma board"), MARGIN);
+    const svg = makeSvg(container, N * CELL, N * CELL, gettext("Halma board"), MARGIN);
     const cells = group(svg, "cells");
     const houses = view.board.houses.map((h) => new Set(h.map(key)));
     for (let r = 0; r < N; r++) {
@@ -127,7 +127,7 @@ export function createBoard(container, ctx) {
     for (const land of chain) mark(land, "jump", () => extend(view, land));
     if (path.length > 1) {
       const [x, y] = centre(here);
-      const stop = svgEl("circle", { cx: x, cy: y, r: 4.4, class: "target stop", "data-target": key(here), tabindex: 0 }, g);
+      const stop = svgEl("circle", { cx: x, cy: y, r: 4.4, class: "target stop", "data-target": key(here), tabindex: 0, "pointer-events": "all" }, svg); // above the chain trail, its whole disc clickable
       stop.addEventListener("click", (e) => {
         e.stopPropagation();
         send(path);

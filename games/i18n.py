@@ -1,0 +1,33 @@
+"""The language of a websocket connection: cookie first, then Accept-Language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import trans_real
+
+
+def language_from_scope(scope: dict[str, Any]) -> str:
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    candidates = [cookie] if cookie else []
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [lang for lang, _ in trans_real.parse_accept_lang_header(accept)]
+    for code in candidates:
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+class TranslatedConsumerMixin:
+    """Every message of a consumer is handled in its connection's language."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        if not hasattr(self, "language"):
+            self.language = language_from_scope(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)

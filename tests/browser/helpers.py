@@ -1,0 +1,242 @@
+"""Shared machinery for the browser tests: a live Daphne, one Chromium per class,
+page helpers that read the game page's state and click moves like a player."""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from channels.testing import ChannelsLiveServerTestCase
+from django.conf import settings
+from django.db import connections
+from django.test import Client
+
+from tests.conftest import CHROMIUM, chromium_available, require_service
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+SHOTS = Path(settings.BASE_DIR) / "artifacts" / "screenshots"
+TIMEOUT_MS = 10_000
+PASSWORD = "s3cret-pass-123"
+
+# Reads what the page shows (DOM) and what it holds (window.__game.model).
+PAGE_STATE_JS = """() => {
+  const g = window.__game;
+  const pieces = [[], []];
+  for (const el of document.querySelectorAll("#board .piece")) {
+    const seat = Number([...el.classList].find((c) => c.startsWith("seat-")).slice(5));
+    (pieces[seat] ||= []).push(el.dataset.field);
+  }
+  pieces.forEach((list) => list.sort());
+  return {
+    version: g ? g.model.version : null,
+    status: g && g.model.state ? g.model.state.status : null,
+    seat: g ? g.model.seat : null,
+    eventVersions: g ? g.model.events.map((e) => e.version) : [],
+    pieces,
+    moves: [...document.querySelectorAll("#moves li")].map((li) => li.textContent),
+    moveVersions: [...document.querySelectorAll("#moves li")].map((li) => Number(li.dataset.version)),
+    movable: document.querySelectorAll("#board .piece.movable").length,
+    watchers: document.getElementById("watchers").textContent.trim(),
+    conn: document.getElementById("conn").dataset.state,
+    status_text: document.getElementById("status").textContent,
+    banner: document.getElementById("banner").hidden ? null : document.getElementById("banner").textContent,
+    // Really rendered, not just lacking the hidden attribute (CSS can override it).
+    resignVisible: document.getElementById("resign-btn").checkVisibility(),
+  };
+}"""
+
+
+def key(field: list[int] | tuple[int, int]) -> str:
+    return f"{field[0]},{field[1]}"
+
+
+def off_loop(fn, *args, **kwargs) -> Any:
+    """Run ORM/service code in a worker thread.
+
+    The sync Playwright API keeps an asyncio loop marked running in the test
+    thread, and the services publish through ``async_to_sync``, which refuses
+    to run in a thread with a running loop. A worker thread has none.
+    """
+
+    def call():
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+class BrowserLiveTestCase(ChannelsLiveServerTestCase):
+    """Daphne in a subprocess on the SQLite test file; Chromium launched once per class."""
+
+    playwright = None
+    browser = None
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        require_service(chromium_available(), f"Chromium at {CHROMIUM} (apt-get install chromium)")
+        super().setUpClass()
+        # The sync Playwright API keeps an event loop running in this thread; ORM
+        # calls in the tests would otherwise raise SynchronousOnlyOperation.
+        # Set for this class only, so the rest of the suite keeps the check.
+        cls._old_async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        try:
+            from playwright.sync_api import sync_playwright
+
+            cls.playwright = sync_playwright().start()
+            cls.browser = cls.playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        except BaseException:
+            cls.tearDownClass()
+            raise
+        SHOTS.mkdir(parents=True, exist_ok=True)
+
+    @classmethod
+    def _stop_browser(cls) -> None:
+        if cls.browser is not None:
+            cls.browser.close()
+            cls.browser = None
+        if cls.playwright is not None:
+            cls.playwright.stop()
+            cls.playwright = None
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        try:
+            cls._stop_browser()
+            super().tearDownClass()
+        finally:
+            if cls._old_async_unsafe is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = cls._old_async_unsafe
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.page_errors: list[str] = []
+        self._contexts = []
+        self.addCleanup(self._close_contexts)
+
+    def _close_contexts(self) -> None:
+        for ctx in self._contexts:
+            ctx.close()
+
+    # -- pages -------------------------------------------------------------------
+    def new_page(self, name: str, user=None):
+        """A fresh browser context (own cookies) and page; ``user`` logs it in by cookie."""
+        ctx = self.browser.new_context(viewport={"width": 1200, "height": 850})
+        ctx.set_default_timeout(TIMEOUT_MS)
+        self._contexts.append(ctx)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            ctx.add_cookies(
+                [
+                    {
+                        "name": settings.SESSION_COOKIE_NAME,
+                        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                        "url": self.live_server_url,
+                        "httpOnly": True,
+                    }
+                ]
+            )
+        page = ctx.new_page()
+        page.on("pageerror", lambda exc: self.page_errors.append(f"{name}: {exc}"))
+        return page
+
+    def shot(self, page, name: str) -> None:
+        safe = re.sub(r"[^\w.-]+", "_", f"{self._testMethodName}-{name}")
+        page.screenshot(path=str(SHOTS / f"{safe}.png"))
+
+    def signup(self, page, username: str) -> None:
+        page.goto(f"{self.live_server_url}/accounts/signup/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password1]", PASSWORD)
+        page.fill("input[name=password2]", PASSWORD)
+        self.shot(page, f"signup-{username}")
+        page.click("button[type=submit]")
+        page.wait_for_url(f"{self.live_server_url}/")
+        assert page.inner_text("[data-testid=me]") == username
+
+    # -- reading the game page -----------------------------------------------------
+    @staticmethod
+    def state(page) -> dict[str, Any]:
+        return page.evaluate(PAGE_STATE_JS)
+
+    @staticmethod
+    def wait_connected(page) -> None:
+        page.wait_for_function(
+            "() => window.__game && document.getElementById('conn').dataset.state === 'open'"
+            " && window.__game.model.state"
+        )
+
+    @staticmethod
+    def wait_version(page, version: int) -> None:
+        page.wait_for_function(
+            "v => window.__game && window.__game.model.version >= v", arg=version
+        )
+
+    # -- playing -------------------------------------------------------------------
+    def move(self, page, path: list[list[int]], shot: str | None = None) -> int:
+        """Click a move the way a player does: the piece, then each landing.
+
+        A chain is clicked landing by landing (``.target.jump``); a chain that
+        could go on is ended with ``.target.stop``. Returns the new version.
+        """
+        before = page.evaluate("() => window.__game.model.version")
+        legal = page.evaluate(
+            "() => window.__game.model.state.legal.map((a) => JSON.stringify(a.path))"
+        )
+        assert _path_json(path) in legal, f"{path} is not among the page's legal moves"
+        page.click(f'#board .piece.movable[data-field="{key(path[0])}"]')
+        page.wait_for_selector(f'#board .piece.selected[data-field="{key(path[0])}"]')
+        for i, land in enumerate(path[1:], start=1):
+            last = i == len(path) - 1
+            if len(path) == 2:
+                selector = f'#board .target[data-target="{key(land)}"]'
+            else:
+                selector = f'#board .target.jump[data-target="{key(land)}"]'
+            page.wait_for_selector(selector)
+            if last and shot:
+                self.shot(page, shot)
+            page.click(selector)
+            if not last:
+                # The chain so far is drawn and the next landings are offered.
+                page.wait_for_selector(f'#board .target.stop[data-target="{key(land)}"]')
+        # Either the move went out, or the chain could go on and waits for "stop".
+        final = key(path[-1])
+        sent = page.wait_for_function(
+            """([v, k]) => {
+                const m = window.__game.model;
+                if (m.version > v || m.pending) return "sent";
+                return document.querySelector(`#board .target.stop[data-target="${k}"]`) ? "stop" : false;
+            }""",
+            arg=[before, final],
+        ).json_value()
+        if sent == "stop":
+            if shot:
+                self.shot(page, f"{shot}-stop")
+            page.click(f'#board .target.stop[data-target="{final}"]')
+        self.wait_version(page, before + 1)
+        return before + 1
+
+    def resign(self, page) -> None:
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("[data-testid=resign]")
+
+
+def _path_json(path: list[list[int]]) -> str:
+    return "[" + ",".join(f"[{r},{c}]" for r, c in path) + "]"

@@ -1,0 +1,326 @@
+"""A game's whole life: clocks and deadlines, draws, abort, leaving, chat,
+notifications, replay, export and import."""
+
+from __future__ import annotations
+
+import copy
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games import chat, clocks, replay
+from games.errors import GameError
+from games.models import ChatMessage, Event, Game, Notification
+from games.rules import RULESETS
+from games.rules.malefiz import MalefizRuleset
+from games.services import (
+    game_abort,
+    game_accept_draw,
+    game_act,
+    game_decline_draw,
+    game_offer_draw,
+    game_resign,
+)
+from games.sweeper import sweep_once
+from lobby import services as lobby
+from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def new_game(clock=None, players=2, ruleset="halma"):
+    users = [make_user() for _ in range(players)]
+    game = lobby.table_create(host=users[0], ruleset=ruleset, seat_count=players, clock=clock)
+    for user in users[1:]:
+        lobby.table_join(game_id=game.pk, user=user)
+    lobby.table_start(game_id=game.pk, user=users[0])
+    game.refresh_from_db()
+    return game, users
+
+
+class Clock:
+    """A controllable clock for django.utils.timezone.now."""
+
+    def __init__(self):
+        self.now = timezone.now()
+        self.patch = mock.patch("django.utils.timezone.now", side_effect=lambda: self.now)
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock():
+    c = Clock()
+    with c.patch:
+        yield c
+
+
+# --- time controls ------------------------------------------------------------
+
+
+def test_clock_validation():
+    assert clocks.clean_clock(None) == {"kind": "correspondence", "days": 3}
+    assert clocks.clean_clock({"kind": "realtime", "minutes": 5, "increment": 2})["minutes"] == 5
+    for bad in [
+        {"kind": "blitz"},
+        {"kind": "correspondence", "days": 15},
+        {"kind": "realtime", "minutes": 0},
+        "x",
+    ]:
+        with pytest.raises(GameError) as info:
+            clocks.clean_clock(bad)
+        assert info.value.code == "bad_clock"
+
+
+def test_correspondence_deadline_and_timeout(clock):
+    game, (white, black) = new_game()
+    assert game.timer == "move"
+    assert game.deadline == clock.now + timedelta(days=3)
+    clock.advance(3 * 86400 - 1)
+    assert sweep_once() == 0
+    clock.advance(2)
+    assert sweep_once() == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result["winners"] == [1]
+    assert "ran out of time" in game.result["reason"]
+    assert sweep_once() == 0  # applied once only
+
+
+def test_realtime_clock_charges_and_flags(clock):
+    game, (white, black) = new_game({"kind": "realtime", "minutes": 1, "increment": 2})
+    assert game.clocks == [60.0, 60.0] and game.timer == "clock"
+    clock.advance(10)
+    game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    game.refresh_from_db()
+    assert game.clocks == [52.0, 60.0]
+    assert game.deadline == clock.now + timedelta(seconds=60)
+    clock.advance(59)
+    assert sweep_once() == 0
+    clock.advance(1.5)
+    with pytest.raises(GameError) as info:
+        game_act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    assert info.value.code == "deadline_passed"
+    assert sweep_once() == 1
+    game.refresh_from_db()
+    assert game.result["winners"] == [0]
+    assert game.events.last().kind == Event.Kind.END
+
+
+def test_paused_game_stops_its_clock(clock):
+    game, _ = new_game({"kind": "realtime", "minutes": 1, "increment": 0})
+    Game.objects.filter(pk=game.pk).update(paused=True)
+    clock.advance(3600)
+    assert sweep_once() == 0
+
+
+def test_snapshot_shows_server_countdown(clock):
+    game, (white, _) = new_game({"kind": "realtime", "minutes": 1, "increment": 0})
+    clock.advance(15)
+    data = APIClient().get(f"/api/games/{game.pk}/").json()["state"]["clock"]
+    assert data["kind"] == "realtime" and data["remaining"] == [45.0, 60.0]
+    assert data["deadline"] and data["now"]
+
+
+# --- ending and leaving -----------------------------------------------------------
+
+
+def test_draw_offer_decline_accept():
+    game, (white, black) = new_game()
+    game_offer_draw(game_id=game.pk, user=white)
+    with pytest.raises(GameError, match="already offered"):
+        game_offer_draw(game_id=game.pk, user=white)
+    with pytest.raises(GameError, match="your own"):
+        game_accept_draw(game_id=game.pk, user=white)
+    game_decline_draw(game_id=game.pk, user=black)
+    game.refresh_from_db()
+    assert game.draw_offers == [] and game.status == Game.Status.ACTIVE
+    with pytest.raises(GameError, match="no draw offer"):
+        game_accept_draw(game_id=game.pk, user=black)
+    game_offer_draw(game_id=game.pk, user=black)
+    game_accept_draw(game_id=game.pk, user=white)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result["draw"] is True
+
+
+def test_a_move_withdraws_draw_offers():
+    game, (white, black) = new_game()
+    game_offer_draw(game_id=game.pk, user=black)
+    game_act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE)
+    game.refresh_from_db()
+    assert game.draw_offers == []
+
+
+def test_abort_only_before_every_seat_moved():
+    game, (white, black) = new_game()
+    game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    game_act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    with pytest.raises(GameError) as info:
+        game_abort(game_id=game.pk, user=white)
+    assert info.value.code == "cannot_abort"
+    fresh, (a, _) = new_game()
+    game_abort(game_id=fresh.pk, user=a)
+    fresh.refresh_from_db()
+    assert fresh.status == Game.Status.ABORTED
+
+
+def test_resigning_a_finished_game_is_refused():
+    game, (white, black) = new_game()
+    game_resign(game_id=game.pk, user=white)
+    for call in (game_resign, game_offer_draw, game_abort):
+        with pytest.raises(GameError) as info:
+            call(game_id=game.pk, user=black)
+        assert info.value.code == "game_over"
+
+
+@pytest.fixture
+def malefiz(monkeypatch):
+    monkeypatch.setitem(RULESETS, "malefiz", MalefizRuleset())
+
+
+def test_leaving_a_three_seat_game(malefiz, clock):
+    game, users = new_game(
+        {"kind": "realtime", "minutes": 1, "increment": 0}, players=3, ruleset="malefiz"
+    )
+    leaver = users[game.to_act[0]]
+    seat = game.to_act[0]
+    game_resign(game_id=game.pk, user=leaver)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.left_seats == [seat]
+    assert seat not in game.to_act
+    with pytest.raises(GameError):
+        game_act(game_id=game.pk, user=leaver, version=game.version, action={"type": "roll"})
+    # The next seat runs out of time: it leaves too, and the last one wins.
+    clock.advance(61)
+    assert sweep_once() == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert len(game.result["winners"]) == 1 and game.result["winners"][0] not in game.left_seats
+
+
+def test_draw_in_three_seats_needs_everyone(malefiz):
+    game, users = new_game(players=3, ruleset="malefiz")
+    game_offer_draw(game_id=game.pk, user=users[0])
+    game_accept_draw(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.draw_offers == [0, 1]
+    game_accept_draw(game_id=game.pk, user=users[2])
+    game.refresh_from_db()
+    assert game.result["draw"] is True
+
+
+# --- chat -------------------------------------------------------------------------
+
+
+def test_chat_rules():
+    game, (white, _) = new_game()
+    spectator = make_user()
+    msg = chat.chat_post(game_id=game.pk, user=white, text="  <b>hallo</b> ")
+    assert msg["text"] == "<b>hallo</b>" and msg["seat"] == 0 and not msg["spectator"]
+    assert chat.chat_post(game_id=game.pk, user=spectator, text="gg")["spectator"] is True
+    for text, code in [("", "bad_request"), ("x" * 501, "too_long"), (None, "bad_request")]:
+        with pytest.raises(GameError) as info:
+            chat.chat_post(game_id=game.pk, user=white, text=text)
+        assert info.value.code == code
+    for i in range(4):
+        chat.chat_post(game_id=game.pk, user=white, text=f"m{i}")
+    with pytest.raises(GameError) as info:
+        chat.chat_post(game_id=game.pk, user=white, text="flood")
+    assert info.value.code == "rate_limited"
+    assert ChatMessage.objects.filter(game=game).count() == 6
+    from django.contrib.auth.models import AnonymousUser
+
+    with pytest.raises(GameError):
+        chat.chat_post(game_id=game.pk, user=AnonymousUser(), text="hi")
+
+
+# --- notifications ---------------------------------------------------------------
+
+
+def test_notifications_for_turns_offers_and_endings(django_capture_on_commit_callbacks, mailoutbox):
+    black_user = make_user()
+    black_user.email, black_user.email_notifications = "b@example.org", True
+    black_user.save()
+    white = make_user()
+    game = lobby.table_create(host=white, ruleset="halma", challenge=black_user.username)
+    assert Notification.objects.filter(user=black_user, kind="challenge").exists()
+    lobby.table_join(game_id=game.pk, user=black_user)
+    lobby.table_start(game_id=game.pk, user=white)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    assert Notification.objects.filter(user=black_user, kind="your_turn").count() == 1
+    assert mailoutbox and "Your turn" in mailoutbox[-1].body
+    game_offer_draw(game_id=game.pk, user=black_user)
+    assert Notification.objects.filter(user=white, kind="draw_offer").exists()
+    game_resign(game_id=game.pk, user=white)
+    assert Notification.objects.filter(kind="game_over").count() == 2
+    client = APIClient()
+    client.force_authenticate(black_user)
+    items = client.get("/api/notifications/").json()
+    assert items[0]["kind"] == "game_over" and "is over" in items[0]["text"]
+    assert client.post("/api/notifications/read/", {}, format="json").json()["marked"] >= 3
+
+
+# --- replay, export, import ----------------------------------------------------------
+
+
+def finished_game():
+    game, (white, black) = new_game()
+    game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    game_act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    game_resign(game_id=game.pk, user=black)
+    game.refresh_from_db()
+    return game, white, black
+
+
+def test_replay_frames_for_each_eye():
+    game, white, _ = finished_game()
+    frames = replay.replay_frames(game, None)
+    assert [f["version"] for f in frames] == [1, 2, 3, 4]
+    assert frames[1]["view"]["last_move"]["path"] == FIRST_MOVE["path"]
+    assert APIClient().get(f"/api/games/{game.pk}/replay/?seat=1").status_code == 200
+    running, _ = new_game()
+    assert APIClient().get(f"/api/games/{running.pk}/replay/?seat=0").status_code == 403
+    assert APIClient().get(f"/api/games/{running.pk}/replay/").status_code == 200
+
+
+def test_export_import_round_trip():
+    game, white, _ = finished_game()
+    data = APIClient().get(f"/api/games/{game.pk}/export/").json()
+    assert data["seed"] == game.seed and len(data["log"]) == 4
+    client = APIClient()
+    client.force_authenticate(make_user())
+    created = client.post("/api/games/import/", data, format="json")
+    assert created.status_code == 201, created.json()
+    copy_game = Game.objects.get(pk=created.json()["id"])
+    assert copy_game.imported and copy_game.state == game.state and copy_game.result == game.result
+    running, _ = new_game()
+    assert APIClient().get(f"/api/games/{running.pk}/export/").status_code == 403
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda d: d.update(format="other"),
+        lambda d: d.update(ruleset="chess"),
+        lambda d: d.update(seed=d["seed"] + 1) or d["final_state"].update(plies=99),
+        lambda d: d["log"][1]["action"]["path"].__setitem__(1, [2, 9]),
+        lambda d: d["final_state"].update(plies=7),
+        lambda d: d["log"].pop(1),
+        lambda d: d.update(log="nope"),
+        lambda d: d.update(seat_count=9),
+    ],
+)
+def test_tampered_exports_are_refused(tamper):
+    game, _, _ = finished_game()
+    data = copy.deepcopy(replay.export_game(game))
+    tamper(data)
+    client = APIClient()
+    client.force_authenticate(make_user())
+    before = Game.objects.count()
+    response = client.post("/api/games/import/", data, format="json")
+    assert response.status_code == 400 and response.json()["code"] == "bad_export"
+    assert Game.objects.count() == before
