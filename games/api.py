@@ -16,7 +16,7 @@ from lobby import services as lobby_services
 
 from . import chat, notifications, replay, selectors, services
 from .errors import GameError
-from .models import Game
+from .models import Game, MatchRecord
 from .rules import RULESETS
 
 
@@ -293,3 +293,46 @@ class NotificationRead(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(ReadIn, request)
         return Response({"marked": notifications.mark_read(user=request.user, ids=data.get("ids"))})
+
+
+class GameRecords(APIView):
+    """Results of long work kept outside the state (Hexenhalma match traces).
+
+    They exist only once a round is resolved, so they reveal no secret orders."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("full", bool, description="include each record's data")],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = _game(pk)
+        full = request.query_params.get("full") in {"1", "true"}
+        rows = MatchRecord.objects.filter(game=game)
+        return Response(
+            [
+                {
+                    "version": r.version,
+                    "index": r.index,
+                    **(r.data if full else _record_summary(r.data)),
+                }
+                for r in rows
+            ]
+        )
+
+
+class GameRecord(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: int, version: int, index: int) -> Response:
+        record = MatchRecord.objects.filter(game_id=pk, version=version, index=index).first()
+        if record is None:
+            raise GameError("not_found", "There is no such record.", status=404)
+        return Response({"version": record.version, "index": record.index, **record.data})
+
+
+def _record_summary(data: dict) -> dict:
+    """Everything but the bulky parts (traces), for listings."""
+    return {k: v for k, v in data.items() if k not in {"trace", "board", "params"}}

@@ -23,6 +23,12 @@ urlpatterns = [
     path("games/<int:pk>/chat/", api.GameChat.as_view(), name="api-game-chat"),
     path("games/<int:pk>/replay/", api.GameReplay.as_view(), name="api-game-replay"),
     path("games/<int:pk>/export/", api.GameExport.as_view(), name="api-game-export"),
+    path("games/<int:pk>/records/", api.GameRecords.as_view(), name="api-game-records"),
+    path(
+        "games/<int:pk>/records/<int:version>/<int:index>/",
+        api.GameRecord.as_view(),
+        name="api-game-record",
+    ),
     path("games/import/", api.GameImport.as_view(), name="api-game-import"),
     path("notifications/", api.NotificationList.as_view(), name="api-notifications"),
     path("notifications/read/", api.NotificationRead.as_view(), name="api-notifications-read"),

@@ -76,7 +76,11 @@ def set_deadline(game: Game, rs: Ruleset, state: Any, now: datetime) -> None:
     """The earliest of: a realtime clock running out, the correspondence
     deadline, the ruleset's own phase timer."""
     game.deadline, game.timer = None, ""
-    if game.status != Game.Status.ACTIVE or game.paused or not game.to_act or state is None:
+    if game.status != Game.Status.ACTIVE or game.paused or state is None:
+        return
+    if not game.to_act:
+        if rs.work_due(state):
+            game.deadline, game.timer = now, "work"
         return
     game.turn_started = now
     options: list[tuple[datetime, str]] = []
@@ -87,8 +91,16 @@ def set_deadline(game: Game, rs: Ruleset, state: Any, now: datetime) -> None:
     elif kind == "correspondence":
         options.append((now + timedelta(days=game.clock["days"]), "move"))
     phase = rs.phase_timer(state)
-    if phase is not None:
-        options.append((now + timedelta(seconds=phase), "phase"))
+    if phase is None:
+        game.phase_deadline, game.timer_key = None, ""
+    else:
+        key = rs.timer_key(state) or ""
+        if not key or key != game.timer_key or game.phase_deadline is None:
+            game.phase_deadline = now + timedelta(seconds=phase)
+        game.timer_key = key
+        options.append((game.phase_deadline, "phase"))
+    if rs.work_due(state):
+        options.append((now, "work"))
     if options:
         game.deadline, game.timer = min(options)
 

@@ -52,7 +52,9 @@ class Game(models.Model):
     clocks = models.JSONField(default=list, blank=True)  # realtime: seconds left per seat
     turn_started = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    timer = models.CharField(max_length=8, blank=True, default="")  # clock | move | phase
+    timer = models.CharField(max_length=8, blank=True, default="")  # clock|move|phase|work
+    phase_deadline = models.DateTimeField(null=True, blank=True)
+    timer_key = models.CharField(max_length=64, blank=True, default="")
     paused = models.BooleanField(default=False)
     draw_offers = models.JSONField(default=list, blank=True)
     left_seats = models.JSONField(default=list, blank=True)
@@ -187,3 +189,21 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"
+
+
+class MatchRecord(models.Model):
+    """Long work's results kept outside the state (Hexenhalma match traces)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="records")
+    version = models.PositiveIntegerField()  # the work event that produced it
+    index = models.PositiveSmallIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["version", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version", "index"], name="record_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"record {self.index} of game {self.game_id} v{self.version}"

@@ -29,7 +29,7 @@ def step(rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any) -> A
     if kind == Event.Kind.LEAVE:
         return rs.leave(state, seat)[0]
     if kind == Event.Kind.WORK:
-        return rs.resolve_round(state)[0]
+        return rs.do_work(state)[0]
     return state
 
 

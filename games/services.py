@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 
 from . import broadcast, clocks, notifications
 from .errors import GameError
-from .models import Event, Game, Seat
+from .models import Event, Game, MatchRecord, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
 from .selectors import game_with_seats
 
@@ -272,6 +272,8 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
             return None
         rs = get_ruleset(game.ruleset)
         state = rs.decode(game.state)
+        if game.timer == "work":
+            return _do_work(game, rs, state, now).version
         clocks.charge(game, now)
         seat = clocks.timed_out_seat(game)
         if seat is None:
@@ -297,6 +299,20 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         return _leave_or_end(
             game, rs, seat, reason=REASON_FLAGGED, event_type="flagged", now=now
         ).version
+
+
+def _do_work(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
+    """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
+    its records (match traces) are kept outside the state."""
+    state, events, records = rs.do_work(state)
+    event = _append_event(game, rs, state, seat=None, kind=Event.Kind.WORK, events=events, now=now)
+    MatchRecord.objects.bulk_create(
+        [
+            MatchRecord(game=game, version=event.version, index=i, data=r)
+            for i, r in enumerate(records)
+        ]
+    )
+    return event
 
 
 def _remaining_seats(game: Game) -> list[int]:

@@ -72,7 +72,7 @@ class Ruleset:
     default_options, validate_options, setup, to_act, legal_actions, apply,
     view, view_event, outcome, position_key, timeout_action, encode, decode.
     Extensions (extend, never rename): option_fields, seat_names, leave,
-    phase_timer.
+    phase_timer, timer_key, work_due, do_work.
     """
 
     slug: ClassVar[str]
@@ -143,6 +143,19 @@ class Ruleset:
     def phase_timer(self, state: State) -> float | None:
         """Seconds a ruleset's own phase timer gives (Idiotenspiel sandglass)."""
         return None
+
+    def timer_key(self, state: State) -> str | None:
+        """Names the timed phase; the phase timer restarts only when it changes
+        (so moves inside one sandglass phase do not refill it)."""
+        return None
+
+    def work_due(self, state: State) -> bool:
+        """Whether long work (e.g. resolving a round) waits for the platform's worker."""
+        return False
+
+    def do_work(self, state: State) -> tuple[State, list[Event], list[dict[str, Any]]]:
+        """Do that work: new state, events, and records kept outside the state."""
+        raise IllegalAction(gettext_noop("There is nothing to resolve."))
 
     def leave(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """A seat leaves a game of 3+ seats (resigned or timed out).

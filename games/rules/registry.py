@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from .base import Ruleset
+from .daschax import DaschaxRuleset
 from .halma import HalmaRuleset
+from .hexenhalma import HexenhalmaRuleset
+from .idiotenspiel import IdiotenspielRuleset
+from .malefiz import MalefizRuleset
 
-RULESETS: dict[str, Ruleset] = {rs.slug: rs for rs in (HalmaRuleset(),)}
+RULESETS: dict[str, Ruleset] = {
+    rs.slug: rs
+    for rs in (
+        HalmaRuleset(),
+        MalefizRuleset(),
+        DaschaxRuleset(),
+        HexenhalmaRuleset(),
+        IdiotenspielRuleset(),
+    )
+}
 
 
 def get_ruleset(slug: str) -> Ruleset:

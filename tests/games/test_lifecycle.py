@@ -77,7 +77,7 @@ def test_clock_validation():
 
 
 def test_correspondence_deadline_and_timeout(clock):
-    game, (white, black) = new_game()
+    game, (_white, _black) = new_game()
     assert game.timer == "move"
     assert game.deadline == clock.now + timedelta(days=3)
     clock.advance(3 * 86400 - 1)
@@ -118,7 +118,7 @@ def test_paused_game_stops_its_clock(clock):
 
 
 def test_snapshot_shows_server_countdown(clock):
-    game, (white, _) = new_game({"kind": "realtime", "minutes": 1, "increment": 0})
+    game, (_white, _) = new_game({"kind": "realtime", "minutes": 1, "increment": 0})
     clock.advance(15)
     data = APIClient().get(f"/api/games/{game.pk}/").json()["state"]["clock"]
     assert data["kind"] == "realtime" and data["remaining"] == [45.0, 60.0]
@@ -277,7 +277,7 @@ def finished_game():
 
 
 def test_replay_frames_for_each_eye():
-    game, white, _ = finished_game()
+    game, _white, _ = finished_game()
     frames = replay.replay_frames(game, None)
     assert [f["version"] for f in frames] == [1, 2, 3, 4]
     assert frames[1]["view"]["last_move"]["path"] == FIRST_MOVE["path"]
@@ -288,7 +288,7 @@ def test_replay_frames_for_each_eye():
 
 
 def test_export_import_round_trip():
-    game, white, _ = finished_game()
+    game, _white, _ = finished_game()
     data = APIClient().get(f"/api/games/{game.pk}/export/").json()
     assert data["seed"] == game.seed and len(data["log"]) == 4
     client = APIClient()

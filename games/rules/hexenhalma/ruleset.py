@@ -167,6 +167,15 @@ class HexenhalmaRuleset(Ruleset):
             return [s for s in state.teams if not state.locked[s - 1]]
         return []
 
+    def work_due(self, state: HexenhalmaState) -> bool:
+        """The platform's worker resolves the round once every team has locked."""
+        return self.round_ready(state)
+
+    def do_work(
+        self, state: HexenhalmaState
+    ) -> tuple[HexenhalmaState, list[Event], list[dict[str, Any]]]:
+        return self.resolve_round(state)
+
     def round_ready(self, state: HexenhalmaState) -> bool:
         """True when every team has locked: the platform should resolve now."""
         return state.phase == "orders" and all(state.locked)

@@ -43,9 +43,11 @@ def place_fields(w: Work, seat: int, u: Unit) -> list[int]:
 
     In its zone, on terrain it may enter, away from enemy units, within its
     side's stacking. Near a fortress at least 2/3 of the units must stand
-    inside it: once the units still to place are no more than those owed to
-    the fortress, each goes inside if it fits anywhere there, else to the
-    nearest field it may take.
+    inside it: while fewer stand there, a unit that can stand inside must go
+    inside (the player picks which units by the order of placing), and a
+    unit that cannot (cavalry, chariots, or the fortress is full) goes to the
+    nearest field it may take whenever the units still to place could no
+    longer fill the quota.
     """
     md = w.md
     scen = w.state.scenario
@@ -65,15 +67,18 @@ def place_fields(w: Work, seat: int, u: Unit) -> list[int]:
         return cands
     forts = near_fortress(md, w.home[seat])
     mine = [v for v in w.units if placer(v, scen) == seat]
-    owed = (2 * len(mine) + 2) // 3 - sum(
-        1 for v in mine if v.at is not None and w.fi(v.at) in forts
-    )
-    left = sum(1 for v in mine if v.alive and v.at is None)
-    if left > owed:
+    quota = (2 * len(mine) + 2) // 3
+    inside = sum(1 for v in mine if v.at is not None and w.fi(v.at) in forts)
+    if inside >= quota:
         return cands
-    inside = [i for i in cands if i in forts]
-    if inside:
-        return inside
+    into = [i for i in cands if i in forts]
+    if into:
+        return into
+    others = [v for v in mine if v.alive and v.at is None and v.id != u.id]
+    able = sum(1 for v in others if any(md.ranges[v.kind][i] for i in forts))
+    room = sum(3 - w.counts(i, seat)[0] for i in forts if fits(w.counts(i, seat), "infantry"))
+    if inside + min(able, room) >= quota:
+        return cands
     best = min(distance_to(md, i, forts) for i in cands)
     return [i for i in cands if distance_to(md, i, forts) == best]
 

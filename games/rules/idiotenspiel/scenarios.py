@@ -4,7 +4,8 @@ Map features are derived from the terrain letters, so the map files keep the
 fixed four-key shape: a fortress group is a set of 8-connected ``F`` fields;
 the castle in the lower third is the group lying wholly in the southern
 third, the island castle the group in the western third; the great forest's
-inside is every forest field whose 8 neighbours are all forest.
+inside is every field of the largest forest whose 8 neighbours are all
+forest.
 """
 
 from __future__ import annotations
@@ -55,20 +56,7 @@ def short_sides(md: MapData) -> tuple[str, str]:
 @lru_cache(maxsize=64)
 def fortress_groups(md: MapData) -> tuple[frozenset[int], ...]:
     """The map's fortresses: 8-connected groups of fortress fields."""
-    seen: set[int] = set()
-    groups: list[frozenset[int]] = []
-    for i, c in enumerate(md.terrain):
-        if c != "F" or i in seen:
-            continue
-        group, todo = {i}, [i]
-        while todo:
-            for n in md.neigh[todo.pop()]:
-                if md.terrain[n] == "F" and n not in group:
-                    group.add(n)
-                    todo.append(n)
-        seen |= group
-        groups.append(frozenset(group))
-    return tuple(groups)
+    return tuple(frozenset(g) for g in _groups(md, "F"))
 
 
 def edge_band(md: MapData, edge: str) -> frozenset[int]:
@@ -133,11 +121,32 @@ def island_castle(md: MapData) -> frozenset[int]:
     return frozenset(out)
 
 
+def _groups(md: MapData, letter: str) -> list[set[int]]:
+    """8-connected groups of fields with one terrain letter."""
+    seen: set[int] = set()
+    groups: list[set[int]] = []
+    for i, c in enumerate(md.terrain):
+        if c != letter or i in seen:
+            continue
+        group, todo = {i}, [i]
+        while todo:
+            for n in md.neigh[todo.pop()]:
+                if md.terrain[n] == letter and n not in group:
+                    group.add(n)
+                    todo.append(n)
+        seen |= group
+        groups.append(group)
+    return groups
+
+
 @lru_cache(maxsize=64)
 def inner_forest(md: MapData) -> frozenset[int]:
-    """Forest fields whose 8 neighbours all lie on the map and are forest."""
+    """The inside of the great forest: fields of the largest forest whose 8
+    neighbours all lie on the map and are forest."""
+    groups = _groups(md, "f")
+    if not groups:
+        return frozenset()
+    great = max(groups, key=len)
     return frozenset(
-        i
-        for i, c in enumerate(md.terrain)
-        if c == "f" and len(md.neigh[i]) == 8 and all(md.terrain[n] == "f" for n in md.neigh[i])
+        i for i in great if len(md.neigh[i]) == 8 and all(md.terrain[n] == "f" for n in md.neigh[i])
     )
