@@ -7,6 +7,7 @@ from frontend import views as pages
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
     path("g/<int:game_id>/", pages.game_page, name="game"),
+    path("g/<int:game_id>/replay/", pages.replay_page, name="replay"),
     path("t/<str:code>/", pages.invite, name="invite"),
     path("my/games/", pages.my_games, name="my-games"),
     path("accounts/", include("accounts.urls")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.staticfiles import finders
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
@@ -14,6 +15,11 @@ from games.models import Game
 from games.rules import RULESETS
 from games.selectors import game_with_seats, seat_of
 from lobby.services import table_join_by_invite
+
+
+def has_board(slug: str) -> bool:
+    """Whether the browser has a board module for this game yet."""
+    return finders.find(f"frontend/js/boards/{slug}.js") is not None
 
 
 def _ruleset_catalog() -> list[dict]:
@@ -36,6 +42,7 @@ def _ruleset_catalog() -> list[dict]:
             ],
         }
         for rs in RULESETS.values()
+        if has_board(rs.slug)
     ]
 
 
@@ -53,6 +60,7 @@ def game_page(request, game_id: int):
         "game": game,
         "title": gettext(rs.title),
         "seat": seat_of(game, request.user),
+        "has_board": has_board(game.ruleset),
         "invite_url": request.build_absolute_uri(f"/t/{game.invite_code}/")
         if game.host_id == getattr(request.user, "pk", None)
         else "",
@@ -75,9 +83,22 @@ def invite(request, code: str):
 
 @login_required
 def my_games(request):
-    games = (
+    games = list(
         Game.objects.filter(seats__user=request.user)
         .exclude(status=Game.Status.ABORTED)
-        .order_by("-created")[:100]
+        .order_by("-created")[:200]
     )
-    return render(request, "frontend/my_games.html", {"games": games})
+    for game in games:
+        game.title = gettext(RULESETS[game.ruleset].title)
+    running = [g for g in games if g.status in (Game.Status.OPEN, Game.Status.ACTIVE)]
+    finished = [g for g in games if g.status == Game.Status.FINISHED]
+    return render(request, "frontend/my_games.html", {"running": running, "finished": finished})
+
+
+def replay_page(request, game_id: int):
+    try:
+        game = game_with_seats(game_id)
+    except Game.DoesNotExist:
+        raise Http404(gettext("There is no such game.")) from None
+    context = {"game": game, "title": gettext(RULESETS[game.ruleset].title)}
+    return render(request, "frontend/replay.html", context)

@@ -94,3 +94,26 @@ def test_my_games_lists_own_games():
     client.force_login(game.host)
     assert f"/g/{game.pk}/".encode() in client.get("/my/games/").content
     assert Game.objects.count() == 1
+
+
+def test_settings_page_saves_email_preferences():
+    user = make_user()
+    client = Client()
+    assert client.get("/accounts/settings/").status_code == 302
+    client.force_login(user)
+    assert client.get("/accounts/settings/").status_code == 200
+    client.post("/accounts/settings/", {"email": "me@example.org", "email_notifications": "on"})
+    user.refresh_from_db()
+    assert user.email == "me@example.org" and user.email_notifications
+
+
+def test_replay_page_and_missing_game():
+    game = started_game()
+    assert Client().get(f"/g/{game.pk}/replay/").status_code == 200
+    assert Client().get("/g/424242/replay/").status_code == 404
+
+
+def test_lobby_lists_only_games_with_a_board():
+    page = Client().get("/")
+    catalog = page.context["catalog"]
+    assert "halma" in [c["slug"] for c in catalog]

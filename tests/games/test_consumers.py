@@ -231,3 +231,86 @@ async def test_lobby_pushes_new_tables():
     await lobby.send_to(text_data='{"type": "act"}')
     assert (await receive(lobby, "error"))["code"] == "unknown_type"
     await lobby.disconnect()
+
+
+async def test_draws_chat_and_abort_through_the_socket(table):
+    game = table[0]
+    socks, _ = await open_three(game)
+    await socks[0].send_json_to({"type": "offer_draw"})
+    assert (await receive(socks[0], "ack"))["version"] == 2
+    frame = await receive(socks[2], "event")
+    assert frame["state"]["draw_offers"] == [0]
+    await socks[0].send_json_to({"type": "accept_draw"})
+    assert (await receive(socks[0], "error"))["code"] == "no_offer"
+    await socks[1].send_json_to({"type": "decline_draw"})
+    await receive(socks[1], "ack")
+    fan = await sync_to_async(make_user)("fan")
+    stands = await connect(f"/ws/game/{game.pk}/", fan)
+    await receive(stands, "hello")
+    await stands.send_json_to({"type": "chat", "text": "hi from the stands"})
+    message = (await receive(socks[0], "chat"))["message"]
+    assert message == {**message, "user": "fan", "spectator": True, "text": "hi from the stands"}
+    await stands.disconnect()
+    await socks[2].send_json_to({"type": "abort"})
+    assert (await receive(socks[2], "error"))["code"] == "login_required"
+    await socks[1].send_json_to({"type": "abort"})
+    await receive(socks[1], "ack")
+    await sync_to_async(game.refresh_from_db)()
+    assert game.status == Game.Status.ABORTED
+    await close_all(socks)
+
+
+async def test_chat_needs_login_and_respects_limits(table):
+    game, white, _ = table
+    spectator = await connect(f"/ws/game/{game.pk}/")
+    await receive(spectator, "hello")
+    await spectator.send_json_to({"type": "chat", "text": "anon"})
+    assert (await receive(spectator, "error"))["code"] == "login_required"
+    w = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(w, "hello")
+    await w.send_json_to({"type": "chat", "text": "x" * 600})
+    assert (await receive(w, "error"))["code"] == "too_long"
+    await w.disconnect()
+    await spectator.disconnect()
+
+
+async def test_notify_socket_lists_and_marks_read(table):
+    game, _, black = table
+    from games.models import Notification
+    from games.notifications import notify
+
+    await sync_to_async(notify)(
+        user_ids=[black.pk],
+        kind=Notification.Kind.YOUR_TURN,
+        game=game,
+        params={"game": game.pk, "title": "Halma"},
+    )
+    sock = await connect("/ws/notify/", black)
+    first = await receive(sock, "notifications")
+    assert first["items"][0]["text"].startswith("Your turn")
+    await sock.send_json_to({"type": "read", "ids": "all"})
+    assert (await receive(sock, "error"))["code"] == "bad_request"
+    await sock.send_json_to({"type": "read"})
+    assert (await receive(sock, "notifications"))["items"][0]["read"] is True
+    await sock.disconnect()
+    anon = WebsocketCommunicator(application, "/ws/notify/", headers=[ORIGIN])
+    connected, code = await anon.connect()
+    assert not connected and code == 4401
+
+
+async def test_messages_follow_the_language_cookie(table):
+    game, white, _ = table
+    cookie = await sync_to_async(session_cookie)(white)
+    comm = WebsocketCommunicator(
+        application,
+        f"/ws/game/{game.pk}/",
+        headers=[ORIGIN, (b"cookie", cookie + b"; django_language=de")],
+    )
+    assert (await comm.connect())[0]
+    hello = await receive(comm, "hello")
+    assert hello["seats"][0]["name"] == "Weiß"
+    await comm.send_json_to({"type": "act", "version": 0, "action": FIRST_MOVE})
+    error = await receive(comm, "error")
+    assert error["code"] == "stale_version"
+    assert error["message"] != "Your view was out of date; the game has moved on."
+    await comm.disconnect()

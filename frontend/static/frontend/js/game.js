@@ -1,4 +1,5 @@
 // The game page: one socket, versioned events, a board module per ruleset.
+import { describeItem } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 
 const root = document.getElementById("game");
@@ -30,6 +31,8 @@ function onFrame(frame) {
       model.table = frame.table;
       if (frame.since === 0 || frame.state.version < model.version) model.events = [];
       mergeEvents(frame.events);
+      $("chat-log").replaceChildren();
+      frame.chat.forEach(addChat);
       setState(frame.state);
       $("watchers").textContent = frame.watchers;
       break;
@@ -61,6 +64,9 @@ function onFrame(frame) {
     case "watchers":
       $("watchers").textContent = frame.count;
       break;
+    case "chat":
+      addChat(frame.message);
+      break;
     case "error":
       model.pending = null;
       toast(frame.message, "error");
@@ -79,6 +85,9 @@ function mergeEvents(events) {
 function setState(state, event = null) {
   model.version = state.version;
   model.state = state;
+  // Countdowns run from the server's deadline: remember how far our clock is off.
+  model.clockOffset = state.clock ? Date.now() - Date.parse(state.clock.now) : 0;
+  model.clockReceived = Date.now();
   model.pending = null;
   render(event);
 }
@@ -116,6 +125,11 @@ function render(event = null) {
       li.dataset.seat = s.index;
       li.innerHTML = `<span class="swatch seat-${s.index}"></span>`;
       li.append(`${s.name}: ${s.user ?? "—"}${s.index === model.seat ? ` (${gettext("you")})` : ""}`);
+      if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.seat = s.index;
+      li.append(clock);
       return li;
     }),
   );
@@ -129,7 +143,19 @@ function render(event = null) {
   else status = gettext("The game is over.");
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", myTurn);
-  $("resign-btn").hidden = !(active && model.seat !== null);
+  const seated = active && model.seat !== null && !(st.left || []).includes(model.seat);
+  const offers = st.draw_offers || [];
+  const othersOffer = offers.some((s) => s !== model.seat);
+  $("resign-btn").hidden = !seated;
+  $("draw-offer-btn").hidden = !seated || offers.includes(model.seat) || othersOffer;
+  $("draw-accept-btn").hidden = !seated || !othersOffer || offers.includes(model.seat);
+  $("draw-decline-btn").hidden = !seated || !othersOffer;
+  $("abort-btn").hidden = !seated || !abortable();
+  $("draw-note").hidden = offers.length === 0 || !active;
+  $("draw-note").textContent = fmt(gettext("Draw offered by %(players)s."), { players: offers.map(seatName).join(", ") });
+  $("after-links").hidden = st.status === "open";
+  $("export-link").hidden = st.status !== "finished";
+  renderClocks();
   renderBanner(st);
   renderMoves();
   if (st.view) board.render(st, { event, myTurn, pending: !!model.pending });
@@ -172,9 +198,7 @@ function renderMoves() {
 }
 
 function describe(item, ev) {
-  if (item.type === "resigned") return fmt(gettext("%(player)s resigned."), { player: seatName(item.seat) });
-  if (item.type === "start") return gettext("The game started.");
-  return boardModule.describe ? boardModule.describe(item, { seatName, event: ev }) : null;
+  return describeItem(item, boardModule, seatName, ev);
 }
 
 function renderWaiting() {
@@ -226,10 +250,100 @@ async function tableAction(path) {
   }
 }
 
-$("resign-btn").addEventListener("click", () => {
-  if (!confirm(gettext("Really resign this game?"))) return;
-  socket.send({ type: "resign", game: gameId });
-});
+function command(type, question = null) {
+  if (question && !confirm(question)) return;
+  if (!socket.send({ type, game: gameId })) toast(gettext("Not connected. Reconnecting; try again in a moment."), "error");
+}
+$("resign-btn").addEventListener("click", () => command("resign", gettext("Really resign this game?")));
+$("draw-offer-btn").addEventListener("click", () => command("offer_draw"));
+$("draw-accept-btn").addEventListener("click", () => command("accept_draw"));
+$("draw-decline-btn").addEventListener("click", () => command("decline_draw"));
+$("abort-btn").addEventListener("click", () => command("abort", gettext("Abort this game? It will not count.")));
+
+function abortable() {
+  const acted = new Set(model.events.filter((e) => e.kind === "act").map((e) => e.seat));
+  return acted.size < model.seats.length;
+}
+
+// --- clocks: drawn from the server's numbers, ticking locally -------------------
+function secondsLeft(iso) {
+  return (Date.parse(iso) + model.clockOffset - Date.now()) / 1000;
+}
+
+function formatDuration(sec) {
+  sec = Math.max(0, sec);
+  if (sec >= 86400) return fmt(gettext("%(d)s d %(h)s h"), { d: Math.floor(sec / 86400), h: Math.floor((sec % 86400) / 3600) });
+  if (sec >= 3600) return fmt(gettext("%(h)s h %(m)s min"), { h: Math.floor(sec / 3600), m: Math.floor((sec % 3600) / 60) });
+  const m = Math.floor(sec / 60);
+  const s = Math.floor(sec % 60);
+  return sec < 10 ? `${m}:${String(s).padStart(2, "0")}.${Math.floor((sec * 10) % 10)}` : `${m}:${String(s).padStart(2, "0")}`;
+}
+
+function renderClocks() {
+  const st = model.state;
+  const clock = st?.clock;
+  const phase = $("phase-timer");
+  for (const el of document.querySelectorAll("#players .clock")) el.textContent = "";
+  phase.hidden = true;
+  if (!clock || st.status !== "active") return;
+  const running = clock.paused ? [] : st.to_act;
+  if (clock.kind === "realtime" && clock.remaining) {
+    const elapsed = (Date.now() - model.clockReceived) / 1000;
+    for (const el of document.querySelectorAll("#players .clock")) {
+      const seat = Number(el.dataset.seat);
+      const left = clock.remaining[seat] - (running.includes(seat) ? elapsed : 0);
+      el.textContent = formatDuration(left);
+      el.classList.toggle("running", running.includes(seat));
+      el.classList.toggle("low", left < 20);
+    }
+  }
+  if (clock.deadline && clock.timer !== "clock") {
+    const left = secondsLeft(clock.deadline);
+    phase.hidden = false;
+    phase.classList.toggle("low", left < 10);
+    phase.textContent =
+      clock.timer === "phase"
+        ? fmt(gettext("Time left in this phase: %(t)s"), { t: formatDuration(left) })
+        : clock.timer === "work"
+          ? gettext("Resolving…")
+          : fmt(gettext("Time left for this move: %(t)s"), { t: formatDuration(left) });
+  }
+  if (clock.paused) {
+    phase.hidden = false;
+    phase.textContent = gettext("The clock is paused.");
+  }
+}
+setInterval(renderClocks, 200);
+
+// --- chat ---------------------------------------------------------------------
+function addChat(message) {
+  const li = document.createElement("li");
+  const who = document.createElement("strong");
+  who.textContent = message.user ?? "?";
+  li.append(who);
+  if (message.spectator) {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = gettext("spectator");
+    li.append(" ", badge);
+  }
+  li.append(`: ${message.text}`); // text node: never parsed as HTML
+  const log = $("chat-log");
+  log.append(li);
+  while (log.children.length > 200) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+const chatForm = $("chat-form");
+if (chatForm) {
+  chatForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    if (socket.send({ type: "chat", game: gameId, text })) input.value = "";
+  });
+}
 
 const copy = $("copy-invite");
 if (copy) {

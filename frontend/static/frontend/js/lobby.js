@@ -149,9 +149,13 @@ if (form) {
   select.addEventListener("change", buildOptions);
   $("seat-count").addEventListener("change", buildSeats);
   buildOptions();
+  $("clock-kind").addEventListener("change", () => {
+    $("clock-correspondence").hidden = $("clock-kind").value !== "correspondence";
+    $("clock-realtime").hidden = $("clock-kind").value !== "realtime";
+  });
 
   $("quickplay-btn").addEventListener("click", async () => {
-    await submit("/api/quickplay/", { ruleset: select.value, options: readOptions(), seat_count: seatCount() });
+    await submit("/api/quickplay/", { ruleset: select.value, options: readOptions(), seat_count: seatCount(), clock: readClock() });
   });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -162,8 +166,18 @@ if (form) {
       seat_count: seatCount(),
       host_seat: hostSeat === "random" ? "random" : Number(hostSeat),
       challenge: $("challenge").value.trim(),
+      clock: readClock(),
     });
   });
+}
+
+function readClock() {
+  const kind = $("clock-kind").value;
+  if (kind === "correspondence") return { kind, days: Number($("clock-days").value) };
+  if (kind === "realtime") {
+    return { kind, minutes: Number($("clock-minutes").value), increment: Number($("clock-increment").value) };
+  }
+  return { kind };
 }
 
 function current() {

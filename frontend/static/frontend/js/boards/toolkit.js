@@ -50,3 +50,17 @@ export function animateAlong(el, points, ms = 180) {
   const anim = el.animate(frames, { duration: ms * (points.length - 1), easing: "ease-in-out" });
   return anim.finished.catch(() => {});
 }
+
+/**
+ * Moves an SVG element through `points` hop by hop, each hop eased on its own.
+ * `delay` holds it on the first point before it sets off (a piece waiting to be
+ * knocked out); `ms` is the time per hop. Resolves when it arrives.
+ */
+export function animateHops(el, points, { ms = 180, delay = 0, easing = "ease-in-out" } = {}) {
+  if (!el || points.length < 2 || window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    return Promise.resolve();
+  }
+  const frames = points.map((p) => ({ transform: `translate(${p[0]}px, ${p[1]}px)`, easing }));
+  const anim = el.animate(frames, { duration: ms * (points.length - 1), delay, fill: "backwards" });
+  return anim.finished.catch(() => {});
+}

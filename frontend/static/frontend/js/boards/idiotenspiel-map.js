@@ -1,0 +1,227 @@
+// Das Idiotenspiel: the terrain map (colours, patterns, roads, walls, labels) and its legend.
+import { group, svgEl } from "./toolkit.js";
+import { fieldName, rowLabel, terrainName } from "./idiotenspiel-text.js";
+import { gettext } from "../socket.js";
+
+export const CELL = 10;
+export const MARGIN = 5;
+
+// Terrain letter -> [name, base colour]; the pattern marks are drawn in terrainDefs.
+export const TERRAIN = {
+  ".": ["plain", "#e9ddb3"],
+  "=": ["road", "#e9ddb3"],
+  h: ["hill", "#d8bb7f"],
+  f: ["forest", "#a6c287"],
+  s: ["swamp", "#c3cda3"],
+  "~": ["river", "#6fa5cf"],
+  o: ["ford", "#a9cfe3"],
+  F: ["fortress", "#bfb5a5"],
+  c: ["camp", "#ecd8a5"],
+  r: ["rock", "#9c978d"],
+};
+const LETTERS = Object.keys(TERRAIN);
+const ORDER = [".", "=", "h", "f", "s", "~", "o", "F", "c", "r"];
+
+function patternId(prefix, letter) {
+  return `${prefix}-${LETTERS.indexOf(letter)}`;
+}
+
+/** One <pattern> per terrain (one field big, aligned with the grid). */
+export function terrainDefs(svg, prefix) {
+  const defs = svgEl("defs", {}, svg);
+  for (const letter of LETTERS) {
+    const p = svgEl("pattern", { id: patternId(prefix, letter), width: CELL, height: CELL, patternUnits: "userSpaceOnUse" }, defs);
+    svgEl("rect", { width: CELL, height: CELL, fill: TERRAIN[letter][1] }, p);
+    marks(p, letter);
+  }
+  return defs;
+}
+
+function marks(p, letter) {
+  const line = (d, stroke, width, extra = {}) => svgEl("path", { d, stroke, "stroke-width": width, fill: "none", "stroke-linecap": "round", ...extra }, p);
+  switch (letter) {
+    case ".":
+      line("M2 8.2l.5-1 .5 1M7 3.4l.5-1 .5 1", "#b9a873", 0.35);
+      break;
+    case "h":
+      line("M1.2 7.4Q5 1.6 8.8 7.4", "#9a7638", 0.55);
+      line("M3.2 7.4Q5 4.6 6.8 7.4", "#9a7638", 0.45);
+      break;
+    case "f":
+      for (const [x, y, r] of [[2.8, 3, 1.9], [7.2, 4.2, 2.1], [3.9, 7.6, 1.8], [8.4, 8.6, 1.2]]) {
+        svgEl("circle", { cx: x, cy: y, r, fill: "#4d7b38" }, p);
+        svgEl("circle", { cx: x - r / 3, cy: y - r / 3, r: r / 2.4, fill: "#6c9a4f" }, p);
+      }
+      break;
+    case "s":
+      line("M1.5 3h3M5.5 6h3M1 8.6h2.6", "#5f8580", 0.5);
+      line("M2.3 3V1.6M3.4 3V2M6.6 6V4.4M7.6 6V5", "#6e8f4c", 0.4);
+      break;
+    case "~":
+      line("M0 3.2q1.25-1 2.5 0t2.5 0 2.5 0 2.5 0M0 7.2q1.25-1 2.5 0t2.5 0 2.5 0 2.5 0", "#d8ebf7", 0.5);
+      break;
+    case "o":
+      line("M0 5q1.25-.8 2.5 0t2.5 0 2.5 0 2.5 0", "#e6f2f9", 0.4);
+      for (const [x, y] of [[2.2, 2.6], [5, 4.8], [7.8, 7.2], [3.6, 7.8]]) svgEl("ellipse", { cx: x, cy: y, rx: 1.1, ry: 0.75, fill: "#8c8577", stroke: "#6f6a5f", "stroke-width": 0.2 }, p);
+      break;
+    case "F":
+      line("M0 2.5h10M0 5h10M0 7.5h10M2.5 0v2.5M7.5 0v2.5M5 2.5v2.5M0 2.5v2.5M2.5 5v2.5M7.5 5v2.5M5 7.5v2.5", "#8c8273", 0.3);
+      break;
+    case "c":
+      svgEl("path", { d: "M2.2 7.8L5 2.8 7.8 7.8Z", fill: "#c88d47", stroke: "#7b5527", "stroke-width": 0.4, "stroke-linejoin": "round" }, p);
+      line("M5 2.8V7.8", "#7b5527", 0.35);
+      line("M5 2.8l-.2-1.2", "#7b5527", 0.3);
+      break;
+    case "r":
+      svgEl("path", { d: "M1.2 8.4L3.3 3.6 4.9 5.8 6.8 2.2 9 8.4Z", fill: "#76716a", stroke: "#56524c", "stroke-width": 0.35, "stroke-linejoin": "round" }, p);
+      line("M6.8 2.2l-.6 3 1 1.4", "#bdb8ae", 0.3);
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * Draws the whole static map into `svg`: terrain, roads, walls, grid, labels.
+ * `screen([x, y])` gives a field's top-left corner on screen (the board may be turned).
+ */
+export function drawMap(svg, map, screen, flip, prefix) {
+  terrainDefs(svg, prefix);
+  const W = map.width;
+  const H = map.height;
+  const at = (x, y) => (x >= 0 && y >= 0 && x < W && y < H ? map.rows[y][x] : null);
+  const fields = group(svg, "ids-terrain");
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const letter = at(x, y);
+      const [sx, sy] = screen([x, y]);
+      const rect = svgEl("rect", { x: sx, y: sy, width: CELL, height: CELL, fill: `url(#${patternId(prefix, letter)})`, "data-terrain": TERRAIN[letter][0] }, fields);
+      svgEl("title", {}, rect).textContent = `${fieldName([x, y])}: ${terrainName(TERRAIN[letter][0])}`;
+    }
+  }
+  drawRoads(group(svg, "ids-roads"), at, W, H, screen);
+  drawWalls(group(svg, "ids-walls"), at, W, H, screen);
+  drawGrid(group(svg, "ids-grid"), W, H);
+  drawLabels(group(svg, "label-layer"), W, H, flip);
+}
+
+function drawRoads(g, at, W, H, screen) {
+  const joins = new Set(["=", "o"]);
+  const segs = [];
+  const centre = (x, y) => {
+    const [sx, sy] = screen([x, y]);
+    return [sx + CELL / 2, sy + CELL / 2];
+  };
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      if (at(x, y) !== "=") continue;
+      const [cx, cy] = centre(x, y);
+      let links = 0;
+      for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
+        const n = at(x + dx, y + dy);
+        if (n === null) {
+          // A road running off the map edge: continue it to the edge.
+          if (joins.has(at(x - dx, y - dy))) {
+            const [ex, ey] = centre(x + dx, y + dy);
+            segs.push(`M${cx} ${cy}L${(cx + ex) / 2} ${(cy + ey) / 2}`);
+          }
+          continue;
+        }
+        if (joins.has(n) || n === "F" || n === "c") {
+          links++;
+          const [nx, ny] = centre(x + dx, y + dy);
+          const half = joins.has(n) && (dx > 0 || dy > 0) ? [nx, ny] : [(cx + nx) / 2, (cy + ny) / 2];
+          if (!(joins.has(n) && (dx < 0 || dy < 0))) segs.push(`M${cx} ${cy}L${half[0]} ${half[1]}`);
+          else if (n === "o") segs.push(`M${cx} ${cy}L${nx} ${ny}`);
+        }
+      }
+      if (!links) segs.push(`M${cx} ${cy}h.01`);
+    }
+  }
+  const d = segs.join("");
+  svgEl("path", { d, class: "ids-road-bed" }, g);
+  svgEl("path", { d, class: "ids-road" }, g);
+}
+
+function drawWalls(g, at, W, H, screen) {
+  for (const [letter, cls] of [["F", "ids-wall"], ["c", "ids-palisade"]]) {
+    const segs = [];
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        if (at(x, y) !== letter) continue;
+        const [sx, sy] = screen([x, y]);
+        // Screen-side neighbours: the map may be turned, so test each edge's field.
+        const sides = [
+          [[0, -1], `M${sx} ${sy}h${CELL}`],
+          [[0, 1], `M${sx} ${sy + CELL}h${CELL}`],
+          [[-1, 0], `M${sx} ${sy}v${CELL}`],
+          [[1, 0], `M${sx + CELL} ${sy}v${CELL}`],
+        ];
+        for (const [[dx, dy], d] of sides) {
+          const [nx, ny] = screen([x + dx, y + dy]);
+          const sdx = Math.sign(nx - sx);
+          const sdy = Math.sign(ny - sy);
+          // Find which screen edge this neighbour lies on and draw that edge if it is not the same terrain.
+          if (at(x + dx, y + dy) === letter) continue;
+          const edge = sdy < 0 ? 0 : sdy > 0 ? 1 : sdx < 0 ? 2 : 3;
+          segs.push(sides[edge][1]);
+          void d;
+        }
+      }
+    }
+    if (segs.length) svgEl("path", { d: segs.join(""), class: cls }, g);
+  }
+}
+
+function drawGrid(g, W, H) {
+  const segs = [];
+  for (let x = 0; x <= W; x++) segs.push(`M${x * CELL} 0v${H * CELL}`);
+  for (let y = 0; y <= H; y++) segs.push(`M0 ${y * CELL}h${W * CELL}`);
+  svgEl("path", { d: segs.join(""), class: "ids-gridlines" }, g);
+}
+
+function drawLabels(g, W, H, flip) {
+  for (let x = 0; x < W; x++) {
+    const sx = (flip ? W - 1 - x : x) * CELL + CELL / 2;
+    svgEl("text", { x: sx, y: H * CELL + 3.6, class: "label ids-label" }, g).textContent = String(x + 1);
+  }
+  for (let y = 0; y < H; y++) {
+    const sy = (flip ? H - 1 - y : y) * CELL + CELL / 2;
+    svgEl("text", { x: -MARGIN / 2, y: sy + 1, class: "label ids-label" }, g).textContent = rowLabel(y);
+  }
+}
+
+/** The legend: a swatch per terrain with its movement ranges and melee bonuses. */
+export function legend(el, prefix) {
+  el.replaceChildren();
+  const rows = {
+    ".": "1/0 · 3/+1 · 2/+2", "=": "1/0 · 3/+1 · 2/+2", h: "1/0* · 3/+1* · \u2014", f: "1/+1 · \u2014 · \u2014",
+    s: "1/\u22121 · \u2014 · \u2014", "~": "\u2014", o: "1/\u22121 · 3/0 · 1/0", F: "1/+1 · \u2014 · \u2014",
+    c: "1/+1 · 2/\u22121 · \u2014", r: "\u2014",
+  };
+  const swatches = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  swatches.setAttribute("width", "0");
+  swatches.setAttribute("height", "0");
+  swatches.setAttribute("aria-hidden", "true");
+  swatches.style.position = "absolute";
+  terrainDefs(swatches, prefix);
+  el.append(swatches);
+  const list = document.createElement("ul");
+  list.className = "ids-legend-list";
+  for (const letter of ORDER) {
+    const li = document.createElement("li");
+    const sw = svgEl("svg", { viewBox: `0 0 ${CELL} ${CELL}`, class: "ids-swatch", "aria-hidden": "true" });
+    svgEl("rect", { width: CELL, height: CELL, fill: `url(#${patternId(prefix, letter)})` }, sw);
+    if (letter === "=") svgEl("path", { d: "M0 5H10", class: "ids-road" }, sw);
+    const name = document.createElement("strong");
+    name.textContent = terrainName(TERRAIN[letter][0]);
+    const small = document.createElement("small");
+    small.textContent = rows[letter];
+    li.append(sw, name, small);
+    list.append(li);
+  }
+  const note = document.createElement("p");
+  note.className = "hint";
+  note.textContent = gettext("Range / melee bonus for infantry · cavalry · chariots (\u2014: impassable; *: +1 more against a foe on plain or road). A move's range is the smallest range among the fields it enters; units stop next to an enemy.");
+  el.append(list, note);
+}

@@ -1,0 +1,433 @@
+// Malefiz board: fields and edges from the view, four houses, a die; roll, move, take and place barricades.
+import { animateHops, group, key, makeSvg, svgEl, trail } from "./toolkit.js";
+import { fmt, gettext, toast } from "../socket.js";
+import { createDie } from "./malefiz-die.js";
+
+const CELL = 10;
+const TOP = 15.4; // board units above row 1 the picture starts (room for the column letters)
+const W = 18 * CELL;
+const HOUSE_DY = 2.25 * CELL; // house centre below row 1
+const HOUSE_W = 3.2 * CELL;
+const HOUSE_H = 2.7 * CELL;
+const H = (TOP - 1) * CELL + HOUSE_DY + HOUSE_H / 2 + 1;
+const SLOTS = [[-8, -6.5], [8, -6.5], [0, 0], [-8, 6.5], [8, 6.5]]; // five pieces like a die's five
+const HOP_MS = 170;
+const FLY_MS = 520;
+const LETTERS = "abcdefghijklmnopq";
+const REASON_LAST_SEAT = "every other player left the game";
+
+const P = ([x, y]) => [x * CELL, (TOP - y) * CELL];
+const houseCentre = (entry) => [entry[0] * CELL, (TOP - 1) * CELL + HOUSE_DY];
+const slotPoint = (entry, i) => {
+  const [cx, cy] = houseCentre(entry);
+  const [dx, dy] = SLOTS[Math.min(i, SLOTS.length - 1)];
+  return [cx + dx, cy + dy];
+};
+const at = (el, [x, y]) => el.setAttribute("transform", `translate(${x} ${y})`);
+
+export function fieldName([x, y]) {
+  return `${LETTERS[x - 1]}${y}`;
+}
+
+function place(field, goal) {
+  return key(field) === key(goal) ? gettext("the goal") : fieldName(field);
+}
+
+export function describe(item, { seatName }) {
+  const player = typeof item.seat === "number" ? seatName(item.seat) : "";
+  switch (item.type) {
+    case "moved": {
+      const fromHouse = item.from === "house";
+      const params = {
+        player,
+        n: fromHouse ? item.path.length : item.path.length - 1,
+        from: fromHouse ? gettext("house") : fieldName(item.from),
+        to: place(item.to, [9, 14]),
+      };
+      if (typeof item.knocked === "number") {
+        return fmt(gettext("%(player)s: %(n)s, %(from)s → %(to)s, sends %(victim)s home"), {
+          ...params,
+          victim: seatName(item.knocked),
+        });
+      }
+      return fmt(gettext("%(player)s: %(n)s, %(from)s → %(to)s"), params);
+    }
+    case "passed":
+      return fmt(gettext("%(player)s rolled %(n)s, cannot move and passes."), { player, n: item.roll });
+    case "barricade_taken":
+      return fmt(gettext("%(player)s takes the barricade on %(at)s."), { player, at: fieldName(item.at) });
+    case "barricade_placed":
+      return fmt(gettext("%(player)s places the barricade on %(at)s."), { player, at: fieldName(item.at) });
+    case "left":
+      if (item.barricade_returned) {
+        return fmt(gettext("%(player)s left the game; the barricade goes back to %(at)s."), {
+          player,
+          at: fieldName(item.barricade_returned),
+        });
+      }
+      return fmt(gettext("%(player)s left the game; their pieces leave the board."), { player });
+    case "won":
+      if (item.reason === REASON_LAST_SEAT) return fmt(gettext("%(player)s is the last player left and wins."), { player });
+      return fmt(gettext("%(player)s reached the goal and wins!"), { player });
+  }
+  return null;
+}
+
+function div(cls, parent, tag = "div") {
+  const el = document.createElement(tag);
+  el.className = cls;
+  parent.append(el);
+  return el;
+}
+
+export function createBoard(container, ctx) {
+  container.classList.add("mz");
+  const gameRoot = container.closest(".game");
+  const bar = div("mz-bar", container);
+  const die = createDie(bar);
+  const text = div("mz-text", bar);
+  const turnLine = div("mz-turn", text, "p");
+  const news = div("mz-news", text, "p");
+  news.setAttribute("aria-live", "polite");
+  const rollBtn = div("button primary mz-roll", bar, "button");
+  rollBtn.type = "button";
+  rollBtn.textContent = gettext("Roll");
+  rollBtn.dataset.testid = "roll";
+  rollBtn.addEventListener("click", () => ctx.act({ type: "roll" }));
+  const stage = div("mz-stage", container);
+  const rolloffLine = div("mz-rolloff", container, "p");
+  const leftLine = div("mz-left", container, "p");
+  turnLine.dataset.testid = "mz-turn";
+  news.dataset.testid = "mz-news";
+  rolloffLine.dataset.testid = "rolloff";
+  leftLine.dataset.testid = "left-seats";
+
+  let last = null;
+  let selected = null; // "house" or "x,y" of the picked piece
+  let seenVersion = 0; // the newest event already animated
+
+  const name = (seat) => {
+    const s = ctx.seats()[seat];
+    return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : String(seat + 1);
+  };
+  const colourOf = (view, seat) => view.houses[seat]?.colour ?? "";
+
+  function render(state, info) {
+    last = { state, info };
+    const view = state.view;
+    if (gameRoot) gameRoot.dataset.seatCount = view.seats;
+    const event = info.event && info.event.version > seenVersion ? info.event : null;
+    if (info.event) seenVersion = Math.max(seenVersion, info.event.version);
+    const items = event ? event.events : [];
+    const rolled = items.find((i) => i.type === "rolled");
+    if (rolled) die.roll(rolled.value, colourOf(view, rolled.seat)).then(rerender);
+    else showDie(view);
+    if (event) announce(view, items);
+
+    const svg = makeSvg(stage, W, H, gettext("Malefiz board"));
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    drawBoard(svg, view);
+    if (view.last_move) trail(svg, view.last_move.path.map(P), `last-move mz-trail ${colourOf(view, view.last_move.seat)}`);
+    const marks = group(svg, "mz-marks");
+    const bars = drawBarricades(svg, view);
+    const pieces = drawPieces(svg, view);
+    const canAct = info.myTurn && !info.pending && !die.busy() && state.status === "active";
+    const legal = canAct ? state.legal : [];
+    if (view.phase === "move") offerMoves(svg, view, pieces, legal);
+    if (view.phase === "barricade") offerPlaces(svg, view, legal);
+    drawMarks(marks, view);
+    if (event) animate(svg, view, items, pieces, bars);
+
+    rollBtn.hidden = ctx.seat() === null || state.status !== "active" || view.left.includes(ctx.seat());
+    rollBtn.disabled = !legal.some((a) => a.type === "roll");
+    turnLine.textContent = turnText(state, view, info);
+    rolloffLine.replaceChildren(...rolloffParts(view));
+    leftLine.hidden = view.left.length === 0;
+    leftLine.textContent = fmt(gettext("Left the game: %(players)s"), { players: view.left.map(name).join(", ") });
+    container.classList.toggle("my-turn", !!info.myTurn);
+    container.dataset.phase = view.phase;
+  }
+
+  function rerender() {
+    if (last) render(last.state, { ...last.info, event: null });
+  }
+
+  function showDie(view) {
+    if (view.roll) die.show(view.roll, colourOf(view, view.turn));
+    else if (view.last_roll) die.show(view.last_roll.value, colourOf(view, view.last_roll.seat), true);
+    else die.show(null);
+  }
+
+  function turnText(state, view, info) {
+    if (state.status !== "active") {
+      return view.outcome ? fmt(gettext("%(player)s won."), { player: name(view.outcome.winners[0]) }) : "";
+    }
+    const mine = info.myTurn;
+    const who = name(view.turn);
+    if (view.phase === "roll") return mine ? gettext("Your turn: roll the die.") : fmt(gettext("%(player)s to roll."), { player: who });
+    if (view.phase === "move") {
+      if (mine) return fmt(gettext("You rolled %(n)s: pick a lit piece, then a lit field."), { n: view.roll });
+      return fmt(gettext("%(player)s rolled %(n)s and moves."), { player: who, n: view.roll });
+    }
+    if (mine) return gettext("You took a barricade: place it on a lit field.");
+    return fmt(gettext("%(player)s places the barricade."), { player: who });
+  }
+
+  function announce(view, items) {
+    const lines = items.map((i) => describe(i, { seatName: name })).filter(Boolean);
+    if (lines.length) news.textContent = lines.join(" ");
+    const passed = items.find((i) => i.type === "passed");
+    if (passed) {
+      const msg = passed.seat === ctx.seat()
+        ? fmt(gettext("You rolled %(n)s and cannot move: your turn passes."), { n: passed.roll })
+        : fmt(gettext("%(player)s rolled %(n)s and cannot move: the turn passes."), { player: name(passed.seat), n: passed.roll });
+      toast(msg);
+    }
+  }
+
+  function rolloffParts(view) {
+    if (!view.rolloff.length) return [];
+    const parts = [document.createTextNode(gettext("Roll-off:") + " ")];
+    view.rolloff.forEach((round, r) => {
+      if (r > 0) parts.push(document.createTextNode(` ${gettext("tie, again:")} `));
+      for (const { seat, value } of round) {
+        const pill = document.createElement("span");
+        pill.className = `mz-pill ${colourOf(view, seat)}`;
+        pill.title = name(seat);
+        pill.textContent = `${ctx.seats()[seat]?.name ?? seat + 1} ${value}`;
+        parts.push(pill);
+      }
+    });
+    const starts = document.createElement("strong");
+    starts.textContent = ` → ${fmt(gettext("%(player)s starts."), { player: name(view.starter) })}`;
+    parts.push(starts);
+    return parts;
+  }
+
+  function drawBoard(svg, view) {
+    const b = view.board;
+    const g = group(svg, "mz-board");
+    for (const [a, c] of b.edges) {
+      const [x1, y1] = P(a);
+      const [x2, y2] = P(c);
+      svgEl("line", { x1, y1, x2, y2, class: "mz-edge" }, g);
+    }
+    for (const h of b.houses) {
+      const [x, y] = P(h.entry);
+      svgEl("line", { x1: x, y1: y, x2: x, y2: houseCentre(h.entry)[1] - HOUSE_H / 2, class: `mz-edge mz-entry ${h.colour}` }, g);
+    }
+    for (const f of b.fields) {
+      const [cx, cy] = P(f);
+      const cls = f[1] === b.no_barricade_row ? "mz-field base" : "mz-field";
+      svgEl("circle", { cx, cy, r: 3.4, class: cls, "data-field": key(f) }, g);
+    }
+    const [gx, gy] = P(b.goal);
+    svgEl("circle", { cx: gx, cy: gy, r: 5.2, class: "mz-goal", "data-field": key(b.goal) }, g);
+    const star = [];
+    for (let i = 0; i < 10; i++) {
+      const r = i % 2 ? 1.6 : 3.6;
+      const a = (Math.PI / 5) * i - Math.PI / 2;
+      star.push(`${gx + r * Math.cos(a)},${gy + r * Math.sin(a)}`);
+    }
+    svgEl("polygon", { points: star.join(" "), class: "mz-star" }, g);
+    drawHouses(g, view);
+    drawLabels(svg);
+  }
+
+  function drawHouses(g, view) {
+    for (const h of view.board.houses) {
+      const seat = view.houses.find((s) => s.colour === h.colour)?.seat;
+      const [cx, cy] = houseCentre(h.entry);
+      const used = seat !== undefined;
+      const gone = used && view.left.includes(seat);
+      const cls = `mz-house ${h.colour}${used ? "" : " unused"}${gone ? " left" : ""}${used && seat === view.turn ? " to-act" : ""}`;
+      const box = group(g, cls);
+      box.dataset.colour = h.colour;
+      if (used) box.dataset.seat = seat;
+      svgEl("rect", { x: cx - HOUSE_W / 2, y: cy - HOUSE_H / 2, width: HOUSE_W, height: HOUSE_H, rx: 4 }, box);
+      SLOTS.forEach((_, i) => {
+        const [sx, sy] = slotPoint(h.entry, i);
+        svgEl("circle", { cx: sx, cy: sy, r: 2.2, class: "mz-slot" }, box);
+      });
+      if (gone) svgEl("text", { x: cx, y: cy + 1.4, class: "mz-gone" }, box).textContent = gettext("left");
+    }
+  }
+
+  function drawLabels(svg) {
+    const g = group(svg, "labels");
+    for (let x = 1; x <= 17; x++) svgEl("text", { x: x * CELL, y: 3.6, class: "label" }, g).textContent = LETTERS[x - 1];
+    for (let y = 1; y <= 14; y++) svgEl("text", { x: 3, y: (TOP - y) * CELL + 0.9, class: "label" }, g).textContent = String(y);
+  }
+
+  function drawBarricades(svg, view) {
+    const g = group(svg, "mz-barricades");
+    const out = new Map();
+    for (const f of view.barricades) out.set(key(f), barricade(g, P(f), key(f)));
+    return out;
+  }
+
+  function barricade(parent, point, field, extra = "") {
+    const b = svgEl("g", { class: `mz-barricade${extra}`, "data-field": field }, parent);
+    at(b, point);
+    svgEl("circle", { r: 3.3, class: "mz-bar-body" }, b);
+    svgEl("circle", { r: 1.7, class: "mz-bar-ring" }, b);
+    return b;
+  }
+
+  function drawPieces(svg, view) {
+    const g = group(svg, "pieces");
+    const out = { board: new Map(), home: new Map() }; // "x,y" -> el; seat -> [els]
+    for (const p of view.pieces) {
+      const colour = colourOf(view, p.seat);
+      const entry = view.houses[p.seat].entry;
+      const homes = [];
+      for (let i = 0; i < p.home; i++) homes.push(piece(g, p.seat, colour, slotPoint(entry, i), "house"));
+      out.home.set(p.seat, homes);
+      for (const f of p.fields) out.board.set(key(f), piece(g, p.seat, colour, P(f), key(f)));
+    }
+    return out;
+  }
+
+  function piece(parent, seat, colour, point, field) {
+    const el = svgEl("g", { class: `piece seat-${seat} mz-piece ${colour}`, "data-field": field }, parent);
+    at(el, point);
+    svgEl("circle", { r: 3.1, class: "mz-body" }, el);
+    svgEl("circle", { cx: -0.9, cy: -1, r: 1.1, class: "mz-shine" }, el);
+    return el;
+  }
+
+  function offerMoves(svg, view, pieces, legal) {
+    const bySource = new Map();
+    for (const a of legal) {
+      if (a.type !== "move") continue;
+      const src = a.from === "house" ? "house" : key(a.from);
+      if (!bySource.has(src)) bySource.set(src, []);
+      bySource.get(src).push(a);
+    }
+    if (selected && !bySource.has(selected)) selected = null;
+    if (!selected && bySource.size === 1) selected = [...bySource.keys()][0];
+    const seat = ctx.seat();
+    for (const src of bySource.keys()) {
+      const els = src === "house" ? pieces.home.get(seat) ?? [] : [pieces.board.get(src)];
+      els.forEach((el, i) => {
+        if (!el) return;
+        el.classList.add("movable");
+        if (src === selected && (src !== "house" || i === els.length - 1)) el.classList.add("selected");
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        const pick = (e) => {
+          e.stopPropagation();
+          selected = selected === src ? null : src;
+          rerender();
+        };
+        el.addEventListener("click", pick);
+        el.addEventListener("keydown", (e) => e.key === "Enter" && pick(e));
+      });
+    }
+    const g = group(svg, "targets");
+    const reach = new Map(); // target -> sources
+    for (const [src, acts] of bySource) {
+      for (const a of acts) {
+        const k = key(a.to);
+        if (!reach.has(k)) reach.set(k, []);
+        reach.get(k).push(a);
+      }
+    }
+    for (const [k, acts] of reach) {
+      const mine = selected ? acts.find((a) => (a.from === "house" ? "house" : key(a.from)) === selected) : null;
+      if (selected && !mine) continue;
+      const target = mine ?? (acts.length === 1 ? acts[0] : null);
+      const [cx, cy] = P(acts[0].to);
+      const dot = svgEl("circle", {
+        cx, cy, r: 4.6, class: `target mz-target${selected ? "" : " reach"}`, "data-target": k, tabindex: 0, role: "button",
+      }, g);
+      const go = (e) => {
+        e.stopPropagation();
+        if (target) send({ type: "move", from: target.from, to: target.to });
+        else toast(gettext("Several pieces can reach this field: pick the piece first."));
+      };
+      dot.addEventListener("click", go);
+      dot.addEventListener("keydown", (e) => e.key === "Enter" && go(e));
+    }
+  }
+
+  function offerPlaces(svg, view, legal) {
+    const g = group(svg, "targets");
+    for (const a of legal) {
+      if (a.type !== "barricade") continue;
+      const [cx, cy] = P(a.to);
+      const dot = svgEl("circle", { cx, cy, r: 4.4, class: "target mz-place", "data-target": key(a.to), tabindex: 0, role: "button" }, g);
+      const go = (e) => {
+        e.stopPropagation();
+        send({ type: "barricade", to: a.to });
+      };
+      dot.addEventListener("click", go);
+      dot.addEventListener("keydown", (e) => e.key === "Enter" && go(e));
+    }
+  }
+
+  function drawMarks(g, view) {
+    const lm = view.last_move;
+    if (lm?.barricade_placed) {
+      const [cx, cy] = P(lm.barricade_placed);
+      svgEl("circle", { cx, cy, r: 5, class: "mz-placed-mark" }, g);
+    }
+    if (view.barricade_in_hand) {
+      const [x, y] = P(view.barricade_in_hand);
+      barricade(g.parentNode, [x + 3.6, y - 3.6], "hand", " in-hand").dataset.testid = "barricade-in-hand";
+    }
+  }
+
+  function send(action) {
+    selected = null;
+    if (!ctx.act(action)) rerender();
+  }
+
+  /** Replays the latest event: the walk, a knocked piece flying home, a barricade set down. */
+  function animate(svg, view, items, pieces, bars) {
+    let delay = 0;
+    const moved = items.find((i) => i.type === "moved");
+    if (moved) {
+      const el = pieces.board.get(key(moved.to));
+      const points = moved.path.map(P);
+      const homeNow = view.pieces[moved.seat]?.home ?? 0;
+      if (moved.from === "house") points.unshift(slotPoint(view.houses[moved.seat].entry, homeNow));
+      if (el) {
+        el.parentNode.append(el); // above a piece it knocks out
+        animateHops(el, points, { ms: HOP_MS });
+      }
+      delay = HOP_MS * (points.length - 1);
+      if (typeof moved.knocked === "number") {
+        const homes = pieces.home.get(moved.knocked) ?? [];
+        const flier = homes[homes.length - 1];
+        if (flier) animateHops(flier, [P(moved.to), slotPoint(view.houses[moved.knocked].entry, homes.length - 1)], { ms: FLY_MS, delay, easing: "cubic-bezier(.3,0,.2,1)" });
+      }
+      if (items.some((i) => i.type === "barricade_taken")) {
+        const ghost = barricade(svg.querySelector(".mz-barricades"), P(moved.to), "taken", " ghost");
+        ghost.animate([{ opacity: 1 }, { opacity: 1, offset: 0.85 }, { opacity: 0 }], { duration: delay + 200, fill: "forwards" });
+        svg.querySelector(".in-hand")?.animate([{ opacity: 0 }, { opacity: 0, offset: 0.8 }, { opacity: 1 }], { duration: delay + 250 });
+      }
+    }
+    const placed = items.find((i) => i.type === "barricade_placed");
+    if (placed && view.last_move) {
+      const el = bars.get(key(placed.at));
+      const from = P(view.last_move.to);
+      animateHops(el, [[from[0] + 3.6, from[1] - 3.6], P(placed.at)], { ms: FLY_MS, easing: "cubic-bezier(.3,0,.2,1)" });
+    }
+  }
+
+  stage.addEventListener("click", () => {
+    if (selected) {
+      selected = null;
+      rerender();
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && selected) {
+      selected = null;
+      rerender();
+    }
+  });
+
+  return { render };
+}

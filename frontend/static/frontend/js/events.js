@@ -1,0 +1,33 @@
+// Move-list lines for the platform's own events (the same on every game page).
+import { fmt, gettext } from "./socket.js";
+
+export function describePlatform(item, seatName) {
+  const player = item.seat === undefined || item.seat === null ? "" : seatName(item.seat);
+  switch (item.type) {
+    case "start":
+      return gettext("The game started.");
+    case "resigned":
+      return fmt(gettext("%(player)s resigned."), { player });
+    case "flagged":
+      return fmt(gettext("%(player)s ran out of time."), { player });
+    case "timeout":
+      return fmt(gettext("Time ran out for %(player)s."), { player });
+    case "draw_offered":
+      return fmt(gettext("%(player)s offered a draw."), { player });
+    case "draw_declined":
+      return fmt(gettext("%(player)s declined the draw."), { player });
+    case "draw_accepted":
+      return gettext("Draw agreed.");
+    case "aborted":
+      return fmt(gettext("%(player)s aborted the game."), { player });
+    default:
+      return undefined; // not a platform event: the board module describes it
+  }
+}
+
+/** One line for any event item: the platform's, else the board module's. */
+export function describeItem(item, boardModule, seatName, event) {
+  const text = describePlatform(item, seatName);
+  if (text !== undefined) return text;
+  return boardModule.describe ? boardModule.describe(item, { seatName, event }) : null;
+}
