@@ -70,3 +70,11 @@ def redis_url() -> str:
 def chromium_path() -> str:
     require_service(chromium_available(), f"Chromium at {CHROMIUM} (apt-get install chromium)")
     return CHROMIUM
+
+
+@pytest.fixture(autouse=True)
+def _no_sweeper_in_the_test_process(settings):
+    """The deadline sweeper belongs to server processes: tests call sweep_once()
+    themselves with a controllable clock. Live servers (subprocesses started
+    in setUpClass, before this fixture) keep their own sweeper."""
+    settings.GAME_SWEEPER = False

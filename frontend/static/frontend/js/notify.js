@@ -10,7 +10,8 @@ const socket = new LiveSocket(() => "/ws/notify/", {
       items = frame.items;
     } else if (frame.type === "notify") {
       items = [frame.notification, ...items.filter((n) => n.id !== frame.notification.id)];
-      toast(frame.notification.text);
+      // The game page already shows what happens in its own game.
+      if (location.pathname !== `/g/${frame.notification.game}/`) toast(frame.notification.text);
     }
     render();
   },

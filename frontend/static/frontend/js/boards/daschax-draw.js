@@ -4,21 +4,40 @@ import { COLS, FACINGS, ROWS, SIZES } from "./daschax-rules.js";
 
 export const S = 10; // hex circumradius in SVG units
 const H = Math.sqrt(3) * S; // hex height = distance between rows
-const TRAY = 30; // width of a tray beside the board
+const TRAY = 30; // width of a tray beside the board (wide layout)
+const BAND = 24; // height of a tray above or below the board (narrow layout)
 const GAP = 9; // room for the row numbers
-const BX = TRAY + GAP; // the board's left edge
-const BY = 3; // and top edge
 const BW = S * (1.5 * (COLS - 1) + 2);
 const BH = H * (ROWS + 0.5);
-export const WIDTH = BX + BW + 4 + TRAY;
-export const HEIGHT = BY + BH + 10;
 const RADIUS = { small: 3.4, medium: 4.8, large: 6.2 };
+
+/**
+ * The page's geometry: wide, the trays stand left and right of the board;
+ * narrow (a phone), above and below it, so the hexes stay large enough to tap.
+ */
+function geometry(narrow) {
+  if (narrow) {
+    const bx = GAP;
+    const by = BAND + 2;
+    return { narrow, bx, by, width: bx + BW + 3, height: by + BH + 10 + BAND };
+  }
+  const bx = TRAY + GAP;
+  const by = 3;
+  return { narrow, bx, by, width: bx + BW + 4 + TRAY, height: by + BH + 10 };
+}
+
+let G = geometry(false);
+
+export function setLayout(narrow) {
+  G = geometry(narrow);
+  return G;
+}
 
 /** Screen centre of a field; `flip` turns the board 180° (seat 1 sees its row at the bottom). */
 export function centre([c, r], flip) {
-  const x = BX + S + 1.5 * S * c;
-  const y = BY + BH - (H / 2 + H * r + (c & 1 ? H / 2 : 0));
-  return flip ? [2 * BX + BW - x, 2 * BY + BH - y] : [x, y];
+  const x = G.bx + S + 1.5 * S * c;
+  const y = G.by + BH - (H / 2 + H * r + (c & 1 ? H / 2 : 0));
+  return flip ? [2 * G.bx + BW - x, 2 * G.by + BH - y] : [x, y];
 }
 
 /** Screen angle (degrees clockwise from up) of a facing, by index or name. */
@@ -77,7 +96,7 @@ export function pieceTransform([x, y], deg) {
 /** A small triangle at a field's edge pointing towards `deg`. */
 export function tick(parent, field, flip, deg, attrs = {}) {
   const [x, y] = centre(field, flip);
-  return svgEl("path", { d: "M -2.2 -6.1 L 0 -8.3 L 2.2 -6.1 Z", transform: `translate(${x} ${y}) rotate(${deg})`, ...attrs }, parent);
+  return svgEl("path", { d: "M -1.8 -5 L 0 -7 L 1.8 -5 Z", transform: `translate(${x} ${y}) rotate(${deg})`, ...attrs }, parent);
 }
 
 /** Column letters under the board and row numbers left of it, following the flip. */
@@ -85,7 +104,7 @@ export function labels(svg, flip) {
   const g = group(svg, "labels");
   for (let c = 0; c < COLS; c++) {
     const [x] = centre([c, 0], flip);
-    svgEl("text", { x, y: BY + BH + 7, class: "label dx-label" }, g).textContent = "abcdefghij"[c];
+    svgEl("text", { x, y: G.by + BH + 7, class: "label dx-label" }, g).textContent = "abcdefghij"[c];
   }
   const leftCol = flip ? COLS - 1 : 0;
   for (let r = 0; r < ROWS; r++) {
@@ -95,29 +114,43 @@ export function labels(svg, flip) {
 }
 
 /**
- * A tray beside the board: a title and one row per size with a piece icon and a count.
- * side: "left" | "right"; half: "top" | "bottom".
+ * A tray: a title and one entry per size, a piece icon and a count. Wide layout:
+ * a column left or right of the board's top or bottom half; narrow: a row above
+ * or below the board. side: "left" | "right"; half: "top" | "bottom".
  */
 export function tray(svg, { side, half, title, seat, counts, hideEmpty, cls, footer }) {
-  const x0 = side === "left" ? 0 : WIDTH - TRAY;
-  const y0 = half === "top" ? BY + 4 : BY + BH / 2 + 8;
   const g = group(svg, `dx-tray ${cls}`);
-  svgEl("text", { x: x0 + TRAY / 2, y: y0, class: "dx-tray-title" }, g).textContent = title;
-  let y = y0 + 12;
-  let shown = 0;
-  for (const size of [...SIZES].reverse()) {
+  const sizes = [...SIZES].reverse().filter((size) => !hideEmpty || counts[size]);
+  let x0;
+  let y0;
+  let step;
+  if (G.narrow) {
+    x0 = side === "left" ? G.bx : G.bx + BW / 2 + 14;
+    y0 = half === "top" ? 6 : G.by + BH + 16;
+    step = [22, 0];
+    svgEl("text", { x: x0, y: y0, class: "dx-tray-title start" }, g).textContent = footer ? `${title} · ${footer}` : title;
+  } else {
+    x0 = side === "left" ? 0 : G.width - TRAY;
+    y0 = half === "top" ? G.by + 4 : G.by + BH / 2 + 8;
+    step = [0, 18];
+    svgEl("text", { x: x0 + TRAY / 2, y: y0, class: "dx-tray-title" }, g).textContent = title;
+    if (footer) svgEl("text", { x: x0 + TRAY / 2, y: y0 + 62, class: "dx-tray-title" }, g).textContent = footer;
+  }
+  const scale = G.narrow ? 0.8 : 1;
+  sizes.forEach((size, i) => {
     const n = counts[size];
-    if (hideEmpty && !n) continue;
+    const x = x0 + (G.narrow ? 5 : 9) + i * step[0];
+    const y = y0 + (G.narrow ? 11 : 12) + i * step[1];
     const row = group(g, `dx-tray-row${n ? "" : " empty"}`);
     row.dataset.size = size;
     row.dataset.count = n;
-    piece(row, { seat, size }, [x0 + 9, y], 0, { class: `dx-icon seat-${seat}` });
-    svgEl("text", { x: x0 + 17, y: y + 2.2, class: "dx-count" }, row).textContent = `×${n}`;
-    y += 18;
-    shown += 1;
+    piece(row, { seat, size }, [x, y], 0, { class: `dx-icon seat-${seat}` }, scale);
+    svgEl("text", { x: x + (G.narrow ? 6 : 8), y: y + 2.2, class: "dx-count" }, row).textContent = `×${n}`;
+  });
+  if (!sizes.length) {
+    const x = G.narrow ? x0 + 2 : x0 + TRAY / 2;
+    svgEl("text", { x, y: y0 + 12, class: `dx-count none${G.narrow ? " start" : ""}` }, g).textContent = "–";
   }
-  if (!shown) svgEl("text", { x: x0 + TRAY / 2, y: y0 + 12, class: "dx-count none" }, g).textContent = "–";
-  if (footer) svgEl("text", { x: x0 + TRAY / 2, y: y0 + 12 + 3 * 18 - 4, class: "dx-tray-title" }, g).textContent = footer;
   return g;
 }
 

@@ -35,14 +35,17 @@ export function describe(item, { seatName }) {
     return fmt(gettext("%(player)s removes %(piece)s from %(field)s."), { player, piece: aPiece(item.size), field: fieldName(item.at) });
   }
   if (item.type === "turned") {
-    let text = fmt(gettext("%(player)s: %(piece)s %(from)s → %(to)s, facing %(facing)s (%(steps)s)."), {
+    const params = {
       player,
       piece: pieceName(item.size),
       from: fieldName(item.from),
       to: fieldName(item.to),
       facing: facingName(item.facing),
       steps: item.steps.join(" "),
-    });
+    };
+    let text = params.from === params.to
+      ? fmt(gettext("%(player)s: %(piece)s on %(from)s turns to face %(facing)s (%(steps)s)."), params)
+      : fmt(gettext("%(player)s: %(piece)s %(from)s → %(to)s, facing %(facing)s (%(steps)s)."), params);
     if (item.captures.length) text += " " + fmt(gettext("Captures %(pieces)s."), { pieces: piecesOn(item.captures) });
     return text;
   }
@@ -89,9 +92,9 @@ export function variantsLine(options) {
 
 export const STEP_LABELS = () => ({
   F: gettext("Forward"),
-  L: gettext("Turn left"),
-  R: gettext("Turn right"),
-  B: gettext("Backward"),
+  L: gettext("Left"),
+  R: gettext("Right"),
+  B: gettext("Back"),
 });
 
 export function whyNot(why) {

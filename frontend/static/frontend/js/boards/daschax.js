@@ -2,34 +2,16 @@
 // (F forward, L/R turn, B backward with that variant) or picked by clicking a lit end field.
 import { group, key, makeSvg, svgEl, trail } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
-import { FACINGS, POINTS, SIZES, fieldName, pieceMap, resultKey, simulate, turnsOf } from "./daschax-rules.js";
-import { HEIGHT, WIDTH, angle, centre, hex, labels, piece, pieceIcon, pieceTransform, sector, tick, tray } from "./daschax-draw.js";
-import { STEP_LABELS, facingName, pieceName, piecesOn, tossLines, variantsLine, whyNot } from "./daschax-text.js";
+import { FACINGS, SIZES, fieldName, pieceMap, resultKey, simulate, turnsOf } from "./daschax-rules.js";
+import { angle, centre, hex, labels, piece, pieceTransform, sector, setLayout, tick, tray } from "./daschax-draw.js";
+import { el, renderControls, renderHead } from "./daschax-panel.js";
+import { facingName, pieceName, whyNot } from "./daschax-text.js";
 
 export { describe } from "./daschax-text.js";
 export { fieldName };
 
-const STEP_SYMBOL = { F: "↑", L: "↺", R: "↻", B: "↓" };
 const START_FACING = ["N", "S"];
-
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(label, onClick, { cls = "button small", disabled = false, data = {}, title, pressed } = {}) {
-  const b = el("button", cls);
-  b.type = "button";
-  b.append(...(Array.isArray(label) ? label : [label]));
-  b.disabled = disabled;
-  if (title) b.title = title;
-  if (pressed !== undefined) b.setAttribute("aria-pressed", String(pressed));
-  Object.assign(b.dataset, data);
-  b.addEventListener("click", onClick);
-  return b;
-}
+const NARROW_PX = 540; // below this board width the trays go above and below the board
 
 function onActivate(node, fn) {
   node.addEventListener("click", (e) => {
@@ -58,6 +40,11 @@ export function createBoard(container, ctx) {
   let cur = null; // the last render's inputs and what was derived from them
 
   const seatLabel = (i) => ctx.seats()[i]?.name ?? String(i + 1);
+  const narrow = () => (container.clientWidth || window.innerWidth) < NARROW_PX;
+  let wasNarrow = null;
+  window.addEventListener("resize", () => {
+    if (cur && narrow() !== wasNarrow) rerender();
+  });
 
   function resetSel() {
     Object.assign(ui, { sel: null, steps: [], focus: null, note: "" });
@@ -76,7 +63,9 @@ export function createBoard(container, ctx) {
     if (ui.sel && !cur.movable.has(key(ui.sel))) resetSel();
     cur.turns = ui.sel ? turnsOf(view, legal, ui.sel) : null;
 
-    const svg = makeSvg(holder, WIDTH, HEIGHT, gettext("Daschax board"), 0);
+    wasNarrow = narrow();
+    const geo = setLayout(wasNarrow);
+    const svg = makeSvg(holder, geo.width, geo.height, gettext("Daschax board"), 0);
     const cells = group(svg, "cells dx-cells");
     for (let r = 0; r < 10; r++) {
       for (let c = 0; c < 10; c++) {
@@ -95,8 +84,19 @@ export function createBoard(container, ctx) {
     if (view.phase === "placement" && legal.length) drawPlacement(lit, over, legal, flip);
     if (view.phase === "play" && ui.sel) drawReach(lit, over, flip);
 
-    renderHead(view);
-    renderControls(view, legal);
+    renderHead(head, view, seatLabel);
+    renderControls(controls, {
+      view,
+      legal,
+      myTurn: !!info.myTurn,
+      busy: cur.busy,
+      seat: ctx.seat(),
+      ui,
+      seatLabel,
+      pieces: cur.pieces,
+      result: builtResult(),
+      actions: { chooseSize, addStep, undo, sendBuilt, removeSelected },
+    });
     container.classList.toggle("my-turn", !!info.myTurn);
     container.dataset.phase = view.phase;
     if (info.event) animate(info.event, layer, flip);
@@ -217,7 +217,6 @@ export function createBoard(container, ctx) {
       hex(lit, list[0].sim.at, flip, { class: `dx-reach${capture ? " capture" : ""}` });
     }
     const sim = ui.steps.length ? simulate(cur.pieces, ui.sel, ui.steps, cur.view.options) : null;
-    if (sim?.ok) drawPreview(over, sim, flip);
     const shown = sim?.ok ? resultKey(sim) : null;
     for (const [k, list] of byField) {
       const at = list[0].sim.at;
@@ -233,8 +232,11 @@ export function createBoard(container, ctx) {
       });
       onActivate(hit, () => pickField(k));
       if (ui.focus !== k || list.length < 2) continue;
+      const offered = new Set(); // moving on: per facing the result with the most captures
       for (const r of list) {
         const facing = FACINGS[r.sim.facing];
+        if (offered.has(facing)) continue;
+        offered.add(facing);
         const wedge = sector(over, at, flip, angle(r.sim.facing, flip), {
           class: `dx-sector${r.key === shown ? " current" : ""}`,
           "data-field": k,
@@ -246,6 +248,7 @@ export function createBoard(container, ctx) {
         onActivate(wedge, () => send(r.action));
       }
     }
+    if (sim?.ok) drawPreview(over, sim, flip); // on top, but lets clicks through
   }
 
   function drawPreview(over, sim, flip) {
@@ -275,102 +278,6 @@ export function createBoard(container, ctx) {
       }
       g.animate(frames, { duration: 220 * item.path.length, easing: "ease-in-out" });
     }
-  }
-
-  // -- the panels above and below the board ---------------------------------------
-  function renderHead(view) {
-    const phase = view.phase === "placement"
-      ? gettext("Placement")
-      : view.phase === "play" ? fmt(gettext("Turn %(n)s"), { n: view.turns + 1 }) : gettext("Game over");
-    const items = [el("strong", "dx-phase", phase)];
-    for (const t of tossLines(view, seatLabel)) {
-      const span = el("span", `dx-toss by-${t.by}`);
-      span.append(el("span", `dx-coin seat-${t.seat}`), t.text);
-      items.push(span);
-    }
-    const variants = variantsLine(view.options);
-    if (variants) items.push(el("span", "dx-variants", variants));
-    head.replaceChildren(...items);
-  }
-
-  function renderControls(view, legal) {
-    const parts = [];
-    const myTurn = cur.info.myTurn;
-    if (view.phase === "placement" && view.to_move !== null) {
-      if (myTurn && legal.length) {
-        parts.push(sizePicker(view), el("p", "hint", gettext("Pick a size (keys 1, 2, 3), then a lit field in your start row.")));
-      } else {
-        parts.push(el("p", "hint", fmt(gettext("%(player)s is placing a piece."), { player: seatLabel(view.to_move) })));
-      }
-    } else if (view.phase === "play" && myTurn) {
-      if (ui.sel) parts.push(...turnBuilder(view, legal));
-      else {
-        let text = gettext("Pick one of your pieces to see where it can go.");
-        if (view.options.removal) text += " " + gettext("You may first remove own pieces: pick one, then “Remove this piece”.");
-        parts.push(el("p", "hint", text));
-      }
-    }
-    if (view.removed_this_turn.length) {
-      parts.push(el("p", "hint", fmt(gettext("Removed this turn: %(pieces)s."), { pieces: piecesOn(view.removed_this_turn) })));
-    }
-    if (cur.busy) parts.push(el("p", "hint", gettext("Sending…")));
-    controls.replaceChildren(...parts);
-    controls.hidden = parts.length === 0;
-  }
-
-  function sizePicker(view) {
-    const seat = ctx.seat();
-    const row = el("div", "row dx-sizes");
-    row.setAttribute("role", "group");
-    row.setAttribute("aria-label", gettext("Piece size"));
-    SIZES.forEach((size, i) => {
-      const n = view.to_place[seat][size];
-      const label = [pieceIcon({ seat, size }), ` ${pieceName(size)} ×${n} `, el("kbd", "", String(i + 1))];
-      row.append(button(label, () => chooseSize(size), {
-        cls: `button small dx-size${ui.size === size ? " primary" : ""}`,
-        disabled: !n || cur.busy,
-        data: { size },
-        pressed: ui.size === size,
-      }));
-    });
-    return row;
-  }
-
-  function turnBuilder(view, legal) {
-    const mover = cur.pieces.get(key(ui.sel));
-    const labelsOf = STEP_LABELS();
-    const row = el("div", "row dx-steps");
-    for (const s of ["F", "L", "R", ...(view.options.backward ? ["B"] : [])]) {
-      const next = simulate(cur.pieces, ui.sel, [...ui.steps, s], view.options);
-      row.append(button([`${STEP_SYMBOL[s]} ${labelsOf[s]} `, el("kbd", "", s)], () => addStep(s), {
-        disabled: !next.ok || cur.busy,
-        data: { step: s },
-        title: next.ok ? labelsOf[s] : whyNot(next.why),
-      }));
-    }
-    row.append(button([`⌫ ${gettext("Undo")} `, el("kbd", "", "⌫")], undo, { disabled: !ui.steps.length || cur.busy, data: { testid: "dx-undo" } }));
-    const result = builtResult();
-    row.append(button([`${gettext("Send")} `, el("kbd", "", "⏎")], sendBuilt, { cls: "button small primary", disabled: !result || cur.busy, data: { testid: "dx-send" } }));
-    if (legal.some((a) => a.type === "remove" && key(a.at) === key(ui.sel))) {
-      row.append(button(gettext("Remove this piece"), removeSelected, { cls: "button small danger", disabled: cur.busy, data: { testid: "dx-remove" } }));
-    }
-    const status = el("p", "dx-status");
-    status.dataset.steps = ui.steps.join("");
-    let text = fmt(gettext("%(piece)s on %(field)s: %(used)s of %(points)s movement points used."), {
-      piece: pieceName(mover.size),
-      field: fieldName(ui.sel),
-      used: ui.steps.length,
-      points: POINTS[mover.size],
-    });
-    const sim = ui.steps.length ? simulate(cur.pieces, ui.sel, ui.steps, view.options) : null;
-    if (sim?.ok) {
-      text += " " + fmt(gettext("Ends on %(field)s facing %(facing)s."), { field: fieldName(sim.at), facing: facingName(FACINGS[sim.facing]) });
-      if (sim.captures.length) text += " " + fmt(gettext("Captures %(pieces)s."), { pieces: piecesOn(sim.captures) });
-    }
-    status.textContent = text;
-    const parts = [row, status];
-    if (ui.note) parts.push(el("p", "dx-note", ui.note));
-    return parts;
   }
 
   // -- actions ---------------------------------------------------------------------

@@ -52,27 +52,38 @@ export function centre([r, c]) {
 /** A fresh SVG for a rows x cols board inside `wrap`; numbers above and left. */
 export function boardSvg(wrap, rows, cols, label) {
   wrap.replaceChildren();
-  const svg = svgEl("svg", {
-    viewBox: `${-PAD} ${-PAD} ${cols * CELL + PAD + 1} ${rows * CELL + PAD + 1}`,
-    class: "hh-svg",
-    role: "img",
-    "aria-label": label,
-  });
-  wrap.style.aspectRatio = `${cols * CELL + PAD + 1} / ${rows * CELL + PAD + 1}`;
+  const svg = svgEl("svg", { class: "hh-svg", role: "img", "aria-label": label });
   wrap.appendChild(svg);
+  sizeSvg(svg, rows, cols);
   return svg;
+}
+
+/** Labels (and the margin for them) grow on big boards, so they stay readable. */
+function labelScale(rows, cols) {
+  return Math.max(1, Math.max(rows, cols) / 16);
+}
+
+/** Fit the SVG (and its wrapper's shape) to a rows x cols board. */
+export function sizeSvg(svg, rows, cols) {
+  const s = labelScale(rows, cols);
+  const pad = PAD * s;
+  const [w, hgt] = [cols * CELL + pad + 1, rows * CELL + pad + 1];
+  svg.setAttribute("viewBox", `${-pad} ${-pad} ${w} ${hgt}`);
+  svg.style.setProperty("--hh-label", `${3.2 * s}px`);
+  if (svg.parentNode) svg.parentNode.style.aspectRatio = `${w} / ${hgt}`;
 }
 
 /** Row and column numbers; on big boards only every fifth (and the last). */
 export function drawLabels(svg, rows, cols) {
   const g = group(svg, "hh-labels");
+  const s = labelScale(rows, cols);
   const every = Math.max(rows, cols) > 16 ? 5 : 1;
   const show = (i, n) => i % every === 0 || i === n - 1;
   for (let c = 0; c < cols; c++) {
-    if (show(c, cols)) svgEl("text", { x: centre([0, c])[0], y: -1.6 }, g).textContent = c;
+    if (show(c, cols)) svgEl("text", { x: centre([0, c])[0], y: -1.6 * s }, g).textContent = c;
   }
   for (let r = 0; r < rows; r++) {
-    if (show(r, rows)) svgEl("text", { x: -PAD / 2, y: centre([r, 0])[1] + 1.2 }, g).textContent = r;
+    if (show(r, rows)) svgEl("text", { x: (-PAD * s) / 2, y: centre([r, 0])[1] + 1.2 * s }, g).textContent = r;
   }
 }
 
@@ -224,6 +235,7 @@ export function paramsText(p) {
   return text;
 }
 
+/** The game's id, on the game page (#game) and on the replay page (#replay). */
 export function gameId() {
-  return Number(document.getElementById("game")?.dataset.game);
+  return Number((document.getElementById("game") ?? document.getElementById("replay"))?.dataset.game);
 }

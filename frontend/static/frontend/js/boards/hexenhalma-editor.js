@@ -1,7 +1,7 @@
 // Hexenhalma: the game master's board editor and round set-up (opens a round).
 import { group, key, svgEl } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
-import { CELL, boardIndex, boardSvg, button, drawGrid, fieldAt, fieldText, h, twin } from "./hexenhalma-board.js";
+import { CELL, boardIndex, boardSvg, button, drawGrid, fieldAt, fieldText, h, sizeSvg, twin } from "./hexenhalma-board.js";
 
 const MAX_SIDE = 64;
 const MAX_STEPS = 200;
@@ -95,30 +95,32 @@ export function createEditor(pane, ctx, view) {
   const allSteps = h("input", "", null, { type: "checkbox", "data-testid": "hh-p-all-steps" });
   const allSpells = h("input", "", null, { type: "checkbox", "data-testid": "hh-p-all-spells" });
   const deadline = h("input", "", null, { type: "datetime-local", "data-testid": "hh-p-deadline" });
-  const spellRow = h("div", "hh-counts");
   const spellLabels = { K: gettext("K (Kugelblitz)"), M: gettext("M (Müdezauber)"), B: gettext("B (Bannzauber)"), I: gettext("I (Immunzauber)"), Z: gettext("Z (Beelzebub)") };
-  COUNTS.forEach((s) => spellRow.append(labelled(spellLabels[s], spellIns[s])));
-  form.append(
-    h("div", "hh-counts", null),
-    spellRow,
-    checkLabel(allSteps, gettext("Every witch must use all steps")),
-    checkLabel(allSpells, gettext("Every witch must use all her spells")),
-    labelled(gettext("Deadline (optional, shown to the teams)"), deadline),
-  );
-  form.firstElementChild.nextElementSibling.append(
+  const basics = h("div", "hh-counts");
+  basics.append(
     labelled(gettext("Witches per team"), inputs.witches),
     labelled(gettext("Min. steps"), inputs.min_steps),
     labelled(gettext("Max. steps"), inputs.max_steps),
     labelled(gettext("Müdezauber strength"), inputs.tiredness),
   );
-  form.firstElementChild.nextElementSibling.nextElementSibling.before(h("p", "hint", gettext("Spells per witch:")));
+  const spellRow = h("div", "hh-counts");
+  COUNTS.forEach((s) => spellRow.append(labelled(spellLabels[s], spellIns[s])));
+  form.append(
+    basics,
+    h("p", "hint", gettext("Spells per witch:")),
+    spellRow,
+    checkLabel(allSteps, gettext("Every witch must use all steps")),
+    checkLabel(allSpells, gettext("Every witch must use all her spells")),
+    labelled(gettext("Deadline (optional, shown to the teams)"), deadline),
+  );
   const problems = h("ul", "hh-problems", null, { "data-testid": "hh-setup-problems" });
   const openBtn = button("", openRound, "button primary", { "data-testid": "hh-open-round" });
+  const actions = h("div", "row hh-actions");
+  actions.append(openBtn);
   pane.append(
     h("p", "hh-intro", gettext("Draw this round's board: click fields on and off (the 180° twin follows), then mark side A's start fields; the goals appear opposite. Drag to paint several fields.")),
-    toolbar, tools, wrap, counts, hintEl, form, problems, h("div", "row", null), hintEl,
+    toolbar, tools, wrap, counts, hintEl, form, problems, actions,
   );
-  pane.lastElementChild.previousElementSibling.append(openBtn);
   form.addEventListener("input", refresh);
 
   const svg = boardSvg(wrap, 1, 1, gettext("Board editor"));
@@ -224,13 +226,10 @@ export function createEditor(pane, ctx, view) {
     colsIn.value = board.cols;
     const b = boardJson();
     const idx = boardIndex(b);
-    const svgNow = wrap.querySelector("svg");
-    const fresh = boardSvg(h("div"), b.rows, b.cols, gettext("Board editor"));
-    svgNow.setAttribute("viewBox", fresh.getAttribute("viewBox"));
-    wrap.style.aspectRatio = `${b.cols * CELL + 7} / ${b.rows * CELL + 7}`;
-    svgNow.replaceChildren();
-    drawGrid(svgNow, idx, { voids: true });
-    const ring = group(svgNow, "hh-frame");
+    sizeSvg(svg, b.rows, b.cols);
+    svg.replaceChildren();
+    drawGrid(svg, idx, { voids: true });
+    const ring = group(svg, "hh-frame");
     svgEl("rect", { x: 0, y: 0, width: b.cols * CELL, height: b.rows * CELL }, ring);
     counts.textContent = fmt(gettext("%(rows)s × %(cols)s grid · %(fields)s fields · %(starts)s start fields per side"), {
       rows: b.rows, cols: b.cols, fields: b.fields.length, starts: b.starts.length,

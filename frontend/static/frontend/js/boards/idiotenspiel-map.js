@@ -41,7 +41,7 @@ function marks(p, letter) {
   const line = (d, stroke, width, extra = {}) => svgEl("path", { d, stroke, "stroke-width": width, fill: "none", "stroke-linecap": "round", ...extra }, p);
   switch (letter) {
     case ".":
-      line("M2 8.2l.5-1 .5 1M7 3.4l.5-1 .5 1", "#b9a873", 0.35);
+      line("M2 8.2l.5-1 .5 1M7 3.4l.5-1 .5 1", "#cbbd8c", 0.3);
       break;
     case "h":
       line("M1.2 7.4Q5 1.6 8.8 7.4", "#9a7638", 0.55);
@@ -83,59 +83,59 @@ function marks(p, letter) {
 
 /**
  * Draws the whole static map into `svg`: terrain, roads, walls, grid, labels.
- * `screen([x, y])` gives a field's top-left corner on screen (the board may be turned).
+ * Everything is drawn in map coordinates in one group, turned by 180 degrees for a
+ * player whose home edge is north or east (the patterns turn back, so tents stand up).
  */
-export function drawMap(svg, map, screen, flip, prefix) {
-  terrainDefs(svg, prefix);
+export function drawMap(svg, map, flip, prefix) {
+  const defs = terrainDefs(svg, prefix);
+  if (flip) {
+    for (const p of defs.children) p.setAttribute("patternTransform", `rotate(180 ${CELL / 2} ${CELL / 2})`);
+  }
   const W = map.width;
   const H = map.height;
   const at = (x, y) => (x >= 0 && y >= 0 && x < W && y < H ? map.rows[y][x] : null);
-  const fields = group(svg, "ids-terrain");
+  const world = group(svg, "ids-world");
+  if (flip) world.setAttribute("transform", `rotate(180 ${(W * CELL) / 2} ${(H * CELL) / 2})`);
+  const fields = group(world, "ids-terrain");
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const letter = at(x, y);
-      const [sx, sy] = screen([x, y]);
-      const rect = svgEl("rect", { x: sx, y: sy, width: CELL, height: CELL, fill: `url(#${patternId(prefix, letter)})`, "data-terrain": TERRAIN[letter][0] }, fields);
+      const rect = svgEl("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, fill: `url(#${patternId(prefix, letter)})` }, fields);
       svgEl("title", {}, rect).textContent = `${fieldName([x, y])}: ${terrainName(TERRAIN[letter][0])}`;
     }
   }
-  drawRoads(group(svg, "ids-roads"), at, W, H, screen);
-  drawWalls(group(svg, "ids-walls"), at, W, H, screen);
-  drawGrid(group(svg, "ids-grid"), W, H);
+  drawRoads(group(world, "ids-roads"), at, W, H);
+  drawWalls(group(world, "ids-walls"), at, W, H);
+  drawGrid(group(world, "ids-grid"), W, H);
   drawLabels(group(svg, "label-layer"), W, H, flip);
 }
 
-function drawRoads(g, at, W, H, screen) {
-  const joins = new Set(["=", "o"]);
+const ROADLIKE = new Set(["=", "o"]);
+
+function drawRoads(g, at, W, H) {
   const segs = [];
-  const centre = (x, y) => {
-    const [sx, sy] = screen([x, y]);
-    return [sx + CELL / 2, sy + CELL / 2];
-  };
+  const c = (v) => v * CELL + CELL / 2;
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       if (at(x, y) !== "=") continue;
-      const [cx, cy] = centre(x, y);
       let links = 0;
       for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
         const n = at(x + dx, y + dy);
+        const from = `M${c(x)} ${c(y)}`;
         if (n === null) {
-          // A road running off the map edge: continue it to the edge.
-          if (joins.has(at(x - dx, y - dy))) {
-            const [ex, ey] = centre(x + dx, y + dy);
-            segs.push(`M${cx} ${cy}L${(cx + ex) / 2} ${(cy + ey) / 2}`);
-          }
-          continue;
-        }
-        if (joins.has(n) || n === "F" || n === "c") {
+          // A road running off the map: carry it on to the edge.
+          if (ROADLIKE.has(at(x - dx, y - dy))) segs.push(`${from}l${(dx * CELL) / 2} ${(dy * CELL) / 2}`);
+        } else if (n === "o" || (n === "=" && (dx > 0 || dy > 0))) {
           links++;
-          const [nx, ny] = centre(x + dx, y + dy);
-          const half = joins.has(n) && (dx > 0 || dy > 0) ? [nx, ny] : [(cx + nx) / 2, (cy + ny) / 2];
-          if (!(joins.has(n) && (dx < 0 || dy < 0))) segs.push(`M${cx} ${cy}L${half[0]} ${half[1]}`);
-          else if (n === "o") segs.push(`M${cx} ${cy}L${nx} ${ny}`);
+          segs.push(`${from}L${c(x + dx)} ${c(y + dy)}`);
+        } else if (n === "=") {
+          links++;
+        } else if (n === "F" || n === "c") {
+          links++;
+          segs.push(`${from}l${(dx * CELL) / 2} ${(dy * CELL) / 2}`);
         }
       }
-      if (!links) segs.push(`M${cx} ${cy}h.01`);
+      if (!links) segs.push(`M${c(x)} ${c(y)}h.01`);
     }
   }
   const d = segs.join("");
@@ -143,30 +143,18 @@ function drawRoads(g, at, W, H, screen) {
   svgEl("path", { d, class: "ids-road" }, g);
 }
 
-function drawWalls(g, at, W, H, screen) {
+function drawWalls(g, at, W, H) {
   for (const [letter, cls] of [["F", "ids-wall"], ["c", "ids-palisade"]]) {
     const segs = [];
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) {
         if (at(x, y) !== letter) continue;
-        const [sx, sy] = screen([x, y]);
-        // Screen-side neighbours: the map may be turned, so test each edge's field.
-        const sides = [
-          [[0, -1], `M${sx} ${sy}h${CELL}`],
-          [[0, 1], `M${sx} ${sy + CELL}h${CELL}`],
-          [[-1, 0], `M${sx} ${sy}v${CELL}`],
-          [[1, 0], `M${sx + CELL} ${sy}v${CELL}`],
-        ];
-        for (const [[dx, dy], d] of sides) {
-          const [nx, ny] = screen([x + dx, y + dy]);
-          const sdx = Math.sign(nx - sx);
-          const sdy = Math.sign(ny - sy);
-          // Find which screen edge this neighbour lies on and draw that edge if it is not the same terrain.
-          if (at(x + dx, y + dy) === letter) continue;
-          const edge = sdy < 0 ? 0 : sdy > 0 ? 1 : sdx < 0 ? 2 : 3;
-          segs.push(sides[edge][1]);
-          void d;
-        }
+        const sx = x * CELL;
+        const sy = y * CELL;
+        if (at(x, y - 1) !== letter) segs.push(`M${sx} ${sy}h${CELL}`);
+        if (at(x, y + 1) !== letter) segs.push(`M${sx} ${sy + CELL}h${CELL}`);
+        if (at(x - 1, y) !== letter) segs.push(`M${sx} ${sy}v${CELL}`);
+        if (at(x + 1, y) !== letter) segs.push(`M${sx + CELL} ${sy}v${CELL}`);
       }
     }
     if (segs.length) svgEl("path", { d: segs.join(""), class: cls }, g);

@@ -100,7 +100,7 @@ function signed(v) {
 
 /** One side's score in a fight: "5+1", "no roll", "declined", "3 (counts 0)". */
 export function score(side, ranged) {
-  if (side.declined) return gettext("declined");
+  if (side.declined) return gettext("0 (declined)");
   if (side.die === null || side.die === undefined) return gettext("no roll");
   let text = `${side.die}${side.bonuses.map((b) => signed(b.value)).join("")}`;
   if (ranged && side.counted === 0) text = fmt(gettext("%(roll)s (counts 0)"), { roll: text });
@@ -157,7 +157,15 @@ function edgeName(side) {
 }
 
 /** One move-list line per ruleset event (null: not worth a line). */
-export function describe(item, { seatName }) {
+/** A combat phase that began and ended in one action without any fight. */
+function quietCombat(event) {
+  const items = event ? event.events : [];
+  const start = items.findIndex((i) => i.type === "combat");
+  const end = items.findIndex((i) => i.type === "combat_over");
+  return start >= 0 && end > start && !items.slice(start, end).some((i) => i.type === "fight" || i.type === "shot");
+}
+
+export function describe(item, { seatName, event }) {
   const u = (id) => cap(unitName(id));
   switch (item.type) {
     case "setup_chosen":
@@ -174,8 +182,8 @@ export function describe(item, { seatName }) {
       const text = item.from[0] === item.to[0] && item.from[1] === item.to[1]
         ? fmt(gettext("%(unit)s turns to face %(facing)s."), { unit: u(item.unit), facing: facingName(item.facing) })
         : fmt(gettext("%(unit)s %(from)s \u2192 %(to)s."), { unit: u(item.unit), from: fieldName(item.from), to: fieldName(item.to) });
-      const along = item.with.filter((id) => unitInfo(id).type === "civilian" || id === "m");
-      return along.length ? `${text} ${fmt(gettext("%(unit)s comes along."), { unit: u(along[0]) })}` : text;
+      if (!item.with.length) return text;
+      return `${text} ${fmt(gettext("%(units)s come along."), { units: item.with.map(u).join(", ") })}`;
     }
     case "sandglass":
       return fmt(gettext("The sandglass ran out: only the units in %(field)s may still move (10 s)."), { field: fieldName(item.field) });
@@ -187,13 +195,13 @@ export function describe(item, { seatName }) {
         default: return fmt(gettext("%(player)s ends the movement."), { player: seatName(item.seat) });
       }
     case "combat":
-      return gettext("Combat.");
+      return quietCombat(event) ? null : gettext("Combat.");
     case "combat_stage":
       return item.stage === "cleanup"
         ? fmt(gettext("%(player)s must attack the units that retreated next to them."), { player: seatName(item.seat) })
         : fmt(gettext("%(player)s's units that have not fought may attack."), { player: seatName(item.seat) });
     case "combat_over":
-      return gettext("Combat over.");
+      return quietCombat(event) ? gettext("No fights.") : gettext("Combat over.");
     case "shot":
       return fmt(gettext("%(a)s shoots at %(d)s."), { a: u(item.attacker), d: unitName(item.target) });
     case "fight":

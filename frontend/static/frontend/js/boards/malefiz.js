@@ -160,7 +160,8 @@ export function createBoard(container, ctx) {
 
   function turnText(state, view, info) {
     if (state.status !== "active") {
-      return view.outcome ? fmt(gettext("%(player)s won."), { player: name(view.outcome.winners[0]) }) : "";
+      if (view.outcome) return fmt(gettext("%(player)s won."), { player: name(view.outcome.winners[0]) });
+      return state.status === "aborted" ? gettext("This table was closed.") : gettext("The game is over.");
     }
     const mine = info.myTurn;
     const who = name(view.turn);
@@ -175,7 +176,7 @@ export function createBoard(container, ctx) {
 
   function announce(view, items) {
     const lines = items.map((i) => describe(i, { seatName: name })).filter(Boolean);
-    if (lines.length) news.textContent = lines.join(" ");
+    if (lines.length) news.textContent = lines.join(" · ");
     const passed = items.find((i) => i.type === "passed");
     if (passed) {
       const msg = passed.seat === ctx.seat()
@@ -269,8 +270,8 @@ export function createBoard(container, ctx) {
   function barricade(parent, point, field, extra = "") {
     const b = svgEl("g", { class: `mz-barricade${extra}`, "data-field": field }, parent);
     at(b, point);
-    svgEl("circle", { r: 3.3, class: "mz-bar-body" }, b);
-    svgEl("circle", { r: 1.7, class: "mz-bar-ring" }, b);
+    svgEl("rect", { x: -3.3, y: -3.3, width: 6.6, height: 6.6, rx: 1.5, class: "mz-bar-body" }, b);
+    svgEl("path", { d: "M-2.1 -1.1H2.1M-2.1 1.1H2.1", class: "mz-bar-lines" }, b);
     return b;
   }
 
@@ -317,7 +318,8 @@ export function createBoard(container, ctx) {
         el.setAttribute("role", "button");
         const pick = (e) => {
           e.stopPropagation();
-          selected = selected === src ? null : src;
+          if (selected === src) return;
+          selected = src;
           rerender();
         };
         el.addEventListener("click", pick);

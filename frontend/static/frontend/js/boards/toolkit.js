@@ -64,3 +64,21 @@ export function animateHops(el, points, { ms = 180, delay = 0, easing = "ease-in
   const anim = el.animate(frames, { duration: ms * (points.length - 1), delay, fill: "backwards" });
   return anim.finished.catch(() => {});
 }
+
+/** A straight arrow from one point to another (line plus a triangular head); `gap`
+ * shortens both ends so the arrow sits between two pieces. */
+export function arrow(parent, from, to, cls, gap = 0, head = 2.4) {
+  const g = group(parent, cls);
+  const dx = to[0] - from[0];
+  const dy = to[1] - from[1];
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const a = [from[0] + ux * gap, from[1] + uy * gap];
+  const b = [to[0] - ux * gap, to[1] - uy * gap];
+  const base = [b[0] - ux * head, b[1] - uy * head];
+  svgEl("line", { x1: a[0], y1: a[1], x2: base[0], y2: base[1] }, g);
+  const w = head * 0.6;
+  svgEl("path", { d: `M${b[0]} ${b[1]}L${base[0] - uy * w} ${base[1] + ux * w}L${base[0] + uy * w} ${base[1] - ux * w}Z` }, g);
+  return g;
+}

@@ -1,0 +1,667 @@
+// Das Idiotenspiel (Robin Hood vs. the Sheriff): the terrain map with unit counters.
+// Set-up: pick a unit type, then a lit field. Movement: pick a unit, then a lit field
+// (shield walls then pick a facing). Combat: pick an attacker, then a marked enemy (or
+// a fight from the list); retreats, advances and Maid Marian's moves are lit fields.
+import { arrow, group, key, makeSvg, svgEl } from "./toolkit.js";
+import { CELL, MARGIN, drawMap, legend } from "./idiotenspiel-map.js";
+import { badge, counter, fightIcon, prisoner } from "./idiotenspiel-units.js";
+import { cap, describe as describeItem, fieldName, learnUnits, typeName, unitName } from "./idiotenspiel-text.js";
+import { createFightCard, createGlass } from "./idiotenspiel-widgets.js";
+import { fmt, gettext } from "../socket.js";
+
+export function describe(item, ctx) {
+  return describeItem(item, ctx);
+}
+
+const PHASES = () => ({
+  choose: gettext("Choosing sides"),
+  setup: gettext("Set-up"),
+  move: gettext("Movement"),
+  grace: gettext("Movement: grace time"),
+  combat: gettext("Combat"),
+  marian: gettext("Maid Marian"),
+});
+const SCREEN_DIRS = [["NW", "N", "NE"], ["W", null, "E"], ["SW", "S", "SE"]];
+const ARROWS = { NW: "\u2196", N: "\u2191", NE: "\u2197", W: "\u2190", E: "\u2192", SW: "\u2199", S: "\u2193", SE: "\u2198" };
+const TURNED = { N: "S", NE: "SW", E: "W", SE: "NW", S: "N", SW: "NE", W: "E", NW: "SE" };
+
+function el(tag, cls, parent, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.append(e);
+  return e;
+}
+
+function button(parent, label, onClick, cls = "button small", testid = "") {
+  const b = el("button", cls, parent, label);
+  b.type = "button";
+  if (testid) b.dataset.testid = testid;
+  b.addEventListener("click", (e) => {
+    e.stopPropagation();
+    onClick();
+  });
+  return b;
+}
+
+/** The server's legal actions, sorted by what the page offers for them. */
+function sortLegal(legal) {
+  const by = (map, k, a) => (map.has(k) ? map.get(k).push(a) : map.set(k, [a]));
+  const out = { units: new Map(), place: new Map(), fields: new Map(), choose: [], buttons: {} };
+  for (const a of legal) {
+    switch (a.type) {
+      case "choose_setup": out.choose.push(a); break;
+      case "place": by(out.place, a.unit, a); break;
+      case "move": case "attack": by(out.units, a.unit, a); break;
+      case "retreat": case "move_marian": by(out.fields, key(a.to), a); break;
+      case "advance": out.buttons[a.yes ? "advance" : "stay"] = a; break;
+      default: out.buttons[a.type] = a;
+    }
+  }
+  return out;
+}
+
+export function createBoard(container, ctx) {
+  container.classList.add("ids-board");
+  const hud = el("div", "ids-hud", container);
+  const head = el("div", "ids-head", hud);
+  const title = el("strong", "ids-title", head);
+  const prompt = el("p", "ids-prompt", head);
+  prompt.dataset.testid = "ids-prompt";
+  const glass = createGlass(hud);
+  const controls = el("div", "ids-controls", container);
+  const tray = el("div", "ids-tray", controls);
+  const buttons = el("div", "ids-buttons", controls);
+  const attacksBox = el("div", "ids-attacks", container);
+  const fightCard = createFightCard(container);
+  const mapWrap = el("div", "ids-map", el("div", "ids-mapwrap", container));
+  const pop = el("div", "ids-pop", null);
+  pop.hidden = true;
+  pop.addEventListener("click", (e) => e.stopPropagation());
+  const legendBox = el("details", "ids-legend", container);
+  legendBox.open = window.matchMedia("(min-width: 801px)").matches;
+  el("summary", "", legendBox, gettext("Legend: terrain and units"));
+  const legendBody = el("div", "", legendBox);
+  legend(legendBody, "ids-leg");
+  unitLegend(legendBody);
+
+  let built = null; // {mapId, flip, svg, layers, W, H}
+  let sel = null; // the selected unit id (movement, combat) or waiting unit id (set-up)
+  let popFor = null; // {field, kind: "stack" | "facing" | "targets", ...}
+  let last = null;
+  let lastFight = null;
+
+  function seatLabel(seat) {
+    const s = ctx.seats()[seat];
+    return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : sideNameOf(seat);
+  }
+  function sideNameOf(seat) {
+    return seat === 0 ? gettext("Robin Hood") : gettext("Sheriff of Nottingham");
+  }
+
+  function flipFor(view) {
+    const seat = ctx.seat();
+    return seat !== null && seat !== undefined && ["N", "E"].includes(view.home[seat]);
+  }
+
+  function build(view, flip) {
+    const { width: W, height: H } = view.map;
+    const svg = makeSvg(mapWrap, W * CELL, H * CELL, fmt(gettext("Map: %(name)s"), { name: view.map.name }), MARGIN);
+    mapWrap.append(pop);
+    drawMap(svg, view.map, flip, "ids-map");
+    const layers = {
+      marks: group(svg, "ids-marks"),
+      units: group(svg, "ids-units"),
+      targets: group(svg, "ids-targets"),
+    };
+    svg.addEventListener("click", (e) => {
+      e.stopPropagation();
+      const f = fieldAt(e);
+      if (f) clickField(f);
+    });
+    built = { mapId: view.map_id, flip, svg, layers, W, H };
+  }
+
+  function fieldAt(e) {
+    const { svg, W, H, flip } = built;
+    const pt = svg.createSVGPoint();
+    pt.x = e.clientX;
+    pt.y = e.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const sx = Math.floor(p.x / CELL);
+    const sy = Math.floor(p.y / CELL);
+    if (sx < 0 || sy < 0 || sx >= W || sy >= H) return null;
+    return flip ? [W - 1 - sx, H - 1 - sy] : [sx, sy];
+  }
+
+  /** Top-left corner of a field on screen. */
+  function corner([x, y]) {
+    const { W, H, flip } = built;
+    return flip ? [(W - 1 - x) * CELL, (H - 1 - y) * CELL] : [x * CELL, y * CELL];
+  }
+  function centre(f) {
+    const [x, y] = corner(f);
+    return [x + CELL / 2, y + CELL / 2];
+  }
+
+  // -- rendering ----------------------------------------------------------------------
+  function render(state, info) {
+    const view = state.view;
+    learnUnits(view);
+    const flip = flipFor(view);
+    if (!built || built.mapId !== view.map_id || built.flip !== flip) build(view, flip);
+    const legal = info.myTurn && !state.paused ? state.legal : [];
+    const acts = sortLegal(legal);
+    if (last && last.state.version !== state.version) popFor = null;
+    last = { state, info, acts };
+    if (view.phase === "setup") {
+      if (!acts.place.has(sel)) sel = acts.place.keys().next().value ?? null;
+    } else if (sel && !acts.units.has(sel)) {
+      sel = null;
+    }
+    if (!sel && view.phase === "combat" && acts.units.size === 1) sel = acts.units.keys().next().value;
+    const fight = [...view.last].reverse().find((i) => i.type === "fight");
+    if (fight) lastFight = fight;
+    const fresh = !!(info.event && info.event.events.some((i) => i.type === "fight"));
+    fightCard.show(lastFight, fresh);
+    glass.sync(state);
+    container.classList.toggle("my-turn", !!info.myTurn);
+    container.dataset.phase = view.phase;
+    drawMarks(view);
+    const targets = drawTargets(view, acts);
+    drawUnits(view, acts);
+    built.targets = targets;
+    renderHud(state, view, acts);
+    renderAttacks(view, acts);
+    renderPop(view, acts);
+    if (info.event || !revealed) reveal(view);
+  }
+
+  /** On a narrow screen the map scrolls sideways: bring what just happened (or the
+   * decision at hand) into view. */
+  let revealed = false;
+  function reveal(view) {
+    const box = mapWrap.parentElement;
+    if (box.scrollWidth <= box.clientWidth + 1) return;
+    const p = view.combat && view.combat.pending;
+    const spots = [];
+    for (const item of view.last) {
+      if (item.to) spots.push(item.to);
+      else if (item.at) spots.push(item.at);
+      else if (item.defender) spots.push(item.defender.at);
+    }
+    if (p) spots.push(...p.options, ...(p.field ? [p.field] : []));
+    if (view.phase === "grace" && view.movement.field_worked_on) spots.push(view.movement.field_worked_on);
+    if (!spots.length) return;
+    revealed = true;
+    const xs = spots.map((f) => centre(f)[0] + MARGIN);
+    const mid = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const scale = mapWrap.clientWidth / (built.W * CELL + MARGIN);
+    const left = mid * scale - box.clientWidth / 2;
+    const shown = [box.scrollLeft, box.scrollLeft + box.clientWidth];
+    if (mid * scale < shown[0] + 20 || mid * scale > shown[1] - 20) box.scrollTo({ left: Math.max(0, left), behavior: "smooth" });
+  }
+
+  function rerender() {
+    if (last) render(last.state, last.info);
+  }
+
+  function byField(view) {
+    const fields = new Map();
+    for (const u of view.units) {
+      if (!u.alive || !u.at) continue;
+      const k = key(u.at);
+      if (!fields.has(k)) fields.set(k, { at: u.at, sides: [[], []], prisoners: [], civ: [] });
+      const f = fields.get(k);
+      if (u.prisoner) f.prisoners.push(u);
+      else if (u.type === "civilian") f.civ.push(u);
+      else f.sides[u.side].push(u);
+    }
+    return fields;
+  }
+
+  function drawUnits(view, acts) {
+    const layer = built.layers.units;
+    layer.replaceChildren();
+    const moving = view.phase === "move" || view.phase === "grace";
+    const rank = (u) => (u.id === sel ? -2 : acts.units.has(u.id) ? -1 : 0) * 10 + (u.leader ? 0 : 1);
+    for (const [, f] of byField(view)) {
+      const [cx, cy] = centre(f.at);
+      const both = f.sides[0].length && f.sides[1].length;
+      const size = both ? 5.8 : 7.4;
+      f.sides.forEach((stack, side) => {
+        if (!stack.length) return;
+        const off = both ? (side === 0 ? -1.9 : 1.9) : 0;
+        const sorted = [...stack].sort((a, b) => rank(a) - rank(b));
+        const step = 0.9;
+        const n = sorted.length;
+        for (let i = n - 1; i >= 0; i--) {
+          const u = sorted[i];
+          const d = off - (step * (n - 1)) / 2 + step * i;
+          const classes = [];
+          if ((moving && u.moved) || (view.phase === "combat" && u.fights > 0 && !acts.units.has(u.id))) classes.push("done");
+          if (acts.units.has(u.id)) classes.push("can-act");
+          if (u.id === sel) classes.push("selected");
+          if (i > 0) classes.push("under");
+          counter(layer, u, cx + d, cy + d, size, { rot: built.flip, classes });
+        }
+        const top = off - (step * (n - 1)) / 2;
+        if (n > 1) badge(layer, n, cx + top, cy + top, size);
+        f.prisoners
+          .filter((p) => stack.some((g) => g.id === p.guard))
+          .forEach((p, j) => prisoner(layer, p, cx + top - size / 2 + 1 + j * 3.2, cy + top + size / 2 - 0.8, 4.4));
+      });
+      f.civ.forEach((u, j) => {
+        const alone = !f.sides[0].length && !f.sides[1].length;
+        if (alone) counter(layer, u, cx, cy, 6.6, { classes: ["ids-civilian"] });
+        else prisoner(layer, u, cx - 2.8 + j * 3.2, cy + 2.8, 4.4).classList.add("free");
+      });
+      // Prisoners whose guard stands elsewhere cannot happen; draw strays anyway.
+      f.prisoners
+        .filter((p) => !f.sides.flat().some((g) => g.id === p.guard))
+        .forEach((p, j) => prisoner(layer, p, cx + j * 3.2, cy, 4.4));
+    }
+  }
+
+  function drawMarks(view) {
+    const g = built.layers.marks;
+    g.replaceChildren();
+    const ring = (f, cls) => {
+      const [x, y] = corner(f);
+      svgEl("rect", { x: x + 0.5, y: y + 0.5, width: CELL - 1, height: CELL - 1, rx: 1.2, class: cls, "data-field": key(f) }, g);
+    };
+    if (view.phase === "grace" && view.movement.field_worked_on) ring(view.movement.field_worked_on, "ids-worked");
+    const chosen = sel && view.phase !== "setup" && view.units.find((u) => u.id === sel);
+    if (chosen && chosen.at) ring(chosen.at, "ids-sel");
+    if (popFor && popFor.kind !== "stack") ring(popFor.field, "ids-sel pick");
+    const p = view.combat && view.combat.pending;
+    if (p && p.kind !== "defend") {
+      if (p.field && p.kind === "advance") ring(p.field, "ids-maybe");
+      for (const o of p.options) ring(o, "ids-maybe");
+    }
+    if (p && p.kind === "defend") {
+      const shooter = view.units.find((u) => u.id === p.other);
+      const target = view.units.find((u) => u.id === p.unit);
+      if (shooter && target && shooter.at && target.at) arrow(g, centre(shooter.at), centre(target.at), "ids-shot", 3.5);
+    }
+    const trailTo = (item, cls) => {
+      ring(item.to, cls === "ids-last-move" ? "ids-last-ring" : "ids-last-ring retreat");
+      arrow(g, centre(item.from), centre(item.to), cls, 1.5);
+    };
+    for (const item of view.last) {
+      switch (item.type) {
+        case "placed": ring(item.at, "ids-last-ring"); break;
+        case "moved":
+          if (key(item.from) === key(item.to)) ring(item.to, "ids-last-ring");
+          else trailTo(item, "ids-last-move");
+          break;
+        case "advanced": case "marian_moved":
+          trailTo(item, "ids-last-move");
+          break;
+        case "retreated":
+          trailTo(item, "ids-last-retreat");
+          break;
+        case "eliminated": {
+          const [x, y] = centre(item.at);
+          svgEl("path", { d: `M${x - 2.6} ${y - 2.6}l5.2 5.2m0 -5.2l-5.2 5.2`, class: "ids-last-dead" }, g);
+          break;
+        }
+        case "fight": {
+          const a = centre(item.attacker.at);
+          const d = centre(item.defender.at);
+          svgEl("line", { x1: a[0], y1: a[1], x2: d[0], y2: d[1], class: "ids-last-fight-line" }, g);
+          fightIcon(g, (a[0] + d[0]) / 2, (a[1] + d[1]) / 2, item.kind === "ranged", "ids-last-fight");
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+
+  /** Lit fields for what the player can do now; returns field key -> handler. */
+  function drawTargets(view, acts) {
+    const g = built.layers.targets;
+    g.replaceChildren();
+    const handlers = new Map();
+    const lit = (f, cls, handler) => {
+      const [x, y] = corner(f);
+      svgEl("rect", { x: x + 0.35, y: y + 0.35, width: CELL - 0.7, height: CELL - 0.7, rx: 1, class: `ids-target ${cls}`, "data-field": key(f) }, g);
+      handlers.set(key(f), handler);
+    };
+    if (view.phase === "setup" && sel && acts.place.has(sel)) {
+      for (const a of acts.place.get(sel)) {
+        if (handlers.has(key(a.at))) continue;
+        const all = acts.place.get(sel).filter((b) => key(b.at) === key(a.at));
+        lit(a.at, "place", () => (a.facing ? askFacing(a.at, all) : send(a)));
+      }
+    }
+    if (sel && acts.units.has(sel)) {
+      const list = acts.units.get(sel);
+      const groups = new Map();
+      for (const a of list) {
+        const at = a.type === "move" ? a.to : view.units.find((u) => u.id === a.target).at;
+        const k = key(at);
+        if (!groups.has(k)) groups.set(k, { at, actions: [] });
+        groups.get(k).actions.push(a);
+      }
+      for (const [, { at, actions }] of groups) {
+        if (actions[0].type === "move") {
+          lit(at, "move", () => chooseMove(at, actions, view));
+        } else {
+          const ranged = actions[0].kind === "ranged";
+          lit(at, ranged ? "attack ranged" : "attack melee", () => chooseAttack(at, actions));
+          const [x, y] = corner(at);
+          fightIcon(g, x + CELL - 2.4, y + 2.4, ranged, "ids-attack-icon");
+        }
+      }
+    }
+    for (const [a] of acts.fields.values()) lit(a.to, a.type === "retreat" ? "retreat" : "marian", () => send(a));
+    if (acts.buttons.advance) {
+      const p = view.combat.pending;
+      lit(p.field, "advance", () => send(acts.buttons.advance));
+    }
+    return handlers;
+  }
+
+  // -- clicks -------------------------------------------------------------------------
+  function clickField(f) {
+    if (!last) return;
+    const { state, acts } = last;
+    const k = key(f);
+    const handler = built.targets.get(k);
+    if (handler) return handler();
+    const here = state.view.units.filter((u) => u.alive && u.at && key(u.at) === k);
+    const mine = here.filter((u) => acts.units.has(u.id));
+    if (mine.length) {
+      const i = mine.findIndex((u) => u.id === sel);
+      sel = mine[(i + 1) % mine.length].id;
+    } else {
+      sel = state.view.phase === "setup" ? sel : null;
+    }
+    popFor = here.length > 1 || (here.length && !mine.length) ? { field: f, kind: "stack" } : null;
+    rerender();
+  }
+
+  function chooseMove(at, actions, view) {
+    const plain = actions.filter((a) => !a.with);
+    const along = actions.filter((a) => a.with);
+    if (plain.some((a) => a.facing)) return askFacing(at, plain, along);
+    if (along.length) {
+      popFor = { field: at, kind: "along", plain: plain[0], along: along[0] };
+      return rerender();
+    }
+    send(plain[0]);
+  }
+
+  function chooseAttack(at, actions) {
+    if (actions.length === 1) return send(actions[0]);
+    popFor = { field: at, kind: "targets", actions };
+    rerender();
+  }
+
+  function askFacing(at, actions, along = []) {
+    popFor = { field: at, kind: "facing", actions, along };
+    rerender();
+  }
+
+  function send(action) {
+    if (ctx.act(action)) {
+      popFor = null;
+      if (action.type !== "place") sel = null;
+    }
+    rerender();
+  }
+
+  // -- the head-up display --------------------------------------------------------------
+  function renderHud(state, view, acts) {
+    const phases = PHASES();
+    const phase = phases[view.phase] ?? view.phase;
+    if (state.status !== "active") title.textContent = gettext("Game over");
+    else title.textContent = view.turn ? fmt(gettext("Turn %(turn)s · %(phase)s"), { turn: view.turn, phase }) : phase;
+    prompt.textContent = promptText(state, view, acts);
+    tray.replaceChildren();
+    buttons.replaceChildren();
+    if (state.status !== "active") return;
+    for (const a of acts.choose) {
+      const edge = { N: gettext("north"), S: gettext("south"), W: gettext("west"), E: gettext("east") };
+      const side = a.side ?? view.home[ctx.seat()];
+      const label = a.zone === "fortress"
+        ? fmt(gettext("%(edge)s side, by the fortress"), { edge: cap(edge[side]) })
+        : fmt(gettext("%(edge)s edge"), { edge: cap(edge[side]) });
+      button(buttons, label, () => send(a), "button small primary", `choose-${side}-${a.zone}`);
+    }
+    if (view.phase === "setup") renderTray(view, acts);
+    const b = acts.buttons;
+    if (b.end_movement) button(buttons, gettext("End movement"), () => send(b.end_movement), "button primary", "end-movement");
+    if (b.end_combat) button(buttons, gettext("End combat"), () => send(b.end_combat), "button primary", "end-combat");
+    if (b.roll) button(buttons, gettext("Roll the die"), () => send(b.roll), "button primary", "roll");
+    if (b.decline) button(buttons, gettext("Decline"), () => send(b.decline), "button", "decline");
+    if (b.advance) button(buttons, gettext("Advance"), () => send(b.advance), "button primary", "advance");
+    if (b.stay) button(buttons, gettext("Stay"), () => send(b.stay), "button", "stay");
+    if (view.phase === "marian") {
+      const m = view.units.find((u) => u.id === "m");
+      const stay = m && acts.fields.get(key(m.at));
+      if (stay) button(buttons, gettext("Leave her here"), () => send(stay[0]), "button", "marian-stay");
+    }
+  }
+
+  function renderTray(view, acts) {
+    // Maid Marian is the Sheriff's prisoner: he places her.
+    const placer = (u) => (u.id === "m" && view.scenario === "marian" ? 1 : u.side);
+    const waiting = (side) => view.units.filter((u) => u.alive && !u.at && placer(u) === side).length;
+    const left = el("p", "ids-left hint", tray);
+    left.textContent = fmt(gettext("Still to place: Robin %(robin)s · Sheriff %(sheriff)s"), { robin: waiting(0), sheriff: waiting(1) });
+    if (!acts.place.size) return;
+    const list = el("div", "ids-kinds", tray);
+    for (const id of acts.place.keys()) {
+      const u = view.units.find((v) => v.id === id);
+      const same = view.units.filter((v) => v.alive && !v.at && v.side === u.side && v.type === u.type && v.leader === u.leader && v.name === u.name).length;
+      const b = button(list, "", () => {
+        sel = id;
+        popFor = null;
+        rerender();
+      }, `ids-kind${id === sel ? " selected" : ""}`, `kind-${u.type}${u.leader ? "-leader" : ""}`);
+      b.setAttribute("aria-pressed", id === sel ? "true" : "false");
+      const icon = svgEl("svg", { viewBox: "-5.5 -5.5 11 11", class: "ids-kind-icon", "aria-hidden": "true" }, b);
+      counter(icon, { ...u, at: null }, 0, 0, 10);
+      el("span", "", b, `${cap(u.name ? unitName(u) : typeName(u.type))} ×${same}`);
+    }
+  }
+
+  function promptText(state, view, acts) {
+    if (state.status !== "active") return state.status === "finished" ? gettext("The game is over.") : "";
+    if (state.paused) return gettext("The game is paused.");
+    const p = view.combat && view.combat.pending;
+    const actor = seatLabel(state.to_act[0]);
+    const mine = last.info.myTurn;
+    const unit = (id) => unitName(id);
+    switch (view.phase) {
+      case "choose":
+        return mine
+          ? (acts.choose.some((a) => a.side) ? gettext("Choose your map side and where to set up.") : gettext("Choose where to set up."))
+          : fmt(gettext("%(player)s is choosing where to set up."), { player: actor });
+      case "setup":
+        return mine ? gettext("Place your units: pick a unit type, then a lit field.") : fmt(gettext("%(player)s is placing units."), { player: actor });
+      case "move":
+        return mine
+          ? gettext("Move your units: pick a unit, then a lit field. Each unit moves once; moves do not refill the sandglass.")
+          : fmt(gettext("%(player)s is moving."), { player: actor });
+      case "grace":
+        return mine
+          ? fmt(gettext("Time is up: you may still move the units from %(field)s."), { field: fieldName(view.movement.field_worked_on) })
+          : fmt(gettext("Time is up: %(player)s may still move the units from %(field)s."), { player: actor, field: fieldName(view.movement.field_worked_on) });
+      case "marian":
+        return mine
+          ? gettext("Move Maid Marian up to 3 fields (a lit field), or leave her where she is.")
+          : fmt(gettext("%(player)s may move Maid Marian."), { player: actor });
+      case "combat":
+        if (p && p.kind === "defend") {
+          return mine
+            ? fmt(gettext("%(shooter)s shoots at your %(unit)s. Roll to defend (1-3 counts 0), or decline: your unit then has not fought and may fight later."), { shooter: cap(unit(p.other)), unit: typeName(view.units.find((u) => u.id === p.unit).type) })
+            : fmt(gettext("%(player)s decides whether %(unit)s rolls against the shot."), { player: actor, unit: unit(p.unit) });
+        }
+        if (p && p.kind === "retreat") {
+          return mine
+            ? fmt(gettext("%(unit)s must retreat: click a lit field."), { unit: cap(unit(p.unit)) })
+            : fmt(gettext("%(player)s chooses where %(unit)s retreats."), { player: actor, unit: unit(p.unit) });
+        }
+        if (p && p.kind === "advance") {
+          return mine
+            ? fmt(gettext("%(unit)s won: advance into %(field)s (click it) or stay?"), { unit: cap(unit(p.unit)), field: fieldName(p.field) })
+            : fmt(gettext("%(player)s decides whether %(unit)s advances."), { player: actor, unit: unit(p.unit) });
+        }
+        if (!mine) return fmt(gettext("%(player)s chooses the fights."), { player: actor });
+        return acts.buttons.end_combat
+          ? gettext("Choose a fight: click one of your units, then a marked enemy; or end your combat.")
+          : gettext("Choose a fight: click one of your units, then a marked enemy. Units next to each other must fight.");
+      default:
+        return "";
+    }
+  }
+
+  /** Every fight the player may choose, as a list of buttons (twins in one field
+   * against the same kind of target are offered once). */
+  function renderAttacks(view, acts) {
+    attacksBox.replaceChildren();
+    const byId = new Map(view.units.map((u) => [u.id, u]));
+    const seen = new Set();
+    const all = [];
+    for (const a of [...acts.units.values()].flat()) {
+      if (a.type !== "attack") continue;
+      const att = byId.get(a.unit);
+      const tgt = byId.get(a.target);
+      const twin = [att.type, att.leader, key(att.at), tgt.type, tgt.leader, key(tgt.at), a.kind, !!a.capture].join("|");
+      if (seen.has(twin)) continue;
+      seen.add(twin);
+      all.push([a, att, tgt]);
+    }
+    if (!all.length) return;
+    const box = el("details", "", attacksBox);
+    box.open = all.length <= 4;
+    el("summary", "", box, fmt(gettext("Possible fights (%(n)s)"), { n: all.length }));
+    const list = el("ul", "ids-attack-list", box);
+    for (const [a, att, tgt] of all) {
+      const li = el("li", "", list);
+      const label = fmt(a.kind === "ranged" ? gettext("%(a)s (%(af)s) shoots at %(d)s (%(df)s)") : gettext("%(a)s (%(af)s) attacks %(d)s (%(df)s)"), {
+        a: cap(unitName(att)), af: fieldName(att.at), d: unitName(tgt), df: fieldName(tgt.at),
+      });
+      const b = button(li, a.capture ? fmt(gettext("%(fight)s, capturing on 6+"), { fight: label }) : label, () => send(a), `ids-attack-btn ${a.kind}`);
+      b.dataset.attack = `${a.unit}>${a.target}${a.capture ? ">capture" : ""}`;
+    }
+  }
+
+  // -- the popover beside a field ----------------------------------------------------------
+  function renderPop(view, acts) {
+    if (!popFor) {
+      pop.hidden = true;
+      return;
+    }
+    pop.replaceChildren();
+    const { field, kind } = popFor;
+    const [sx, sy] = corner(field);
+    const right = sx < (built.W * CELL) / 2;
+    const totalW = built.W * CELL + MARGIN;
+    const totalH = built.H * CELL + MARGIN;
+    pop.style.left = `${((sx + MARGIN + (right ? CELL : 0)) / totalW) * 100}%`;
+    pop.style.top = `${(sy / totalH) * 100}%`;
+    pop.classList.toggle("left", !right);
+    el("div", "ids-pop-title", pop, fieldName(field));
+    if (kind === "stack") {
+      const list = el("ul", "ids-pop-list", pop);
+      for (const u of view.units.filter((v) => v.alive && v.at && key(v.at) === key(field))) {
+        const li = el("li", "", list);
+        let text = cap(unitName(u));
+        if (u.leader && !u.name) text += ` (${gettext("leader")})`;
+        if (u.type === "shieldwall" && u.facing) text += ` · ${u.facing}`;
+        if (u.prisoner) text += ` · ${gettext("prisoner")}`;
+        if (u.moved && (view.phase === "move" || view.phase === "grace")) text += ` · ${gettext("moved")}`;
+        if (u.fights && view.phase === "combat") text += ` · ${gettext("fought")}`;
+        if (acts.units.has(u.id)) {
+          button(li, text, () => {
+            sel = u.id;
+            rerender();
+          }, `ids-pop-unit${u.id === sel ? " selected" : ""}`).dataset.unit = u.id;
+        } else {
+          el("span", `ids-pop-unit side-${u.side}`, li, text);
+        }
+      }
+    } else if (kind === "facing") {
+      el("p", "hint", pop, gettext("Facing:"));
+      const grid = el("div", "ids-facing-grid", pop);
+      const flip = built.flip;
+      for (const row of SCREEN_DIRS) {
+        for (const dir of row) {
+          if (!dir) {
+            button(grid, "\u00d7", () => {
+              popFor = null;
+              rerender();
+            }, "ids-facing-btn cancel").title = gettext("Cancel");
+            continue;
+          }
+          const facing = flip ? TURNED[dir] : dir;
+          const a = popFor.actions.find((x) => x.facing === facing);
+          const b = button(grid, ARROWS[dir], () => {
+            const withIt = popFor.along.find((x) => x.facing === facing);
+            send(withIt ?? a);
+          }, "ids-facing-btn");
+          b.disabled = !a;
+          b.dataset.facing = facing;
+          b.title = facing;
+        }
+      }
+    } else if (kind === "targets") {
+      for (const a of popFor.actions) {
+        const t = view.units.find((u) => u.id === a.target);
+        const label = a.capture
+          ? fmt(gettext("Attack %(unit)s, capture on 6+"), { unit: unitName(t) })
+          : fmt(gettext("Attack %(unit)s"), { unit: unitName(t) });
+        button(pop, label, () => send(a), "button small ids-pop-action").dataset.attack = `${a.unit}>${a.target}${a.capture ? ">capture" : ""}`;
+      }
+    } else if (kind === "along") {
+      const m = popFor.along.with.map((id) => cap(unitName(id))).join(", ");
+      button(pop, fmt(gettext("Move, taking %(units)s along"), { units: m }), () => send(popFor.along), "button small primary ids-pop-action", "move-with");
+      button(pop, gettext("Move alone"), () => send(popFor.plain), "button small ids-pop-action", "move-alone");
+    }
+    pop.hidden = false;
+  }
+
+  function unitLegend(parent) {
+    const list = el("ul", "ids-legend-list ids-unit-legend", parent);
+    const samples = [
+      [{ id: "l0", side: 0, type: "archer", leader: true, name: "Robin Hood" }, gettext("Robin Hood: leader (star), archer")],
+      [{ id: "l1", side: 1, type: "cavalry", leader: true, name: "Sheriff of Nottingham" }, gettext("the Sheriff: mounted leader")],
+      [{ id: "l2", side: 0, type: "infantry" }, typeName("infantry")],
+      [{ id: "l3", side: 0, type: "archer" }, gettext("archer (shoots 3 fields)")],
+      [{ id: "l4", side: 1, type: "cavalry" }, typeName("cavalry")],
+      [{ id: "l5", side: 1, type: "shieldwall", facing: "N" }, gettext("shield wall (bar: facing)")],
+      [{ id: "l6", side: 0, type: "civilian", name: "Maid Marian" }, gettext("Maid Marian")],
+    ];
+    for (const [u, text] of samples) {
+      const li = el("li", "", list);
+      const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
+      counter(icon, { leader: false, name: "", at: null, ...u }, 0.4, 0.4, 10);
+      el("span", "", li, cap(text));
+    }
+    const li = el("li", "", list);
+    const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
+    for (const d of [1.2, 0.2, -0.8]) counter(icon, { id: "l7", side: 1, type: "infantry", leader: false, name: "", at: null }, d, d, 9);
+    badge(icon, 3, -0.8, -0.8, 9);
+    el("span", "", li, gettext("stack of 3 units"));
+  }
+
+  container.addEventListener("click", () => {
+    if (popFor) {
+      popFor = null;
+      rerender();
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && (popFor || sel)) {
+      popFor = null;
+      if (last && last.state.view.phase !== "setup") sel = null;
+      rerender();
+    }
+  });
+
+  return { render };
+}
