@@ -1,10 +1,11 @@
 from django.urls import path
 
-from games.consumers import GameConsumer, NotifyConsumer
+from games.consumers import GameConsumer, NotifyConsumer, RemisQueueConsumer
 from lobby.consumers import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/game/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/notify/", NotifyConsumer.as_asgi()),
+    path("ws/remis/", RemisQueueConsumer.as_asgi()),
 ]

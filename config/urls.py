@@ -10,6 +10,7 @@ urlpatterns = [
     path("g/<int:game_id>/replay/", pages.replay_page, name="replay"),
     path("t/<str:code>/", pages.invite, name="invite"),
     path("my/games/", pages.my_games, name="my-games"),
+    path("remis/", pages.remis_queue, name="remis-queue"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.staticfiles import finders
-from django.http import Http404
+from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
@@ -102,3 +102,12 @@ def replay_page(request, game_id: int):
         raise Http404(gettext("There is no such game.")) from None
     context = {"game": game, "title": gettext(RULESETS[game.ruleset].title)}
     return render(request, "frontend/replay.html", context)
+
+
+def remis_queue(request):
+    """The admins' remis queue (the data comes over /ws/remis/ and /api/remis/)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.is_staff:
+        return HttpResponseForbidden(gettext("Only admins may see the remis queue."))
+    return render(request, "frontend/remis_queue.html")

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Event, Game, Seat
+from .models import ChatMessage, Event, Game, Notification, RemisRequest, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -22,3 +22,49 @@ class EventAdmin(admin.ModelAdmin):
     list_display = ("game", "version", "kind", "seat", "created")
     list_filter = ("kind",)
     readonly_fields = ("game", "version", "seat", "kind", "action", "events", "created")
+
+
+@admin.register(RemisRequest)
+class RemisRequestAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "game",
+        "kind",
+        "requested_by",
+        "status",
+        "created",
+        "decided_by",
+        "decided",
+    )
+    list_filter = ("status", "kind")
+    search_fields = ("game__id", "requested_by__username", "decided_by__username")
+    readonly_fields = (
+        "game",
+        "seat",
+        "requested_by",
+        "kind",
+        "action",
+        "move_numbers",
+        "reason",
+        "evidence",
+        "created",
+        "decided_by",
+        "decided",
+        "decision_reason",
+        "status",
+    )
+
+    def has_add_permission(self, request) -> bool:
+        return False  # requests are filed by players; decisions are made on the queue page
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("game", "user", "seat", "text", "created")
+    search_fields = ("text", "user__username")
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("user", "kind", "game", "read", "created")
+    list_filter = ("kind", "read")

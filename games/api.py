@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 
 from lobby import services as lobby_services
 
-from . import chat, notifications, replay, selectors, services
+from . import chat, notifications, remis, replay, selectors, services
 from .errors import GameError
-from .models import Game, MatchRecord
+from .models import Game, MatchRecord, RemisRequest
 from .rules import RULESETS
 
 
@@ -336,3 +336,96 @@ class GameRecord(APIView):
 def _record_summary(data: dict) -> dict:
     """Everything but the bulky parts (traces), for listings."""
     return {k: v for k, v in data.items() if k not in {"trace", "board", "params"}}
+
+
+class RemisIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["repetition", "deadlock"])
+    action = serializers.DictField(required=False)
+    move_numbers = serializers.ListField(child=serializers.IntegerField(), required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class DecideIn(serializers.Serializer):
+    approve = serializers.BooleanField()
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class GameRemis(APIView):
+    @extend_schema(request=RemisIn, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(RemisIn, request)
+        filed = remis.remis_request(game_id=pk, user=request.user, **data)
+        return Response(remis.request_summary(filed), status=201)
+
+
+class GameRemisCandidates(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: int) -> Response:
+        game = _game(pk)
+        seat = selectors.seat_of(selectors.game_with_seats(pk), request.user)
+        if (
+            seat is None
+            or game.status != Game.Status.ACTIVE
+            or seat not in game.to_act
+            or game.paused
+        ):
+            return Response({"candidates": []})
+        return Response({"candidates": remis.repetition_candidates(game, seat)})
+
+
+class IsStaff(permissions.BasePermission):
+    message = "Only admins may see the remis queue."
+
+    def has_permission(self, request, view) -> bool:
+        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+
+
+class RemisQueue(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("page", int),
+            OpenApiParameter("older_than_hours", float, description="only requests waiting longer"),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request) -> Response:
+        try:
+            page = int(request.query_params.get("page", "1"))
+            older = float(request.query_params.get("older_than_hours", "0") or 0)
+        except ValueError:
+            raise GameError("bad_request", "page and older_than_hours must be numbers.") from None
+        return Response(remis.queue_page(page=page, older_than_hours=older))
+
+
+class RemisDetail(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: int) -> Response:
+        item = (
+            RemisRequest.objects.select_related("game", "requested_by", "decided_by")
+            .filter(pk=pk)
+            .first()
+        )
+        if item is None:
+            raise GameError("not_found", "There is no such remis request.", status=404)
+        full = selectors.game_with_seats(item.game_id)
+        return Response(
+            {
+                **remis.request_summary(item),
+                "seats": selectors.seat_list(full),
+                "moves": remis.move_list(item.game),
+            }
+        )
+
+
+class RemisDecide(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(request=DecideIn, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(DecideIn, request)
+        decided = remis.remis_decide(request_id=pk, admin=request.user, **data)
+        return Response(remis.request_summary(decided))

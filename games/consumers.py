@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from . import chat, notifications, presence, selectors, services
+from . import chat, notifications, presence, remis, selectors, services
 from .broadcast import SPECTATOR, dumps, game_group, publish_watchers, user_group
 from .errors import GameError
 from .i18n import TranslatedConsumerMixin
@@ -98,6 +98,7 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             "sync": self.on_sync,
             "ping": self.on_ping,
             "chat": self.on_chat,
+            "remis": self.on_remis,
         }.get(kind)
         if handler is None and kind in SEAT_COMMANDS:
             handler = self.on_command
@@ -140,6 +141,19 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         version = await database_sync_to_async(service)(game_id=self.game_id, user=self.user)
         await self.send(
             text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
+        )
+
+    async def on_remis(self, frame: dict[str, Any]) -> None:
+        request = await database_sync_to_async(remis.remis_request)(
+            game_id=self.game_id,
+            user=self.user,
+            kind=frame.get("kind"),
+            action=frame.get("action"),
+            move_numbers=frame.get("move_numbers"),
+            reason=frame.get("reason", ""),
+        )
+        await self.send(
+            text_data=dumps({"type": "remis_filed", "id": request.pk, "ref": frame.get("ref")})
         )
 
     async def on_chat(self, frame: dict[str, Any]) -> None:
@@ -234,3 +248,64 @@ class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
     async def user_notify(self, message: dict[str, Any]) -> None:
         if message["payload"].get("kind") == "notification":
             await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
+
+
+class RemisQueueConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
+    """The admins' live remis queue; staff only (others are refused with 4403)."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or not user.is_staff:
+            await self.close(code=4403)
+            return
+        self.user = user
+        await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_page({})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "user"):
+            await self.channel_layer.group_discard(remis.QUEUE_GROUP, self.channel_name)
+
+    async def send_page(self, frame: dict[str, Any]) -> None:
+        page = frame.get("page", 1)
+        older = frame.get("older_than_hours", 0)
+        if (
+            not isinstance(page, int)
+            or not isinstance(older, int | float)
+            or isinstance(page, bool)
+        ):
+            await self.send(
+                text_data=error_frame(
+                    "bad_request", _("page and older_than_hours must be numbers.")
+                )
+            )
+            return
+        data = await database_sync_to_async(remis.queue_page)(page=page, older_than_hours=older)
+        await self.send(text_data=dumps({"type": "queue", **data}))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        frame, error = parse_frame(text_data)
+        if error is not None:
+            await self.send(text_data=error_frame("bad_request", error))
+            return
+        try:
+            if frame["type"] in ("queue", "ping"):
+                await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
+                await self.send_page(frame)
+            elif frame["type"] == "decide":
+                await database_sync_to_async(remis.remis_decide)(
+                    request_id=frame.get("id"),
+                    admin=self.user,
+                    approve=frame.get("approve"),
+                    reason=frame.get("reason", ""),
+                )
+            else:
+                await self.send(
+                    text_data=error_frame("unknown_type", _("Expected queue, ping or decide."))
+                )
+        except GameError as exc:
+            await self.send(text_data=dumps({"type": "error", **exc.as_dict()}))
+
+    async def remis_changed(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=dumps({"type": "request", "request": message["request"]}))

@@ -59,6 +59,7 @@ class Game(models.Model):
     draw_offers = models.JSONField(default=list, blank=True)
     left_seats = models.JSONField(default=list, blank=True)
     imported = models.BooleanField(default=False)  # rebuilt from an export
+    remis_pending = models.JSONField(null=True, blank=True)  # what every page shows while paused
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
@@ -113,6 +114,7 @@ class Event(models.Model):
         DRAW_OFFER = "draw_offer", _("draw offer")
         DRAW_DECLINE = "draw_decline", _("draw declined")
         WORK = "work", _("background work")  # e.g. resolving a Hexenhalma round
+        REMIS = "remis", _("remis request")  # filed or decided; the state is unchanged
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -207,3 +209,52 @@ class MatchRecord(models.Model):
 
     def __str__(self) -> str:
         return f"record {self.index} of game {self.game_id} v{self.version}"
+
+
+class RemisRequest(models.Model):
+    """A Halma remis claim waiting for (or decided by) an admin."""
+
+    class Kind(models.TextChoices):
+        REPETITION = "repetition", _("repetition")
+        DEADLOCK = "deadlock", _("deadlock")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="remis_requests")
+    seat = models.SmallIntegerField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="remis_requests"
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    action = models.JSONField(null=True, blank=True)  # the move not played (repetition)
+    move_numbers = models.JSONField(default=list, blank=True)
+    reason = models.TextField(blank=True)
+    evidence = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="remis_decisions",
+    )
+    decided = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        indexes = [models.Index(fields=["status", "created"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(status="pending"),
+                name="one_pending_remis_per_game",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"remis {self.kind} in game {self.game_id} ({self.status})"

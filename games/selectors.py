@@ -67,6 +67,7 @@ def snapshot(game: Game, rs: Ruleset, state: Any, seat: int | None) -> dict[str,
         "draw_offers": list(game.draw_offers),
         "left": list(game.left_seats),
         "paused": game.paused,
+        "remis": game.remis_pending,
     }
 
 

@@ -262,6 +262,8 @@ class HalmaRuleset(Ruleset):
     title: ClassVar[str] = gettext_noop("Halma")
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
+    # Brettspielnetz: remis claims go to an admin queue (platform extension).
+    remis_by_admin: ClassVar[bool] = True
 
     def seat_names(self, seats: int) -> list[str]:
         return list(SEAT_NAMES[:seats])

@@ -12,6 +12,7 @@ const model = { version: 0, seat: null, seats: [], events: [], state: null, tabl
 const boardModule = await import(`./boards/${ruleset}.js`);
 const board = boardModule.createBoard($("board"), {
   act,
+  send: (frame) => socket.send({ ...frame, game: gameId }),
   seat: () => model.seat,
   seats: () => model.seats,
 });
@@ -54,6 +55,9 @@ function onFrame(frame) {
       if (frame.version > model.version) requestSync();
       break;
     case "ack":
+      break;
+    case "remis_filed":
+      toast(gettext("Remis requested. An admin will decide; the game waits."));
       break;
     case "table":
       model.table = frame.table;

@@ -1,6 +1,7 @@
 // Halma board: 10x10 squares, click a piece, then a lit target (or each landing of a chain).
 import { group, key, makeSvg, svgEl, trail } from "./toolkit.js";
-import { fmt, gettext } from "../socket.js";
+import { api, fmt, gettext } from "../socket.js";
+import { createRemisPanel } from "./halma-remis.js";
 
 const N = 10;
 const CELL = 10;
@@ -60,7 +61,8 @@ export function createBoard(container, ctx) {
     last = { state, info };
     const view = state.view;
     const legal = info.myTurn ? state.legal : [];
-    const svg = makeSvg(container, N * CELL, N * CELL, gettext("Halma board"), MARGIN);
+    remis.render(state, info);
+    const svg = makeSvg(holder, N * CELL, N * CELL, gettext("Halma board"), MARGIN);
     const cells = group(svg, "cells");
     const houses = view.board.houses.map((h) => new Set(h.map(key)));
     for (let r = 0; r < N; r++) {
@@ -144,12 +146,24 @@ export function createBoard(container, ctx) {
     rerender();
   }
 
+  container.classList.add("halma-board");
+  const remis = createRemisPanel(container, ctx, api);
+  const holder = document.createElement("div");
+  holder.className = "board-holder";
+  container.append(holder);
+
   function select(field) {
     selected = selected && key(selected.path[0]) === key(field) ? null : { path: [field] };
     rerender();
   }
 
   function send(path) {
+    const repeat = remis.candidateFor(path);
+    if (repeat && confirm(gettext("This move repeats the position for the third time. Request remis instead of playing it? (Cancel plays the move.)"))) {
+      selected = null;
+      remis.file({ kind: "repetition", action: repeat.action, move_numbers: repeat.move_numbers });
+      return rerender();
+    }
     const ok = ctx.act({ type: "move", path });
     selected = null;
     if (!ok) rerender();

@@ -216,10 +216,10 @@ function createPlayer(root, record, seatName) {
     round: record.round, n: record.match + 1, a: seatName(record.teams[0]), b: seatName(record.teams[1]), ga: record.score[0], gb: record.score[1],
   }));
   const wrap = h("div", "hh-svgwrap hh-replay");
-  const first = button("|◀", () => go(0), "button small", { "data-testid": "hh-first", title: gettext("To the start"), "aria-label": gettext("To the start") });
-  const prev = button("◀", () => go(t - 1), "button small", { "data-testid": "hh-prev", title: gettext("Step back"), "aria-label": gettext("Step back") });
-  const playBtn = button("▶", () => (timer ? stop() : play()), "button small primary hh-play", { "data-testid": "hh-play" });
-  const next = button("▶|", () => go(t + 1), "button small", { "data-testid": "hh-next", title: gettext("Next step"), "aria-label": gettext("Next step") });
+  const first = iconButton("first", gettext("To the start"), () => go(0), "hh-first");
+  const prev = iconButton("prev", gettext("Step back"), () => go(t - 1), "hh-prev");
+  const playBtn = iconButton("play", gettext("Play"), () => (timer ? stop() : play()), "hh-play", "primary");
+  const next = iconButton("next", gettext("Next step"), () => go(t + 1), "hh-next");
   const slider = h("input", "hh-slider", null, { type: "range", min: 0, max: last, value: 0, step: 1, "data-testid": "hh-slider", "aria-label": gettext("Step") });
   slider.addEventListener("input", () => {
     stop();
@@ -260,8 +260,7 @@ function createPlayer(root, record, seatName) {
 
   function play() {
     if (t >= last) t = 0;
-    playBtn.textContent = "⏸";
-    playBtn.setAttribute("aria-label", gettext("Pause"));
+    setIcon(playBtn, "pause", gettext("Pause"));
     draw();
     timer = setInterval(() => {
       if (t >= last) return stop();
@@ -272,8 +271,7 @@ function createPlayer(root, record, seatName) {
   function stop() {
     clearInterval(timer);
     timer = null;
-    playBtn.textContent = "▶";
-    playBtn.setAttribute("aria-label", gettext("Play"));
+    setIcon(playBtn, "play", gettext("Play"));
   }
 
   function draw() {
@@ -392,4 +390,28 @@ function createPlayer(root, record, seatName) {
 
   draw();
   return { play, stop };
+}
+
+// Media-control icons as SVG (the fonts on many systems lack ⏮ and ⏸).
+const ICONS = {
+  first: "M3 2.5h2v11H3zM13 2.5 6 8l7 5.5z",
+  prev: "M12 2.5 4 8l8 5.5z",
+  play: "M4.5 2.5 13 8l-8.5 5.5z",
+  pause: "M4 2.5h3v11H4zM9 2.5h3v11H9z",
+  next: "M3 2.5 10 8l-7 5.5zM11 2.5h2v11h-2z",
+};
+
+function iconButton(name, label, onClick, testid, extra = "") {
+  const b = button("", onClick, `button small hh-icon-btn ${extra}`.trim(), { "data-testid": testid });
+  setIcon(b, name, label);
+  return b;
+}
+
+function setIcon(b, name, label) {
+  const svg = svgEl("svg", { viewBox: "0 0 16 16", class: "hh-icon", "aria-hidden": "true" });
+  svgEl("path", { d: ICONS[name] }, svg);
+  b.replaceChildren(svg);
+  b.dataset.icon = name;
+  b.title = label;
+  b.setAttribute("aria-label", label);
 }

@@ -1,6 +1,7 @@
 // Das Idiotenspiel: the terrain map (colours, patterns, roads, walls, labels) and its legend.
 import { group, svgEl } from "./toolkit.js";
-import { fieldName, rowLabel, terrainName } from "./idiotenspiel-text.js";
+import { badge, counter } from "./idiotenspiel-units.js";
+import { cap, fieldName, rowLabel, terrainName, typeName } from "./idiotenspiel-text.js";
 import { gettext } from "../socket.js";
 
 export const CELL = 10;
@@ -212,4 +213,37 @@ export function legend(el, prefix) {
   note.className = "hint";
   note.textContent = gettext("Range / melee bonus for infantry · cavalry · chariots (\u2014: impassable; *: +1 more against a foe on plain or road). A move's range is the smallest range among the fields it enters; units stop next to an enemy.");
   el.append(list, note);
+}
+
+function htmlEl(tag, cls, parent, text) {
+  const e = document.createElement(tag);
+  e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  parent.append(e);
+  return e;
+}
+
+/** The counters' legend: leaders, each type, Maid Marian, a stack. */
+export function unitLegend(parent) {
+  const list = htmlEl("ul", "ids-legend-list ids-unit-legend", parent);
+  const samples = [
+    [{ id: "l0", side: 0, type: "archer", leader: true, name: "Robin Hood" }, gettext("Robin Hood: leader (star), archer")],
+    [{ id: "l1", side: 1, type: "cavalry", leader: true, name: "Sheriff of Nottingham" }, gettext("the Sheriff: mounted leader")],
+    [{ id: "l2", side: 0, type: "infantry" }, typeName("infantry")],
+    [{ id: "l3", side: 0, type: "archer" }, gettext("archer (shoots 3 fields)")],
+    [{ id: "l4", side: 1, type: "cavalry" }, typeName("cavalry")],
+    [{ id: "l5", side: 1, type: "shieldwall", facing: "N" }, gettext("shield wall (bar: facing)")],
+    [{ id: "l6", side: 0, type: "civilian", name: "Maid Marian" }, gettext("Maid Marian")],
+  ];
+  for (const [u, text] of samples) {
+    const li = htmlEl("li", "", list);
+    const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
+    counter(icon, { leader: false, name: "", at: null, ...u }, 0.4, 0.4, 10);
+    htmlEl("span", "", li, cap(text));
+  }
+  const li = htmlEl("li", "", list);
+  const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
+  for (const d of [1.2, 0.2, -0.8]) counter(icon, { id: "l7", side: 1, type: "infantry", leader: false, name: "", at: null }, d, d, 9);
+  badge(icon, 3, -0.8, -0.8, 9);
+  htmlEl("span", "", li, gettext("stack of 3 units"));
 }

@@ -1,4 +1,5 @@
 // Das Idiotenspiel: names, fight explanations and the move-list lines.
+import { key } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
 
 const ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -179,11 +180,13 @@ export function describe(item, { seatName, event }) {
     case "turn":
       return fmt(gettext("Turn %(turn)s: %(player)s moves."), { turn: item.turn, player: seatName(item.seat) });
     case "moved": {
-      const text = item.from[0] === item.to[0] && item.from[1] === item.to[1]
-        ? fmt(gettext("%(unit)s turns to face %(facing)s."), { unit: u(item.unit), facing: facingName(item.facing) })
-        : fmt(gettext("%(unit)s %(from)s \u2192 %(to)s."), { unit: u(item.unit), from: fieldName(item.from), to: fieldName(item.to) });
-      if (!item.with.length) return text;
-      return `${text} ${fmt(gettext("%(units)s come along."), { units: item.with.map(u).join(", ") })}`;
+      if (key(item.from) === key(item.to)) {
+        return fmt(gettext("%(unit)s turns to face %(facing)s."), { unit: u(item.unit), facing: facingName(item.facing) });
+      }
+      const params = { unit: u(item.unit), from: fieldName(item.from), to: fieldName(item.to) };
+      if (!item.with.length) return fmt(gettext("%(unit)s %(from)s \u2192 %(to)s."), params);
+      params.units = item.with.map(unitName).join(", ");
+      return fmt(gettext("%(unit)s %(from)s \u2192 %(to)s, with %(units)s."), params);
     }
     case "sandglass":
       return fmt(gettext("The sandglass ran out: only the units in %(field)s may still move (10 s)."), { field: fieldName(item.field) });
@@ -192,7 +195,10 @@ export function describe(item, { seatName, event }) {
         case "sandglass": return gettext("The sandglass ran out: movement is over.");
         case "grace_over": return gettext("Grace time over: movement is over.");
         case "no_units": return fmt(gettext("%(player)s has no unit that can move."), { player: seatName(item.seat) });
-        default: return fmt(gettext("%(player)s ends the movement."), { player: seatName(item.seat) });
+        default:
+          // The platform ends grace time with the player's "end_movement" on a timeout.
+          if (event && event.events.some((i) => i.type === "timeout")) return gettext("Grace time over: movement is over.");
+          return fmt(gettext("%(player)s ends the movement."), { player: seatName(item.seat) });
       }
     case "combat":
       return quietCombat(event) ? null : gettext("Combat.");

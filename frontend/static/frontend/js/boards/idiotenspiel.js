@@ -2,9 +2,11 @@
 // Set-up: pick a unit type, then a lit field. Movement: pick a unit, then a lit field
 // (shield walls then pick a facing). Combat: pick an attacker, then a marked enemy (or
 // a fight from the list); retreats, advances and Maid Marian's moves are lit fields.
-import { arrow, group, key, makeSvg, svgEl } from "./toolkit.js";
-import { CELL, MARGIN, drawMap, legend } from "./idiotenspiel-map.js";
-import { badge, counter, fightIcon, prisoner } from "./idiotenspiel-units.js";
+import { group, key, makeSvg, svgEl } from "./toolkit.js";
+import { drawMarks, drawUnits } from "./idiotenspiel-draw.js";
+import { CELL, MARGIN, drawMap, legend, unitLegend } from "./idiotenspiel-map.js";
+import { promptText } from "./idiotenspiel-prompt.js";
+import { counter, fightIcon } from "./idiotenspiel-units.js";
 import { cap, describe as describeItem, fieldName, learnUnits, typeName, unitName } from "./idiotenspiel-text.js";
 import { createFightCard, createGlass } from "./idiotenspiel-widgets.js";
 import { fmt, gettext } from "../socket.js";
@@ -90,6 +92,7 @@ export function createBoard(container, ctx) {
   let popFor = null; // {field, kind: "stack" | "facing" | "targets", ...}
   let last = null;
   let lastFight = null;
+  let shownVersion = 0; // the latest event already animated
 
   function seatLabel(seat) {
     const s = ctx.seats()[seat];
@@ -162,19 +165,21 @@ export function createBoard(container, ctx) {
     if (!sel && view.phase === "combat" && acts.units.size === 1) sel = acts.units.keys().next().value;
     const fight = [...view.last].reverse().find((i) => i.type === "fight");
     if (fight) lastFight = fight;
-    const fresh = !!(info.event && info.event.events.some((i) => i.type === "fight"));
-    fightCard.show(lastFight, fresh);
+    const news = !!info.event && info.event.version !== shownVersion;
+    if (news) shownVersion = info.event.version;
+    fightCard.show(lastFight, news && info.event.events.some((i) => i.type === "fight"));
     glass.sync(state);
     container.classList.toggle("my-turn", !!info.myTurn);
     container.dataset.phase = view.phase;
-    drawMarks(view);
+    const geometry = { centre, corner, flip, sel, acts, popFor };
+    drawMarks(built.layers.marks, view, geometry);
     const targets = drawTargets(view, acts);
-    drawUnits(view, acts);
+    drawUnits(built.layers.units, view, geometry);
     built.targets = targets;
     renderHud(state, view, acts);
     renderAttacks(view, acts);
     renderPop(view, acts);
-    if (info.event || !revealed) reveal(view);
+    if (news || !revealed) reveal(view);
   }
 
   /** On a narrow screen the map scrolls sideways: bring what just happened (or the
@@ -204,118 +209,6 @@ export function createBoard(container, ctx) {
 
   function rerender() {
     if (last) render(last.state, last.info);
-  }
-
-  function byField(view) {
-    const fields = new Map();
-    for (const u of view.units) {
-      if (!u.alive || !u.at) continue;
-      const k = key(u.at);
-      if (!fields.has(k)) fields.set(k, { at: u.at, sides: [[], []], prisoners: [], civ: [] });
-      const f = fields.get(k);
-      if (u.prisoner) f.prisoners.push(u);
-      else if (u.type === "civilian") f.civ.push(u);
-      else f.sides[u.side].push(u);
-    }
-    return fields;
-  }
-
-  function drawUnits(view, acts) {
-    const layer = built.layers.units;
-    layer.replaceChildren();
-    const moving = view.phase === "move" || view.phase === "grace";
-    const rank = (u) => (u.id === sel ? -2 : acts.units.has(u.id) ? -1 : 0) * 10 + (u.leader ? 0 : 1);
-    for (const [, f] of byField(view)) {
-      const [cx, cy] = centre(f.at);
-      const both = f.sides[0].length && f.sides[1].length;
-      const size = both ? 5.8 : 7.4;
-      f.sides.forEach((stack, side) => {
-        if (!stack.length) return;
-        const off = both ? (side === 0 ? -1.9 : 1.9) : 0;
-        const sorted = [...stack].sort((a, b) => rank(a) - rank(b));
-        const step = 0.9;
-        const n = sorted.length;
-        for (let i = n - 1; i >= 0; i--) {
-          const u = sorted[i];
-          const d = off - (step * (n - 1)) / 2 + step * i;
-          const classes = [];
-          if ((moving && u.moved) || (view.phase === "combat" && u.fights > 0 && !acts.units.has(u.id))) classes.push("done");
-          if (acts.units.has(u.id)) classes.push("can-act");
-          if (u.id === sel) classes.push("selected");
-          if (i > 0) classes.push("under");
-          counter(layer, u, cx + d, cy + d, size, { rot: built.flip, classes });
-        }
-        const top = off - (step * (n - 1)) / 2;
-        if (n > 1) badge(layer, n, cx + top, cy + top, size);
-        f.prisoners
-          .filter((p) => stack.some((g) => g.id === p.guard))
-          .forEach((p, j) => prisoner(layer, p, cx + top - size / 2 + 1 + j * 3.2, cy + top + size / 2 - 0.8, 4.4));
-      });
-      f.civ.forEach((u, j) => {
-        const alone = !f.sides[0].length && !f.sides[1].length;
-        if (alone) counter(layer, u, cx, cy, 6.6, { classes: ["ids-civilian"] });
-        else prisoner(layer, u, cx - 2.8 + j * 3.2, cy + 2.8, 4.4).classList.add("free");
-      });
-      // Prisoners whose guard stands elsewhere cannot happen; draw strays anyway.
-      f.prisoners
-        .filter((p) => !f.sides.flat().some((g) => g.id === p.guard))
-        .forEach((p, j) => prisoner(layer, p, cx + j * 3.2, cy, 4.4));
-    }
-  }
-
-  function drawMarks(view) {
-    const g = built.layers.marks;
-    g.replaceChildren();
-    const ring = (f, cls) => {
-      const [x, y] = corner(f);
-      svgEl("rect", { x: x + 0.5, y: y + 0.5, width: CELL - 1, height: CELL - 1, rx: 1.2, class: cls, "data-field": key(f) }, g);
-    };
-    if (view.phase === "grace" && view.movement.field_worked_on) ring(view.movement.field_worked_on, "ids-worked");
-    const chosen = sel && view.phase !== "setup" && view.units.find((u) => u.id === sel);
-    if (chosen && chosen.at) ring(chosen.at, "ids-sel");
-    if (popFor && popFor.kind !== "stack") ring(popFor.field, "ids-sel pick");
-    const p = view.combat && view.combat.pending;
-    if (p && p.kind !== "defend") {
-      if (p.field && p.kind === "advance") ring(p.field, "ids-maybe");
-      for (const o of p.options) ring(o, "ids-maybe");
-    }
-    if (p && p.kind === "defend") {
-      const shooter = view.units.find((u) => u.id === p.other);
-      const target = view.units.find((u) => u.id === p.unit);
-      if (shooter && target && shooter.at && target.at) arrow(g, centre(shooter.at), centre(target.at), "ids-shot", 3.5);
-    }
-    const trailTo = (item, cls) => {
-      ring(item.to, cls === "ids-last-move" ? "ids-last-ring" : "ids-last-ring retreat");
-      arrow(g, centre(item.from), centre(item.to), cls, 1.5);
-    };
-    for (const item of view.last) {
-      switch (item.type) {
-        case "placed": ring(item.at, "ids-last-ring"); break;
-        case "moved":
-          if (key(item.from) === key(item.to)) ring(item.to, "ids-last-ring");
-          else trailTo(item, "ids-last-move");
-          break;
-        case "advanced": case "marian_moved":
-          trailTo(item, "ids-last-move");
-          break;
-        case "retreated":
-          trailTo(item, "ids-last-retreat");
-          break;
-        case "eliminated": {
-          const [x, y] = centre(item.at);
-          svgEl("path", { d: `M${x - 2.6} ${y - 2.6}l5.2 5.2m0 -5.2l-5.2 5.2`, class: "ids-last-dead" }, g);
-          break;
-        }
-        case "fight": {
-          const a = centre(item.attacker.at);
-          const d = centre(item.defender.at);
-          svgEl("line", { x1: a[0], y1: a[1], x2: d[0], y2: d[1], class: "ids-last-fight-line" }, g);
-          fightIcon(g, (a[0] + d[0]) / 2, (a[1] + d[1]) / 2, item.kind === "ranged", "ids-last-fight");
-          break;
-        }
-        default: break;
-      }
-    }
   }
 
   /** Lit fields for what the player can do now; returns field key -> handler. */
@@ -418,7 +311,7 @@ export function createBoard(container, ctx) {
     const phase = phases[view.phase] ?? view.phase;
     if (state.status !== "active") title.textContent = gettext("Game over");
     else title.textContent = view.turn ? fmt(gettext("Turn %(turn)s · %(phase)s"), { turn: view.turn, phase }) : phase;
-    prompt.textContent = promptText(state, view, acts);
+    prompt.textContent = promptText(state, view, acts, seatLabel(state.to_act[0]), last.info.myTurn);
     tray.replaceChildren();
     buttons.replaceChildren();
     if (state.status !== "active") return;
@@ -465,57 +358,6 @@ export function createBoard(container, ctx) {
       const icon = svgEl("svg", { viewBox: "-5.5 -5.5 11 11", class: "ids-kind-icon", "aria-hidden": "true" }, b);
       counter(icon, { ...u, at: null }, 0, 0, 10);
       el("span", "", b, `${cap(u.name ? unitName(u) : typeName(u.type))} ×${same}`);
-    }
-  }
-
-  function promptText(state, view, acts) {
-    if (state.status !== "active") return state.status === "finished" ? gettext("The game is over.") : "";
-    if (state.paused) return gettext("The game is paused.");
-    const p = view.combat && view.combat.pending;
-    const actor = seatLabel(state.to_act[0]);
-    const mine = last.info.myTurn;
-    const unit = (id) => unitName(id);
-    switch (view.phase) {
-      case "choose":
-        return mine
-          ? (acts.choose.some((a) => a.side) ? gettext("Choose your map side and where to set up.") : gettext("Choose where to set up."))
-          : fmt(gettext("%(player)s is choosing where to set up."), { player: actor });
-      case "setup":
-        return mine ? gettext("Place your units: pick a unit type, then a lit field.") : fmt(gettext("%(player)s is placing units."), { player: actor });
-      case "move":
-        return mine
-          ? gettext("Move your units: pick a unit, then a lit field. Each unit moves once; moves do not refill the sandglass.")
-          : fmt(gettext("%(player)s is moving."), { player: actor });
-      case "grace":
-        return mine
-          ? fmt(gettext("Time is up: you may still move the units from %(field)s."), { field: fieldName(view.movement.field_worked_on) })
-          : fmt(gettext("Time is up: %(player)s may still move the units from %(field)s."), { player: actor, field: fieldName(view.movement.field_worked_on) });
-      case "marian":
-        return mine
-          ? gettext("Move Maid Marian up to 3 fields (a lit field), or leave her where she is.")
-          : fmt(gettext("%(player)s may move Maid Marian."), { player: actor });
-      case "combat":
-        if (p && p.kind === "defend") {
-          return mine
-            ? fmt(gettext("%(shooter)s shoots at your %(unit)s. Roll to defend (1-3 counts 0), or decline: your unit then has not fought and may fight later."), { shooter: cap(unit(p.other)), unit: typeName(view.units.find((u) => u.id === p.unit).type) })
-            : fmt(gettext("%(player)s decides whether %(unit)s rolls against the shot."), { player: actor, unit: unit(p.unit) });
-        }
-        if (p && p.kind === "retreat") {
-          return mine
-            ? fmt(gettext("%(unit)s must retreat: click a lit field."), { unit: cap(unit(p.unit)) })
-            : fmt(gettext("%(player)s chooses where %(unit)s retreats."), { player: actor, unit: unit(p.unit) });
-        }
-        if (p && p.kind === "advance") {
-          return mine
-            ? fmt(gettext("%(unit)s won: advance into %(field)s (click it) or stay?"), { unit: cap(unit(p.unit)), field: fieldName(p.field) })
-            : fmt(gettext("%(player)s decides whether %(unit)s advances."), { player: actor, unit: unit(p.unit) });
-        }
-        if (!mine) return fmt(gettext("%(player)s chooses the fights."), { player: actor });
-        return acts.buttons.end_combat
-          ? gettext("Choose a fight: click one of your units, then a marked enemy; or end your combat.")
-          : gettext("Choose a fight: click one of your units, then a marked enemy. Units next to each other must fight.");
-      default:
-        return "";
     }
   }
 
@@ -623,30 +465,6 @@ export function createBoard(container, ctx) {
       button(pop, gettext("Move alone"), () => send(popFor.plain), "button small ids-pop-action", "move-alone");
     }
     pop.hidden = false;
-  }
-
-  function unitLegend(parent) {
-    const list = el("ul", "ids-legend-list ids-unit-legend", parent);
-    const samples = [
-      [{ id: "l0", side: 0, type: "archer", leader: true, name: "Robin Hood" }, gettext("Robin Hood: leader (star), archer")],
-      [{ id: "l1", side: 1, type: "cavalry", leader: true, name: "Sheriff of Nottingham" }, gettext("the Sheriff: mounted leader")],
-      [{ id: "l2", side: 0, type: "infantry" }, typeName("infantry")],
-      [{ id: "l3", side: 0, type: "archer" }, gettext("archer (shoots 3 fields)")],
-      [{ id: "l4", side: 1, type: "cavalry" }, typeName("cavalry")],
-      [{ id: "l5", side: 1, type: "shieldwall", facing: "N" }, gettext("shield wall (bar: facing)")],
-      [{ id: "l6", side: 0, type: "civilian", name: "Maid Marian" }, gettext("Maid Marian")],
-    ];
-    for (const [u, text] of samples) {
-      const li = el("li", "", list);
-      const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
-      counter(icon, { leader: false, name: "", at: null, ...u }, 0.4, 0.4, 10);
-      el("span", "", li, cap(text));
-    }
-    const li = el("li", "", list);
-    const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
-    for (const d of [1.2, 0.2, -0.8]) counter(icon, { id: "l7", side: 1, type: "infantry", leader: false, name: "", at: null }, d, d, 9);
-    badge(icon, 3, -0.8, -0.8, 9);
-    el("span", "", li, gettext("stack of 3 units"));
   }
 
   container.addEventListener("click", () => {

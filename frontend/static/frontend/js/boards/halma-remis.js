@@ -1,0 +1,131 @@
+// Brettspielnetz Halma extras: move number, the house warning, remis requests.
+import { fmt, gettext, toast } from "../socket.js";
+
+export function createRemisPanel(container, ctx, api) {
+  const box = document.createElement("div");
+  box.className = "halma-info";
+  container.append(box);
+  let candidates = [];
+  let fetchedFor = -1;
+  let open = false;
+  let last = null;
+
+  async function loadCandidates(state) {
+    if (fetchedFor === state.version) return;
+    fetchedFor = state.version;
+    candidates = [];
+    if (state.view.full_moves < 51) return;
+    try {
+      candidates = (await api(`/api/games/${gameId()}/remis/candidates/`)).candidates;
+    } catch {
+      candidates = [];
+    }
+    if (last) render(last.state, last.info);
+  }
+
+  function gameId() {
+    return Number(document.getElementById("game")?.dataset.game);
+  }
+
+  function file(body) {
+    if (!ctx.send || !ctx.send({ type: "remis", ...body })) {
+      toast(gettext("Not connected. Reconnecting; try again in a moment."), "error");
+      return false;
+    }
+    open = false;
+    return true;
+  }
+
+  function candidateFor(path) {
+    const k = (p) => `${p[0]},${p[1]}`;
+    return candidates.find(
+      (c) => k(c.action.path[0]) === k(path[0]) && k(c.action.path.at(-1)) === k(path.at(-1)),
+    );
+  }
+
+  function render(state, info) {
+    last = { state, info };
+    const view = state.view;
+    const seat = ctx.seat();
+    const parts = [];
+    const moveNo = document.createElement("span");
+    moveNo.dataset.testid = "move-number";
+    moveNo.textContent = fmt(gettext("Move %(n)s"), { n: view.move_number });
+    parts.push(moveNo);
+    if (seat !== null && view.house_warning?.[seat]) {
+      const warn = document.createElement("span");
+      warn.className = "warn";
+      warn.dataset.testid = "house-warning";
+      warn.textContent = fmt(
+        gettext("%(n)s of your pieces are still in your house: empty it by move %(limit)s or lose."),
+        { n: view.in_house[seat], limit: view.move_limit },
+      );
+      parts.push(warn);
+    }
+    if (state.paused && state.remis) {
+      const note = document.createElement("p");
+      note.className = "paused-note";
+      note.dataset.testid = "remis-waiting";
+      note.textContent = gettext("Remis requested — waiting for an admin. The clock is stopped.");
+      parts.push(note);
+    } else if (info.myTurn && state.status === "active") {
+      loadCandidates(state);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button small";
+      button.dataset.testid = "remis-open";
+      button.textContent = gettext("Request remis…");
+      button.onclick = () => {
+        open = !open;
+        render(state, info);
+      };
+      parts.push(button);
+      if (open) parts.push(panel());
+    }
+    box.replaceChildren(...parts);
+  }
+
+  function panel() {
+    const wrap = document.createElement("div");
+    wrap.className = "remis-panel card";
+    const intro = document.createElement("p");
+    intro.textContent = gettext("Instead of moving, ask an admin to declare the game a remis. The game waits for the decision.");
+    wrap.append(intro);
+    for (const c of candidates) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "button small primary";
+      b.dataset.testid = "remis-repetition";
+      const name = ([r, col]) => `${"abcdefghij"[col]}${10 - r}`;
+      b.textContent = fmt(gettext("Repetition: %(move)s repeats the position of moves %(numbers)s"), {
+        move: c.action.path.map(name).join("–"),
+        numbers: c.move_numbers.join(", "),
+      });
+      b.onclick = () => file({ kind: "repetition", action: c.action, move_numbers: c.move_numbers });
+      wrap.append(b);
+    }
+    if (!candidates.length) {
+      const none = document.createElement("p");
+      none.className = "hint";
+      none.textContent = gettext("No move of yours repeats a position for the third time (only positions after move 51 count).");
+      wrap.append(none);
+    }
+    const reason = document.createElement("textarea");
+    reason.placeholder = gettext("Deadlock: why can neither side win?");
+    reason.setAttribute("aria-label", gettext("Reason for a deadlock remis"));
+    reason.maxLength = 1000;
+    const send = document.createElement("button");
+    send.type = "button";
+    send.className = "button small";
+    send.dataset.testid = "remis-deadlock";
+    send.textContent = gettext("Request remis for deadlock");
+    send.onclick = () => {
+      if (!reason.value.trim()) return toast(gettext("Say why neither side can win."), "error");
+      file({ kind: "deadlock", reason: reason.value.trim() });
+    };
+    wrap.append(reason, send);
+    return wrap;
+  }
+
+  return { render, candidateFor, file };
+}

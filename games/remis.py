@@ -1,0 +1,368 @@
+"""Remis requests (Brettspielnetz Halma): filed by the player to move, decided by an admin.
+
+The player files instead of moving; the game pauses (clock stopped) until an
+admin approves (the game ends as remis) or rejects with a reason (play
+resumes, clock running). The site computes the evidence, the admin decides.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from . import broadcast, clocks, notifications
+from .errors import GameError
+from .models import Event, Game, Notification, RemisRequest, Seat
+from .replay import walk
+from .rules import IllegalAction, Ruleset, get_ruleset
+from .services import _append_event, _locked_game, _require_active, _require_seat
+
+REPETITION_FROM = 51  # positions count once more than 51 full moves were played
+REASON_APPROVED = gettext_noop("Remis: an admin approved the request (%(kind)s).")
+QUEUE_GROUP = "remis-queue"
+
+
+# --- positions -----------------------------------------------------------------
+
+
+def history(game: Game, rs: Ruleset) -> list[Any]:
+    """States after every ply, from the start (index = plies played)."""
+    log = Event.objects.filter(game=game).order_by("version").values_list("kind", "seat", "action")
+    states = [rs.setup(game.options, game.seat_count, game.seed)]
+    for (kind, _seat, _action), state in walk(rs, game.options, game.seat_count, game.seed, log):
+        if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
+            states.append(state)
+    return states
+
+
+def mover_move_number(plies: int) -> int:
+    """The move number of the move that produced the position after ``plies`` plies."""
+    return (plies - 1) // 2 + 1
+
+
+def plies_after(move: int, seat: int) -> int:
+    """Plies played once ``seat`` has made its ``move``-th move."""
+    return 2 * (move - 1) + seat + 1
+
+
+def repetition_candidates(game: Game, seat: int) -> list[dict[str, Any]]:
+    """Moves of ``seat`` that would produce a position for the third time
+    (counting only positions after move 51), with the move numbers to cite."""
+    rs = get_ruleset(game.ruleset)
+    states = history(game, rs)
+    current = states[-1]
+    keys: dict[str, list[int]] = {}
+    for plies, state in enumerate(states):
+        if plies // 2 > REPETITION_FROM:
+            keys.setdefault(rs.position_key(state), []).append(plies)
+    found = []
+    for action in rs.legal_actions(current, seat) or []:
+        after, _ = rs.apply(current, seat, action)
+        earlier = keys.get(rs.position_key(after), [])
+        if len(earlier) >= 2:
+            numbers = [mover_move_number(p) for p in earlier[-2:]] + [
+                mover_move_number(len(states))
+            ]
+            found.append({"action": action, "move_numbers": numbers})
+    return found
+
+
+# --- filing --------------------------------------------------------------------
+
+
+def _bad(code: str, message: str, **params: Any) -> GameError:
+    return GameError(code, message, **params)
+
+
+def _check_numbers(numbers: Any, current_move: int) -> list[int]:
+    if (
+        not isinstance(numbers, list)
+        or len(numbers) != 3
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
+    ):
+        raise _bad("bad_request", gettext_noop("Name exactly three move numbers."))
+    if numbers != sorted(set(numbers)) or numbers[0] < 1:
+        raise _bad(
+            "bad_move_numbers",
+            gettext_noop("The move numbers must be three different moves in order."),
+        )
+    if numbers[-1] != current_move:
+        raise _bad(
+            "bad_move_numbers",
+            gettext_noop("The last move number must be the move you are about to play (%(n)s)."),
+            n=current_move,
+        )
+    return numbers
+
+
+def _evidence(
+    rs: Ruleset, states: list[Any], seat: int, after: Any, numbers: list[int]
+) -> dict[str, Any]:
+    """What the admin sees: the cited positions, whether they match, whether they count."""
+    positions = []
+    for n in numbers[:-1]:
+        plies = plies_after(n, seat)
+        state = states[plies] if plies < len(states) else None
+        positions.append(
+            {
+                "move": n,
+                "pieces": rs.view(state, None)["pieces"] if state is not None else None,
+                "identical": state is not None and rs.position_key(state) == rs.position_key(after),
+                "past_51": plies // 2 > REPETITION_FROM,
+            }
+        )
+    last_plies = len(states)
+    positions.append(
+        {
+            "move": numbers[-1],
+            "pieces": rs.view(after, None)["pieces"],
+            "identical": True,
+            "past_51": last_plies // 2 > REPETITION_FROM,
+            "proposed": True,
+        }
+    )
+    return {
+        "positions": positions,
+        "identical": all(p["identical"] for p in positions),
+        "past_51": all(p["past_51"] for p in positions),
+        "move_legal": True,
+    }
+
+
+def remis_request(
+    *,
+    game_id: Any,
+    user: Any,
+    kind: Any,
+    action: Any = None,
+    move_numbers: Any = None,
+    reason: Any = "",
+) -> RemisRequest:
+    """File a request instead of moving; the game pauses until an admin decides."""
+    if kind not in RemisRequest.Kind.values:
+        raise _bad("bad_request", gettext_noop("A remis request is for repetition or deadlock."))
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = _require_seat(game, user)
+        _require_active(game)
+        rs = get_ruleset(game.ruleset)
+        if not getattr(rs, "remis_by_admin", False):
+            raise _bad(
+                "not_supported",
+                gettext_noop("This game has no remis requests; offer a draw instead."),
+            )
+        if game.paused or RemisRequest.objects.filter(game=game, status="pending").exists():
+            raise _bad(
+                "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
+            )
+        if seat not in game.to_act:
+            raise _bad("not_your_turn", gettext_noop("Only the player to move can request remis."))
+        states = history(game, rs)
+        current_move = mover_move_number(len(states))
+        evidence: dict[str, Any] = {}
+        if kind == RemisRequest.Kind.REPETITION:
+            numbers = _check_numbers(move_numbers, current_move)
+            if not isinstance(action, dict):
+                raise _bad(
+                    "bad_request", gettext_noop("Name the move that would repeat the position.")
+                )
+            try:
+                after, _ = rs.apply(states[-1], seat, action)
+            except IllegalAction as exc:
+                raise GameError("illegal", exc.template, **exc.params) from None
+            evidence = _evidence(rs, states, seat, after, numbers)
+            if not evidence["identical"]:
+                wrong = next(p["move"] for p in evidence["positions"] if not p["identical"])
+                raise _bad(
+                    "bad_move_numbers",
+                    gettext_noop(
+                        "After move %(n)s the position was a different one; check the move numbers."
+                    ),
+                    n=wrong,
+                )
+            reason = ""
+        else:
+            numbers, action = [], None
+            if not isinstance(reason, str) or not reason.strip() or len(reason) > 1000:
+                raise _bad(
+                    "bad_request",
+                    gettext_noop(
+                        "Say in a few words why neither side can win (at most 1000 characters)."
+                    ),
+                )
+            reason = reason.strip()
+        try:
+            with transaction.atomic():
+                request = RemisRequest.objects.create(
+                    game=game,
+                    seat=seat,
+                    requested_by=user,
+                    kind=kind,
+                    action=action,
+                    move_numbers=numbers,
+                    reason=reason,
+                    evidence=evidence,
+                )
+        except IntegrityError:
+            raise _bad(
+                "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
+            ) from None
+        now = timezone.now()
+        clocks.charge(game, now)
+        game.paused = True
+        game.remis_pending = {
+            "id": request.pk,
+            "seat": seat,
+            "kind": kind,
+            "move_numbers": numbers,
+            "reason": reason,
+        }
+        _append_event(
+            game,
+            rs,
+            states[-1],
+            seat=seat,
+            kind=Event.Kind.REMIS,
+            now=now,
+            events=[
+                {
+                    "type": "remis_requested",
+                    "seat": seat,
+                    "kind": kind,
+                    "move_numbers": numbers,
+                    "path": action.get("path") if action else None,
+                    "reason": reason,
+                }
+            ],
+        )
+        transaction.on_commit(partial(_publish_queue, request.pk))
+    return request
+
+
+# --- deciding ------------------------------------------------------------------
+
+
+def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "") -> RemisRequest:
+    """Approve (the game ends as remis) or reject with a reason (play resumes)."""
+    if admin is None or not admin.is_authenticated or not admin.is_staff:
+        raise GameError("forbidden", gettext_noop("Only admins decide remis requests."), status=403)
+    if not isinstance(approve, bool):
+        raise _bad("bad_request", gettext_noop("Say whether you approve or reject."))
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not approve and not reason:
+        raise _bad("reason_required", gettext_noop("A rejection needs a reason for the players."))
+    with transaction.atomic():
+        try:
+            request = RemisRequest.objects.select_for_update().get(pk=int(request_id))
+        except (TypeError, ValueError, RemisRequest.DoesNotExist):
+            raise GameError(
+                "not_found", gettext_noop("There is no such remis request."), status=404
+            ) from None
+        if request.status != RemisRequest.Status.PENDING:
+            raise _bad("already_decided", gettext_noop("This request has already been decided."))
+        game = _locked_game(request.game_id)
+        rs = get_ruleset(game.ruleset)
+        state = rs.decode(game.state)
+        now = timezone.now()
+        request.status = RemisRequest.Status.APPROVED if approve else RemisRequest.Status.REJECTED
+        request.decided_by, request.decided, request.decision_reason = admin, now, reason
+        request.save()
+        game.paused = False
+        game.remis_pending = None
+        item = {
+            "type": "remis_approved" if approve else "remis_rejected",
+            "seat": request.seat,
+            "reason": reason,
+        }
+        result = None
+        if approve:
+            result = {
+                "winners": [],
+                "draw": True,
+                "reason": REASON_APPROVED,
+                "reason_params": {"kind": request.kind},
+            }
+        _append_event(
+            game,
+            rs,
+            state,
+            seat=None,
+            kind=Event.Kind.REMIS if not approve else Event.Kind.END,
+            events=[item],
+            result=result,
+            now=now,
+        )
+        users = list(
+            Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
+        )
+        decision = gettext_noop("approved") if approve else gettext_noop("rejected")
+        notifications.notify(
+            user_ids=users,
+            kind=Notification.Kind.DECISION,
+            game=game,
+            params={"game": game.pk, "decision": decision + (f" — {reason}" if reason else "")},
+        )
+        transaction.on_commit(partial(_publish_queue, request.pk))
+    return request
+
+
+def _publish_queue(request_id: int) -> None:
+    request = RemisRequest.objects.select_related("game", "requested_by", "decided_by").get(
+        pk=request_id
+    )
+    broadcast._send(QUEUE_GROUP, {"type": "remis.changed", "request": request_summary(request)})
+
+
+# --- the queue -----------------------------------------------------------------
+
+
+def request_summary(request: RemisRequest) -> dict[str, Any]:
+    now = timezone.now()
+    return {
+        "id": request.pk,
+        "game": request.game_id,
+        "seat": request.seat,
+        "requested_by": request.requested_by.username,
+        "kind": request.kind,
+        "move_numbers": request.move_numbers,
+        "path": (request.action or {}).get("path"),
+        "reason": request.reason,
+        "evidence": request.evidence,
+        "status": request.status,
+        "created": request.created.isoformat(),
+        "waited": int(((request.decided or now) - request.created).total_seconds()),
+        "decided_by": request.decided_by.username if request.decided_by else None,
+        "decided": request.decided.isoformat() if request.decided else None,
+        "decision_reason": request.decision_reason,
+    }
+
+
+def queue_page(*, page: int = 1, per_page: int = 25, older_than_hours: float = 0) -> dict[str, Any]:
+    """Pending requests, oldest first, paged; optionally only those waiting long."""
+    qs = RemisRequest.objects.filter(status=RemisRequest.Status.PENDING).select_related(
+        "requested_by", "decided_by"
+    )
+    if older_than_hours > 0:
+        qs = qs.filter(created__lte=timezone.now() - timedelta(hours=older_than_hours))
+    total = qs.count()
+    page = max(page, 1)
+    rows = qs.order_by("created", "pk")[(page - 1) * per_page : page * per_page]
+    return {
+        "total": total,
+        "page": page,
+        "per_page": per_page,
+        "items": [request_summary(r) for r in rows],
+    }
+
+
+def move_list(game: Game) -> list[dict[str, Any]]:
+    """The moves as the admin needs them (Halma has no secrets)."""
+    return [
+        {"version": e.version, "seat": e.seat, "events": e.events}
+        for e in Event.objects.filter(game=game, kind=Event.Kind.ACT).order_by("version")
+    ]
