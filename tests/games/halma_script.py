@@ -45,9 +45,9 @@ def shuffle_step(state, seat: int) -> list[dict]:
     """A step of ``seat`` outside both houses, and the step back."""
     for action in RS.legal_actions(state, seat):
         path = action["path"]
-        if len(path) == 2 and max(abs(path[0][0] - path[1][0]), abs(path[0][1] - path[1][1])) == 1:
-            if _outside(path[0]) and _outside(path[1]):
-                return [action, {"type": "move", "path": [path[1], path[0]]}]
+        step = max(abs(path[0][0] - path[1][0]), abs(path[0][1] - path[1][1])) == 1
+        if len(path) == 2 and step and _outside(path[0]) and _outside(path[1]):
+            return [action, {"type": "move", "path": [path[1], path[0]]}]
     raise AssertionError("no shuffle step")
 
 
@@ -61,4 +61,30 @@ def repetition_log(march_plies: int = 104, cycles: int = 2) -> list[tuple[int, d
         for seat, action in ((0, white[0]), (1, black[0]), (0, white[1]), (1, black[1])):
             state, _ = RS.apply(state, seat, action)
             log.append((seat, action))
+    return log
+
+
+def pinned_log(first: dict, plies: int, avoid_endings: bool = True) -> list[tuple[int, dict]]:
+    """White opens with ``first`` and never moves that piece again; otherwise
+    both sides march greedily (skipping moves that end the game if asked)."""
+    state = RS.setup({}, 2, 1)
+    pinned = first["path"][-1]
+    log = []
+    for n in range(plies):
+        seat = RS.to_act(state)[0]
+        actions = sorted(
+            RS.legal_actions(state, seat), key=lambda a: (-_progress(seat, a), a["path"])
+        )
+        if seat == 0:
+            actions = (
+                [first] if n == 0 else [a for a in actions if a["path"][0] != pinned] or actions
+            )
+        for action in actions:
+            after, _ = RS.apply(state, seat, action)
+            if not avoid_endings or RS.outcome(after) is None:
+                break
+        log.append((seat, action))
+        state = after
+        if RS.outcome(state) is not None:
+            break
     return log

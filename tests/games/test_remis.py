@@ -15,7 +15,7 @@ from games.services import game_act
 from games.sweeper import sweep_once
 from lobby import services as lobby
 from tests.factories import make_user
-from tests.games.halma_script import RS, march, repetition_log
+from tests.games.halma_script import RS, _progress, march, pinned_log, repetition_log
 
 pytestmark = pytest.mark.django_db
 
@@ -50,20 +50,33 @@ def white_repeat(game, log):
 
 
 def test_a_piece_left_at_home_after_move_50_loses():
+    """Black never moves its corner piece: when move 50 is complete, black loses."""
+    state = RS.setup({}, 2, 1)
+    log = []
+    for _ in range(100):
+        seat = RS.to_act(state)[0]
+        actions = sorted(
+            RS.legal_actions(state, seat), key=lambda a: (-_progress(seat, a), a["path"])
+        )
+        if seat == 1:
+            actions = [a for a in actions if a["path"][0] != [0, 0]]
+        log.append((seat, actions[0]))
+        state, _ = RS.apply(state, seat, actions[0])
+    game, _, _ = play(log[:-1])
+    assert game.status == Game.Status.ACTIVE  # move 50 not yet complete
+    game, _, _ = play(log)
+    assert game.status == Game.Status.FINISHED and game.result["winners"] == [0]
+    assert game.result["reason"] == "Black still had a piece in its house after move 50"
+
+
+def test_a_win_before_move_50_and_no_loss_when_both_houses_are_empty():
     log, _ = march(100)
-    # Keep one black piece at home: replace black's moves of that piece with others.
-    game, white, black = play(log[:99])
-    state = RS.decode(game.state)
-    # Black's 50th move: anything that keeps a piece in its house ends the game.
-    moves = [a for a in RS.legal_actions(state, 1) if a["path"][0] != [0, 0]]
-    assert moves
     game, _, _ = play(log)
     assert game.status == Game.Status.ACTIVE  # both houses empty at move 50: play goes on
 
 
 def test_fifty_move_rule_loss_and_draw():
     # Neither side leaves its house properly: shuffle inside the open area only.
-    state = RS.setup({}, 2, 1)
     log = []
     white_steps = [
         {"type": "move", "path": [[5, 9], [4, 9]]},
@@ -81,20 +94,21 @@ def test_fifty_move_rule_loss_and_draw():
     assert "both sides" in game.result["reason"]
 
 
-def test_black_loses_alone_at_move_50():
-    log, _ = march(98)  # both out of their houses...
-    state = RS.setup({}, 2, 1)
-    for seat, action in log:
-        state, _ = RS.apply(state, seat, action)
-    # ...then white makes its 50th move and black steps back into its house.
-    white = next(a for a in RS.legal_actions(state, 0) if len(a["path"]) == 2)
-    state2, _ = RS.apply(state, 0, white)
-    home = next((a for a in RS.legal_actions(state2, 1) if sum(a["path"][-1]) <= 4), None)
-    if home is None:
-        pytest.skip("no black step back home in this scripted position")
-    game, _, _ = play([*log, (0, white), (1, home)])
-    assert game.status == Game.Status.FINISHED and game.result["winners"] == [0]
-    assert "house" in game.result["reason"]
+def test_reentering_ones_house_after_move_50_loses_at_once():
+    log = pinned_log({"type": "move", "path": [[6, 8], [5, 8]]}, 100)
+    game, _, _ = play(log)
+    assert game.status == Game.Status.ACTIVE
+    game, _, _ = play([*log, (0, {"type": "move", "path": [[5, 8], [5, 9]]})])
+    assert game.status == Game.Status.FINISHED and game.result["winners"] == [1]
+    assert game.result["reason"] == "White moved a piece back into its own house after move 50"
+
+
+def test_a_win_before_move_50():
+    log = pinned_log({"type": "move", "path": [[5, 9], [4, 9]]}, 100, avoid_endings=False)
+    game, _, _ = play(log)
+    assert game.status == Game.Status.FINISHED and game.result["winners"] == [1]
+    assert RS.decode(game.state).plies < 100
+    assert game.result["reason"] == "Black brought all 15 pieces into White's house"
 
 
 # --- candidates and filing ----------------------------------------------------------
@@ -103,7 +117,7 @@ def test_black_loses_alone_at_move_50():
 def test_candidates_and_a_real_repetition_request(
     repeating_log, django_capture_on_commit_callbacks
 ):
-    game, white, black = play(repeating_log)
+    game, white, _black = play(repeating_log)
     action, numbers = white_repeat(game, repeating_log)
     candidates = remis.repetition_candidates(game, 0)
     assert {"action": action, "move_numbers": numbers} in candidates
@@ -133,7 +147,7 @@ def test_candidates_and_a_real_repetition_request(
 
 
 def test_reject_resumes_with_the_clock_running(repeating_log):
-    game, white, black = play(repeating_log)
+    game, white, _black = play(repeating_log)
     remis.remis_request(
         game_id=game.pk, user=white, kind="deadlock", reason="Both sides are walled in."
     )

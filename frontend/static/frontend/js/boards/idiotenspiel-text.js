@@ -20,7 +20,8 @@ export function learnUnits(view) {
   for (const u of view.units) known.set(u.id, u);
 }
 
-/** A unit by id: from the latest view, else from the fixed forces' numbering. */
+/** A unit by id: from the latest view, else from the fixed forces' numbering (the
+ * move list is drawn once before the board has seen a view). */
 export function unitInfo(id) {
   if (known.has(id)) return known.get(id);
   if (id === "m") return { id, side: 0, type: "civilian", leader: false, name: "Maid Marian" };
@@ -31,7 +32,9 @@ export function unitInfo(id) {
       ? { id, side, type: "cavalry", leader: true, name: "Sheriff of Nottingham" }
       : { id, side, type: "archer", leader: true, name: "Robin Hood" };
   }
-  const type = side ? (n >= 13 ? "cavalry" : "infantry") : n >= 13 ? "archer" : "infantry";
+  // s7-s11 are infantry in the Grundspiel but cavalry in "Rettet Maid Marian!".
+  let type = side ? (n >= 13 ? "cavalry" : "infantry") : n >= 13 ? "archer" : "infantry";
+  if (side && n >= 7 && n <= 11) type = "unit";
   return { id, side, type, leader: false, name: "" };
 }
 
@@ -49,6 +52,7 @@ export function typeName(type) {
     case "chariot": return gettext("chariot");
     case "elephant": return gettext("elephant");
     case "civilian": return gettext("civilian");
+    case "unit": return gettext("unit");
     default: return type;
   }
 }
