@@ -27,6 +27,7 @@ class CreateTableIn(serializers.Serializer):
     host_seat = serializers.JSONField(required=False, default=0)
     challenge = serializers.CharField(required=False, allow_blank=True, max_length=150)
     clock = serializers.JSONField(required=False)
+    auto_start = serializers.BooleanField(required=False, default=True)
 
 
 class QuickplayIn(serializers.Serializer):

@@ -47,6 +47,7 @@ class Game(models.Model):
         related_name="challenges",
     )
     is_quickplay = models.BooleanField(default=False)
+    auto_start = models.BooleanField(default=False)  # start as soon as every seat is taken
     # Time control: {"kind": "none" | "correspondence" | "realtime", ...}.
     clock = models.JSONField(default=dict, blank=True)
     clocks = models.JSONField(default=list, blank=True)  # realtime: seconds left per seat

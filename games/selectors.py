@@ -124,6 +124,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "host": game.host.username,
         "challenged": game.challenged.username if game.challenged_id else None,
         "quickplay": game.is_quickplay,
+        "auto_start": game.auto_start,
         "clock": game.clock,
         "created": game.created.isoformat(),
         "started": game.started.isoformat() if game.started else None,

@@ -82,6 +82,7 @@ def table_create(
     challenge: Any = None,
     quickplay: bool = False,
     clock: Any = None,
+    auto_start: bool = False,
 ) -> Game:
     """Open a table with the host seated; optionally reserved for a challenged user."""
     _require_user(host)
@@ -110,6 +111,7 @@ def table_create(
             challenged=opponent,
             is_quickplay=quickplay,
             clock=time_control,
+            auto_start=bool(auto_start) or quickplay,
         )
         Seat.objects.bulk_create(
             [
@@ -178,7 +180,7 @@ def table_join(*, game_id: Any, user: Any, seat: Any = None) -> Game:
         chosen.user = user
         chosen.joined = timezone.now()
         chosen.save(update_fields=["user", "joined"])
-        if game.is_quickplay and len(free) == 1:
+        if game.auto_start and len(free) == 1:
             game_start(game=game)
         _publish_after_commit(game.pk)
     return game

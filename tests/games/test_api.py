@@ -27,7 +27,9 @@ def test_rulesets_and_tables_are_public():
 
 def test_table_lifecycle_through_the_api():
     host, guest = make_user(), make_user()
-    created = client_for(host).post("/api/tables/", {"ruleset": "halma"}, format="json")
+    created = client_for(host).post(
+        "/api/tables/", {"ruleset": "halma", "auto_start": False}, format="json"
+    )
     assert created.status_code == 201, created.json()
     table = created.json()
     assert table["seats"] == [host.username, None]
@@ -121,3 +123,11 @@ def test_schema_and_docs_pages():
     assert docs.status_code == 200
     # Served from the site itself: no page loads anything from outside.
     assert b"https://" not in docs.content and b"http://" not in docs.content
+
+
+def test_tables_start_by_themselves_when_full_by_default():
+    host, guest = make_user(), make_user()
+    table = client_for(host).post("/api/tables/", {"ruleset": "halma"}, format="json").json()
+    assert table["auto_start"] is True
+    joined = client_for(guest).post(f"/api/tables/{table['id']}/join/", {}, format="json").json()
+    assert joined["status"] == "active"

@@ -115,3 +115,18 @@ def test_anonymous_cannot_create():
     with pytest.raises(GameError) as info:
         lobby.table_create(host=AnonymousUser(), ruleset="halma")
     assert info.value.status == 403
+
+
+def test_auto_start_when_the_last_seat_is_taken():
+    host, b, c = make_user(), make_user(), make_user()
+    from games.rules import RULESETS
+    from games.rules.malefiz import MalefizRuleset
+
+    RULESETS.setdefault("malefiz", MalefizRuleset())
+    game = lobby.table_create(host=host, ruleset="malefiz", seat_count=3, auto_start=True)
+    lobby.table_join(game_id=game.pk, user=b)
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
+    lobby.table_join(game_id=game.pk, user=c)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.version == 1

@@ -664,7 +664,7 @@ class IdiotenspielRuleset(Ruleset):
         if state.phase == "move" and state.sandglass:
             return {"type": "sandglass"}
         if state.phase == "grace":
-            return {"type": "end_movement"}
+            return {"type": "sandglass"}  # ends the grace with reason "grace_over"
         return None
 
     # -- views -----------------------------------------------------------------------------------

@@ -224,9 +224,9 @@ def test_sandglass_grace_for_the_field_being_worked_on():
     with pytest.raises(IllegalAction, match="sandglass has run out"):
         act(s, 0, {"type": "move", "unit": "r9", "to": [4, 0]})
     s, _ = act(s, 0, {"type": "move", "unit": "r1", "to": [2, 1]})
-    assert RS.timeout_action(s, 0) == {"type": "end_movement"}
+    assert RS.timeout_action(s, 0) == {"type": "sandglass"}
     s, events = act(s, 0, RS.timeout_action(s, 0))
-    assert events[0] == {"type": "movement_over", "seat": 0, "reason": "player"}
+    assert events[0] == {"type": "movement_over", "seat": 0, "reason": "grace_over"}
     assert s.phase == "move" and s.active == 1  # no combat: the Sheriff's turn
     assert RS.phase_timer(s) == 30
 

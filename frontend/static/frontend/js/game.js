@@ -161,8 +161,9 @@ function render(event = null) {
   $("export-link").hidden = st.status !== "finished";
   renderClocks();
   renderBanner(st);
-  renderMoves();
+  // The board first: its describe() may use what render() learnt from the view.
   if (st.view) board.render(st, { event, myTurn, pending: !!model.pending });
+  renderMoves();
   document.title = `${myTurn ? "● " : ""}${document.title.replace(/^● /, "")}`;
 }
 

@@ -167,6 +167,7 @@ if (form) {
       host_seat: hostSeat === "random" ? "random" : Number(hostSeat),
       challenge: $("challenge").value.trim(),
       clock: readClock(),
+      auto_start: $("auto-start").checked,
     });
   });
 }
