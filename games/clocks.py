@@ -6,7 +6,7 @@ server process applies them. Nothing here trusts a client's clock.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.utils.translation import gettext_noop
@@ -99,6 +99,10 @@ def set_deadline(game: Game, rs: Ruleset, state: Any, now: datetime) -> None:
             game.phase_deadline = now + timedelta(seconds=phase)
         game.timer_key = key
         options.append((game.phase_deadline, "phase"))
+    absolute = rs.phase_deadline(state)
+    if absolute:
+        when = datetime.fromisoformat(absolute)
+        options.append((when if when.tzinfo else when.replace(tzinfo=UTC), "phase"))
     if rs.work_due(state):
         options.append((now, "work"))
     if options:

@@ -195,11 +195,11 @@ def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
                 gettext_noop("Time is up for this move; the server is applying the timeout."),
                 version=game.version,
             )
-        if seat not in game.to_act:
+        rs = get_ruleset(game.ruleset)
+        if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
             raise GameError(
                 "not_your_turn", gettext_noop("It is not your turn."), version=game.version
             )
-        rs = get_ruleset(game.ruleset)
         new_state, events = _apply(game, rs, seat, action)
         clocks.charge(game, now)
         clocks.credit(game, seat)

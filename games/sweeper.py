@@ -20,6 +20,7 @@ from .services import game_timeout
 
 log = logging.getLogger(__name__)
 BATCH = 50
+PER_GAME = 64
 
 
 def sweep_once() -> int:
@@ -31,11 +32,16 @@ def sweep_once() -> int:
     )
     applied = 0
     for game_id in due:
-        try:
-            if game_timeout(game_id=game_id) is not None:
-                applied += 1
-        except Exception:  # one broken game must not stop the others' clocks
-            log.exception("timeout for game %s failed", game_id)
+        # A phase deadline can be due for several seats (every team of a round):
+        # apply them all now rather than one per sweep.
+        for _ in range(PER_GAME):
+            try:
+                if game_timeout(game_id=game_id) is None:
+                    break
+            except Exception:  # one broken game must not stop the others' clocks
+                log.exception("timeout for game %s failed", game_id)
+                break
+            applied += 1
     return applied
 
 

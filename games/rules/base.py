@@ -72,7 +72,7 @@ class Ruleset:
     default_options, validate_options, setup, to_act, legal_actions, apply,
     view, view_event, outcome, position_key, timeout_action, encode, decode.
     Extensions (extend, never rename): option_fields, seat_names, leave,
-    phase_timer, timer_key, work_due, do_work.
+    phase_timer, timer_key, phase_deadline, may_act, work_due, do_work.
     """
 
     slug: ClassVar[str]
@@ -147,6 +147,16 @@ class Ruleset:
     def timer_key(self, state: State) -> str | None:
         """Names the timed phase; the phase timer restarts only when it changes
         (so moves inside one sandglass phase do not refill it)."""
+        return None
+
+    def may_act(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` may send an action although it is not in ``to_act``
+        (e.g. a game master closing a round early). The ruleset still checks it."""
+        return False
+
+    def phase_deadline(self, state: State) -> str | None:
+        """An absolute ISO deadline the ruleset's phase must end by (a game
+        master's round deadline); the platform applies ``timeout_action`` then."""
         return None
 
     def work_due(self, state: State) -> bool:

@@ -258,9 +258,44 @@ def test_a_team_out_of_time_is_locked_by_the_sweeper_and_the_round_then_resolves
     act(game_id, two, {"type": "orders", "orders": PLAIN})
     later = timezone.now() + timedelta(days=2)
     with mock.patch("django.utils.timezone.now", return_value=later):
-        assert sweep_once() == 1  # team 2's clock: locked as it stands
+        # Team 2's clock: locked as it stands; then the round is due and resolved
+        # in the same sweep.
+        assert sweep_once() == 2
         timeout = Event.objects.get(game_id=game_id, kind="timeout")
         assert timeout.seat == 2 and timeout.action == {"type": "lock"}
-        assert sweep_once() == 1  # then the round is due and resolved
+        assert Event.objects.filter(game_id=game_id, kind="work").count() == 1
+        assert sweep_once() == 0
     state = HexenhalmaRuleset().decode(Game.objects.get(pk=game_id).state)
     assert state.results == (((1, 2, 2, 0),),)
+
+
+@pytest.mark.django_db
+def test_the_gm_round_deadline_locks_every_team_and_the_gm_may_close_early():
+    game_id, gm, one, two = new_campaign(clock={"kind": "none"})
+    game = Game.objects.get(pk=game_id)
+    state = HexenhalmaRuleset().decode(game.state)
+    assert state.phase == "orders"
+    # The GM is not among the seats to act, yet may close the round early.
+    assert 0 not in game.to_act
+    act(game_id, gm, {"type": "close"})
+    assert sweep_once() == 1  # all teams locked: the worker resolves the round
+    assert Event.objects.filter(game_id=game_id, kind="work").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_round_deadline_is_enforced_by_the_sweeper():
+    gm, one, two = make_user(), make_user(), make_user()
+    game = lobby.table_create(host=gm, ruleset="hexenhalma", seat_count=3, clock={"kind": "none"})
+    for user in (one, two):
+        lobby.table_join(game_id=game.pk, user=user)
+    lobby.table_start(game_id=game.pk, user=gm)
+    deadline = (timezone.now() + timedelta(hours=1)).isoformat()
+    game_act(game_id=game.pk, user=gm, version=1, action={**OPEN, "deadline": deadline})
+    act(game.pk, one, {"type": "orders", "orders": SECRET})
+    game.refresh_from_db()
+    assert game.timer == "phase" and game.deadline.isoformat() == deadline
+    assert sweep_once() == 0
+    with mock.patch("django.utils.timezone.now", return_value=timezone.now() + timedelta(hours=2)):
+        assert sweep_once() == 3  # both teams locked by the deadline, then the round resolved
+    assert Event.objects.filter(game_id=game.pk, kind="timeout").count() == 2
+    assert Event.objects.filter(game_id=game.pk, kind="work").count() == 1

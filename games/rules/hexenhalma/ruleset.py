@@ -167,6 +167,14 @@ class HexenhalmaRuleset(Ruleset):
             return [s for s in state.teams if not state.locked[s - 1]]
         return []
 
+    def may_act(self, state: HexenhalmaState, seat: int) -> bool:
+        """The GM may close an open round early (teams that have not locked starve)."""
+        return seat == 0 and state.phase == "orders"
+
+    def phase_deadline(self, state: HexenhalmaState) -> str | None:
+        """The GM's round deadline, enforced by the platform (it locks every team)."""
+        return state.deadline if state.phase == "orders" else None
+
     def work_due(self, state: HexenhalmaState) -> bool:
         """The platform's worker resolves the round once every team has locked."""
         return self.round_ready(state)

@@ -111,7 +111,7 @@ export function createEditor(pane, ctx, view) {
     spellRow,
     checkLabel(allSteps, gettext("Every witch must use all steps")),
     checkLabel(allSpells, gettext("Every witch must use all her spells")),
-    labelled(gettext("Deadline (optional, shown to the teams)"), deadline),
+    labelled(gettext("Deadline (optional; then every team is locked)"), deadline),
   );
   const problems = h("ul", "hh-problems", null, { "data-testid": "hh-setup-problems" });
   const openBtn = button("", openRound, "button primary", { "data-testid": "hh-open-round" });

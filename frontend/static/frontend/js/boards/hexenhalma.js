@@ -149,6 +149,10 @@ function createStatus(pane, ctx) {
       if (seat === 0 && view.phase === "waiting" && !view.rounds && view.round > 0 && state.status === "active" && !info.replay) {
         actions.append(button(gettext("End the campaign"), () => confirm(gettext("End the campaign now? The standings become final.")) && ctx.act({ type: "finish" }), "button danger", { "data-testid": "hh-finish" }));
       }
+      if (seat === 0 && view.phase === "orders" && state.status === "active" && !info.replay) {
+        const close = () => confirm(gettext("Close the round now? Teams that have not locked play the orders they submitted, or starve.")) && ctx.act({ type: "close" });
+        actions.append(button(gettext("Close the round now"), close, "button", { "data-testid": "hh-close" }));
+      }
     },
   };
 }
