@@ -271,7 +271,7 @@ def test_a_team_out_of_time_is_locked_by_the_sweeper_and_the_round_then_resolves
 
 @pytest.mark.django_db
 def test_the_gm_round_deadline_locks_every_team_and_the_gm_may_close_early():
-    game_id, gm, one, two = new_campaign(clock={"kind": "none"})
+    game_id, gm, _, _ = new_campaign(clock={"kind": "none"})
     game = Game.objects.get(pk=game_id)
     state = HexenhalmaRuleset().decode(game.state)
     assert state.phase == "orders"
