@@ -174,6 +174,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_THROTTLE_RATES": {"tables": "30/min", "acts": "300/min", "chat": "60/min"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",

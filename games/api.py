@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from lobby import services as lobby_services
@@ -18,6 +19,15 @@ from . import chat, notifications, remis, replay, selectors, services
 from .errors import GameError
 from .models import Game, MatchRecord, RemisRequest
 from .rules import RULESETS
+
+
+class WriteThrottle(ScopedRateThrottle):
+    """Per-user limits on writes only (reads stay free), by the view's scope."""
+
+    def allow_request(self, request, view) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)
 
 
 class CreateTableIn(serializers.Serializer):
@@ -97,6 +107,9 @@ class RulesetList(APIView):
 
 
 class TableList(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "tables"
+
     @extend_schema(responses={200: TableOut(many=True)})
     def get(self, request: Request) -> Response:
         return Response(selectors.lobby_tables())
@@ -136,6 +149,9 @@ class TableDecline(APIView):
 
 
 class Quickplay(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "tables"
+
     @extend_schema(request=QuickplayIn, responses={200: TableOut})
     def post(self, request: Request) -> Response:
         data = _valid(QuickplayIn, request)
@@ -174,6 +190,9 @@ class GameEvents(APIView):
 
 
 class GameAct(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "acts"
+
     @extend_schema(request=ActIn, responses={200: AckOut})
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(ActIn, request)
@@ -214,6 +233,9 @@ Abort = _seat_command(services.game_abort)
 
 
 class GameChat(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "chat"
+
     @extend_schema(request=ChatIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(ChatIn, request)

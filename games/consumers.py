@@ -14,8 +14,10 @@ from . import chat, notifications, presence, remis, selectors, services
 from .broadcast import SPECTATOR, dumps, game_group, publish_watchers, user_group
 from .errors import GameError
 from .i18n import TranslatedConsumerMixin
+from .ratelimit import ConnectionBudget
 
 MAX_FRAME = 64 * 1024
+POLICY_VIOLATION = 1008  # close code for floods
 # Frames a seated player sends without arguments, and the service each calls.
 SEAT_COMMANDS = {
     "resign": services.game_resign,
@@ -68,6 +70,7 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seat = hello["seat"]
+        self.budget = ConnectionBudget(getattr(self.user, "pk", None))
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         count = await database_sync_to_async(presence.presence_join)(
@@ -89,10 +92,13 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
     # -- from the client -------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame, error = parse_frame(text_data)
+        kind = frame.get("type", "junk") if error is None else "junk"
+        if not self.budget.allow(kind):
+            await self.close(code=POLICY_VIOLATION)
+            return
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))
             return
-        kind = frame["type"]
         handler = {
             "act": self.on_act,
             "sync": self.on_sync,
@@ -211,6 +217,7 @@ class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         self.group = user_group(self.user.pk)
+        self.budget = ConnectionBudget(None)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_list()
@@ -224,6 +231,9 @@ class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps({"type": "notifications", "items": items}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.budget.allow("any"):
+            await self.close(code=POLICY_VIOLATION)
+            return
         frame, error = parse_frame(text_data)
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))
@@ -259,6 +269,7 @@ class RemisQueueConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.user = user
+        self.budget = ConnectionBudget(None)
         await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
         await self.accept()
         await self.send_page({})
@@ -285,6 +296,9 @@ class RemisQueueConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps({"type": "queue", **data}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.budget.allow("any"):
+            await self.close(code=POLICY_VIOLATION)
+            return
         frame, error = parse_frame(text_data)
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))

@@ -9,8 +9,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from games.broadcast import LOBBY_GROUP, dumps, user_group
-from games.consumers import error_frame, parse_frame
+from games.consumers import POLICY_VIOLATION, error_frame, parse_frame
 from games.i18n import TranslatedConsumerMixin
+from games.ratelimit import ConnectionBudget
 from games.selectors import lobby_tables
 
 
@@ -22,6 +23,7 @@ class LobbyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             self.groups_joined.append(user_group(user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        self.budget = ConnectionBudget(None)
         await self.accept()
         await self.send_snapshot()
 
@@ -34,6 +36,9 @@ class LobbyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps({"type": "tables", "tables": tables}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.budget.allow("any"):
+            await self.close(code=POLICY_VIOLATION)
+            return
         frame, error = parse_frame(text_data)
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))

@@ -78,3 +78,14 @@ def _no_sweeper_in_the_test_process(settings):
     themselves with a controllable clock. Live servers (subprocesses started
     in setUpClass, before this fixture) keep their own sweeper."""
     settings.GAME_SWEEPER = False
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate-limit windows are per process; user ids repeat across tests."""
+    from django.core.cache import cache
+
+    from games import ratelimit
+
+    cache.clear()
+    ratelimit.reset()

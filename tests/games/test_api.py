@@ -131,3 +131,18 @@ def test_tables_start_by_themselves_when_full_by_default():
     assert table["auto_start"] is True
     joined = client_for(guest).post(f"/api/tables/{table['id']}/join/", {}, format="json").json()
     assert joined["status"] == "active"
+
+
+def test_table_creation_is_rate_limited_per_user():
+    from games.models import Game as GameModel
+
+    user = make_user()
+    client = client_for(user)
+    codes = []
+    for _ in range(35):
+        response = client.post("/api/tables/", {"ruleset": "halma"}, format="json")
+        codes.append(response.status_code)
+        if response.status_code == 201:
+            GameModel.objects.filter(pk=response.json()["id"]).update(status="aborted")
+    assert 429 in codes and codes.count(201) == 30
+    assert client.post("/api/tables/", {"ruleset": "halma"}, format="json").json()["message"]

@@ -314,3 +314,20 @@ async def test_messages_follow_the_language_cookie(table):
     assert error["code"] == "stale_version"
     assert error["message"] != "Your view was out of date; the game has moved on."
     await comm.disconnect()
+
+
+async def test_a_flooding_socket_is_closed_with_1008(table):
+    game, white, _ = table
+    sock = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(sock, "hello")
+    for _ in range(80):
+        await sock.send_to(text_data="junk")
+    closed = None
+    for _ in range(200):
+        message = await sock.receive_output(timeout=3)
+        if message["type"] == "websocket.close":
+            closed = message
+            break
+    assert closed is not None and closed["code"] == 1008
+    await sync_to_async(game.refresh_from_db)()
+    assert game.version == 1

@@ -1,0 +1,68 @@
+"""Sliding-window rate limits for sockets: per connection and per user.
+
+A socket that floods is closed with 1008 (policy violation), as lichess does;
+the client's reconnect backs off. Per-user windows live in this process: with
+several processes a user's budget is per process, which still bounds a flood.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict, deque
+
+# kind -> (frames, seconds)
+CONNECTION_LIMITS = {
+    "any": (60, 5.0),  # every frame, junk included
+    "act": (40, 5.0),
+    "chat": (12, 10.0),
+}
+USER_LIMITS = {"act": (80, 5.0), "chat": (20, 10.0)}
+
+
+class Window:
+    """Timestamps of recent frames of one kind."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit, self.seconds = limit, seconds
+        self.times: deque[float] = deque()
+
+    def allow(self, now: float) -> bool:
+        while self.times and now - self.times[0] > self.seconds:
+            self.times.popleft()
+        if len(self.times) >= self.limit:
+            return False
+        self.times.append(now)
+        return True
+
+
+class ConnectionBudget:
+    def __init__(self, user_id: int | None) -> None:
+        self.user_id = user_id
+        self.windows = {kind: Window(*spec) for kind, spec in CONNECTION_LIMITS.items()}
+
+    def allow(self, kind: str) -> bool:
+        now = time.monotonic()
+        if not self.windows["any"].allow(now):
+            return False
+        window = self.windows.get(kind)
+        if window is not None and not window.allow(now):
+            return False
+        if self.user_id is not None and kind in USER_LIMITS:
+            return _user_window(self.user_id, kind).allow(now)
+        return True
+
+
+_users: dict[tuple[int, str], Window] = defaultdict(lambda: Window(0, 0))
+
+
+def _user_window(user_id: int, kind: str) -> Window:
+    key = (user_id, kind)
+    window = _users.get(key)
+    if window is None:
+        window = _users[key] = Window(*USER_LIMITS[kind])
+    return window
+
+
+def reset() -> None:
+    """Forget every per-user window (tests)."""
+    _users.clear()
