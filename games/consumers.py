@@ -17,6 +17,14 @@ from .i18n import TranslatedConsumerMixin
 from .ratelimit import ConnectionBudget
 
 MAX_FRAME = 64 * 1024
+
+
+def db(func):
+    """Run ORM work in the thread pool: acts on different games proceed in
+    parallel (each locks only its own row) instead of queueing on one thread."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 POLICY_VIOLATION = 1008  # close code for floods
 # Frames a seated player sends without arguments, and the service each calls.
 SEAT_COMMANDS = {
@@ -63,7 +71,7 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.group = game_group(self.game_id)
-        hello = await database_sync_to_async(selectors.hello_frame)(
+        hello = await db(selectors.hello_frame)(
             self.game_id, self.user, since_from_query(self.scope)
         )
         if hello is None:
@@ -73,21 +81,21 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         self.budget = ConnectionBudget(getattr(self.user, "pk", None))
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        count = await database_sync_to_async(presence.presence_join)(
+        count = await db(presence.presence_join)(
             game_id=self.game_id, channel_name=self.channel_name, user=self.user, seat=self.seat
         )
         hello["watchers"] = count
         await self.send(text_data=dumps(hello))
-        await database_sync_to_async(publish_watchers)(self.game_id, count)
+        await db(publish_watchers)(self.game_id, count)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "seat"):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        count = await database_sync_to_async(presence.presence_leave)(
+        count = await db(presence.presence_leave)(
             channel_name=self.channel_name, game_id=self.game_id
         )
-        await database_sync_to_async(publish_watchers)(self.game_id, count)
+        await db(publish_watchers)(self.game_id, count)
 
     # -- from the client -------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -132,7 +140,7 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             )
 
     async def on_act(self, frame: dict[str, Any]) -> None:
-        version = await database_sync_to_async(services.game_act)(
+        version = await db(services.game_act)(
             game_id=self.game_id,
             user=self.user,
             version=frame.get("version"),
@@ -144,13 +152,13 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
 
     async def on_command(self, frame: dict[str, Any]) -> None:
         service = SEAT_COMMANDS[frame["type"]]
-        version = await database_sync_to_async(service)(game_id=self.game_id, user=self.user)
+        version = await db(service)(game_id=self.game_id, user=self.user)
         await self.send(
             text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
         )
 
     async def on_remis(self, frame: dict[str, Any]) -> None:
-        request = await database_sync_to_async(remis.remis_request)(
+        request = await db(remis.remis_request)(
             game_id=self.game_id,
             user=self.user,
             kind=frame.get("kind"),
@@ -163,24 +171,20 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         )
 
     async def on_chat(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(chat.chat_post)(
-            game_id=self.game_id, user=self.user, text=frame.get("text")
-        )
+        await db(chat.chat_post)(game_id=self.game_id, user=self.user, text=frame.get("text"))
 
     async def on_sync(self, frame: dict[str, Any]) -> None:
         version = frame.get("version", 0)
         if isinstance(version, bool) or not isinstance(version, int):
             version = 0
-        data, self.seat = await database_sync_to_async(selectors.sync_frame)(
-            self.game_id, self.user, version
-        )
+        data, self.seat = await db(selectors.sync_frame)(self.game_id, self.user, version)
         await self.send(text_data=dumps(data))
 
     async def on_ping(self, frame: dict[str, Any]) -> None:
         # A restarted Redis forgets groups: joining again is idempotent.
         await self.channel_layer.group_add(self.group, self.channel_name)
-        current = await database_sync_to_async(selectors.current_version)(self.game_id)
-        await database_sync_to_async(presence.presence_touch)(channel_name=self.channel_name)
+        current = await db(selectors.current_version)(self.game_id)
+        await db(presence.presence_touch)(channel_name=self.channel_name)
         await self.send(text_data=dumps({"type": "pong", "version": current}))
         version = frame.get("version")
         if isinstance(version, int) and current is not None and version < current:
@@ -227,7 +231,7 @@ class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def send_list(self) -> None:
-        items = await database_sync_to_async(notifications.unread)(self.user)
+        items = await db(notifications.unread)(self.user)
         await self.send(text_data=dumps({"type": "notifications", "items": items}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -250,7 +254,7 @@ class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
                     text_data=error_frame("bad_request", _("ids must be a list of numbers."))
                 )
                 return
-            await database_sync_to_async(notifications.mark_read)(user=self.user, ids=ids)
+            await db(notifications.mark_read)(user=self.user, ids=ids)
             await self.send_list()
         else:
             await self.send(text_data=error_frame("unknown_type", _("Expected ping or read.")))
@@ -292,7 +296,7 @@ class RemisQueueConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
                 )
             )
             return
-        data = await database_sync_to_async(remis.queue_page)(page=page, older_than_hours=older)
+        data = await db(remis.queue_page)(page=page, older_than_hours=older)
         await self.send(text_data=dumps({"type": "queue", **data}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -308,7 +312,7 @@ class RemisQueueConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
                 await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
                 await self.send_page(frame)
             elif frame["type"] == "decide":
-                await database_sync_to_async(remis.remis_decide)(
+                await db(remis.remis_decide)(
                     request_id=frame.get("id"),
                     admin=self.user,
                     approve=frame.get("approve"),

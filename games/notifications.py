@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from . import broadcast
-from .models import Event, Game, Notification, Seat
+from .models import Event, Game, Notification, Presence, Seat
 
 TEXTS = {
     Notification.Kind.YOUR_TURN: gettext_noop("Your turn in game #%(game)s (%(title)s)."),
@@ -103,8 +103,16 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
         )
         return
     if game.clock.get("kind") == "correspondence":
+        fresh_seats = [s for s in game.to_act if s not in before_to_act]
+        if not fresh_seats:
+            return
         users = _seat_users(game)
-        fresh = [users[s] for s in game.to_act if s in users and s not in before_to_act]
+        fresh = [users[s] for s in fresh_seats if s in users]
+        # Nobody needs telling what the open game page already shows.
+        watching = set(
+            Presence.objects.filter(game=game, user_id__in=fresh).values_list("user_id", flat=True)
+        )
+        fresh = [uid for uid in fresh if uid not in watching]
         notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
 
 

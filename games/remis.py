@@ -147,7 +147,7 @@ def remis_request(
     if kind not in RemisRequest.Kind.values:
         raise _bad("bad_request", gettext_noop("A remis request is for repetition or deadlock."))
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
         _require_active(game)
         rs = get_ruleset(game.ruleset)

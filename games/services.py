@@ -8,10 +8,11 @@ row with the next version, and register the broadcast for after the commit.
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
+from functools import partial, wraps
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -26,15 +27,40 @@ REASON_FLAGGED = gettext_noop("%(player)s ran out of time.")
 REASON_DRAW_AGREED = gettext_noop("Drawn by agreement.")
 REASON_ABORTED = gettext_noop("%(player)s aborted the game before every seat had moved.")
 REASON_LAST_LEFT = gettext_noop("Everybody else left the game.")
+# What a game event may change (a narrower UPDATE than saving every column).
+MUTABLE_FIELDS = [
+    "version",
+    "state",
+    "status",
+    "result",
+    "started",
+    "ended",
+    "to_act",
+    "clocks",
+    "turn_started",
+    "deadline",
+    "timer",
+    "phase_deadline",
+    "timer_key",
+    "paused",
+    "draw_offers",
+    "left_seats",
+    "remis_pending",
+]
 
 
-def _locked_game(game_id: Any) -> Game:
+def _locked_game(game_id: Any, user: Any = None) -> Game:
+    """The game row, locked; with ``user`` also their seat (``my_seat``) in the same query."""
     try:
         game_id = int(game_id)
     except (TypeError, ValueError):
         raise GameError("bad_request", gettext_noop("The game id must be a number.")) from None
+    query = Game.objects.select_for_update()
+    if user is not None and user.is_authenticated:
+        seats = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk).values("index")[:1]
+        query = query.annotate(my_seat=Subquery(seats))
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return query.get(pk=game_id)
     except Game.DoesNotExist:
         raise GameError("not_found", gettext_noop("There is no such game."), status=404) from None
 
@@ -42,7 +68,26 @@ def _locked_game(game_id: Any) -> Game:
 def _seat_index(game: Game, user: Any) -> int | None:
     if user is None or not user.is_authenticated:
         return None
+    if hasattr(game, "my_seat"):
+        return game.my_seat
     return Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
+
+
+def conflicts_are_stale(service):
+    """The unique (game, version) constraint is the last line of defence: a
+    conflict there means someone else moved first, never a server error."""
+
+    @wraps(service)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return service(*args, **kwargs)
+        except IntegrityError:
+            raise GameError(
+                "stale_version",
+                gettext_noop("Someone else moved first; your view was out of date."),
+            ) from None
+
+    return wrapper
 
 
 def _require_active(game: Game) -> None:
@@ -119,18 +164,10 @@ def _append_event(
     else:
         game.to_act = rs.to_act(state)
     clocks.set_deadline(game, rs, state, now)
-    try:
-        with transaction.atomic():
-            event = Event.objects.create(
-                game=game, version=game.version, seat=seat, kind=kind, action=action, events=events
-            )
-    except IntegrityError:
-        raise GameError(
-            "stale_version",
-            gettext_noop("Someone else moved first; your view was out of date."),
-            version=game.version - 1,
-        ) from None
-    game.save()
+    event = Event.objects.create(
+        game=game, version=game.version, seat=seat, kind=kind, action=action, events=events
+    )
+    game.save(update_fields=MUTABLE_FIELDS)
     notifications.after_game_event(game, before_to_act, event)
     lobby_changed = result is not None or kind == Event.Kind.START
     transaction.on_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
@@ -165,6 +202,7 @@ def _apply(game: Game, rs: Ruleset, seat: int, action: dict[str, Any]) -> tuple[
         raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
 
 
+@conflicts_are_stale
 def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
     """Apply one player's action; returns the new version."""
     if isinstance(version, bool) or not isinstance(version, int):
@@ -172,7 +210,7 @@ def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
     if not isinstance(action, dict):
         raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
         _require_active(game)
         # In a simultaneous phase every seat acts against the current state.
@@ -243,10 +281,11 @@ def _leave_or_end(
     )
 
 
+@conflicts_are_stale
 def game_resign(*, game_id: Any, user: Any) -> int:
     """Give up. Two seats: the other wins. More: the seat leaves (ruleset's hook)."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
         _require_active(game)
         rs = get_ruleset(game.ruleset)
@@ -258,6 +297,7 @@ def game_resign(*, game_id: Any, user: Any) -> int:
         return event.version
 
 
+@conflicts_are_stale
 def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
     """Apply a due deadline (called by the sweeper). Returns the new version,
     or None when another process got there first or nothing is due."""
@@ -319,10 +359,11 @@ def _remaining_seats(game: Game) -> list[int]:
     return [s for s in range(game.seat_count) if s not in game.left_seats]
 
 
+@conflicts_are_stale
 def game_offer_draw(*, game_id: Any, user: Any) -> int:
     """Offer (or accept) a draw; it is agreed when every remaining seat offers."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
         _require_active(game)
         if seat in game.draw_offers:
@@ -347,10 +388,11 @@ def game_offer_draw(*, game_id: Any, user: Any) -> int:
         ).version
 
 
+@conflicts_are_stale
 def game_accept_draw(*, game_id: Any, user: Any) -> int:
     """Accept a standing offer: an offer of one's own is not an offer to accept."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
         _require_active(game)
         others = [s for s in game.draw_offers if s != seat]
@@ -364,9 +406,10 @@ def game_accept_draw(*, game_id: Any, user: Any) -> int:
     return game_offer_draw(game_id=game_id, user=user)
 
 
+@conflicts_are_stale
 def game_decline_draw(*, game_id: Any, user: Any) -> int:
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
         _require_active(game)
         if not [s for s in game.draw_offers if s != seat]:
@@ -393,9 +436,10 @@ def can_abort(game: Game) -> bool:
     return len(acted) < game.seat_count
 
 
+@conflicts_are_stale
 def game_abort(*, game_id: Any, user: Any) -> int:
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
         _require_active(game)
         if not can_abort(game):
