@@ -129,7 +129,9 @@ def create_plan(games: int) -> list[dict[str, Any]]:
     plan = []
     for g in range(games):
         host, guest = users[2 * g], users[2 * g + 1]
-        game = table_create(host=host, ruleset="halma")
+        game = table_create(
+            host=host, ruleset="halma", clock={"kind": "realtime", "minutes": 180, "increment": 0}
+        )
         table_join(game_id=game.pk, user=guest)
         table_start(game_id=game.pk, user=host)
         plan.append({"id": game.pk, "cookies": [cookies[host.pk], cookies[guest.pk]]})
@@ -750,7 +752,21 @@ def main() -> None:
     p.add_argument("--json", help="also write the figures to this file")
     p.add_argument("--timeline", action="store_true", help="print latency per second of the run")
     p.add_argument("--server-pid", type=int, help="report this local server process's CPU use")
+    p.add_argument(
+        "--target",
+        choices=["games", "relay"],
+        default="games",
+        help="relay: the bare reference (bench/relay.py), groups of 4 sockets",
+    )
     args = p.parse_args()
+    if args.target == "relay":
+        sys.path.insert(0, str(ROOT))
+        from bench import relay
+
+        out = asyncio.run(relay.run(args))
+        if args.json:
+            Path(args.json).write_text(json.dumps(out, indent=2))
+        return
     if args.spares is None:
         args.spares = args.games if args.mode == "closed" else 0
 

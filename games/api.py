@@ -348,7 +348,7 @@ class GameRecords(APIView):
 class GameRecord(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="games_record_retrieve", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int, version: int, index: int) -> Response:
         record = MatchRecord.objects.filter(game_id=pk, version=version, index=index).first()
         if record is None:
@@ -425,7 +425,7 @@ class RemisQueue(APIView):
 class RemisDetail(APIView):
     permission_classes = [IsStaff]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="remis_detail_retrieve", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> Response:
         item = (
             RemisRequest.objects.select_related("game", "requested_by", "decided_by")

@@ -57,7 +57,7 @@ def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
         return {}, _("The message is too large.")
     try:
         frame = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return {}, _("The message is not valid JSON.")
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         return {}, _('A message must be a JSON object with a "type".')

@@ -128,7 +128,7 @@ def _result_words(result: dict[str, Any]) -> str:
 def mark_read(*, user: Any, ids: list[int] | None = None) -> int:
     qs = Notification.objects.filter(user=user, read=False)
     if ids is not None:
-        qs = qs.filter(pk__in=ids)
+        qs = qs.filter(pk__in=[i for i in ids if -(2**63) <= i < 2**63])  # the DB's range
     return qs.update(read=True)
 
 

@@ -44,7 +44,7 @@ class ConnectionBudget:
         now = time.monotonic()
         if not self.windows["any"].allow(now):
             return False
-        window = self.windows.get(kind)
+        window = self.windows.get(kind) if kind != "any" else None  # "any" counted once
         if window is not None and not window.allow(now):
             return False
         if self.user_id is not None and kind in USER_LIMITS:

@@ -348,9 +348,10 @@ def queue_page(*, page: int = 1, per_page: int = 25, older_than_hours: float = 0
         "requested_by", "decided_by"
     )
     if older_than_hours > 0:
-        qs = qs.filter(created__lte=timezone.now() - timedelta(hours=older_than_hours))
+        hours = min(older_than_hours, 10**6)  # timedelta overflows past ~2.7e9 days
+        qs = qs.filter(created__lte=timezone.now() - timedelta(hours=hours))
     total = qs.count()
-    page = max(page, 1)
+    page = min(max(page, 1), 10**9)  # a huge page overflows the SQL OFFSET
     rows = qs.order_by("created", "pk")[(page - 1) * per_page : page * per_page]
     return {
         "total": total,

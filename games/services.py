@@ -12,11 +12,10 @@ from functools import partial, wraps
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast, clocks, notifications
+from . import broadcast, clocks, notifications, store
 from .errors import GameError
 from .models import Event, Game, MatchRecord, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
@@ -55,14 +54,11 @@ def _locked_game(game_id: Any, user: Any = None) -> Game:
         game_id = int(game_id)
     except (TypeError, ValueError):
         raise GameError("bad_request", gettext_noop("The game id must be a number.")) from None
-    query = Game.objects.select_for_update()
-    if user is not None and user.is_authenticated:
-        seats = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk).values("index")[:1]
-        query = query.annotate(my_seat=Subquery(seats))
-    try:
-        return query.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError("not_found", gettext_noop("There is no such game."), status=404) from None
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    game = store.lock_game(game_id, user_id)
+    if game is None:
+        raise GameError("not_found", gettext_noop("There is no such game."), status=404)
+    return game
 
 
 def _seat_index(game: Game, user: Any) -> int | None:
@@ -164,10 +160,18 @@ def _append_event(
     else:
         game.to_act = rs.to_act(state)
     clocks.set_deadline(game, rs, state, now)
-    event = Event.objects.create(
-        game=game, version=game.version, seat=seat, kind=kind, action=action, events=events
+    event = store.insert_event(
+        Event(
+            game=game,
+            version=game.version,
+            seat=seat,
+            kind=kind,
+            action=action,
+            events=events,
+            created=now,
+        )
     )
-    game.save(update_fields=MUTABLE_FIELDS)
+    store.update_game(game, MUTABLE_FIELDS)
     notifications.after_game_event(game, before_to_act, event)
     lobby_changed = result is not None or kind == Event.Kind.START
     transaction.on_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
