@@ -1,0 +1,143 @@
+"""Issue 9's bars in one run: the site against the bare relay, same machine, same layer.
+
+Starts (on free ports) one Daphne with the bare relay (bench/relay.py) and one
+with the site, both on PostgreSQL + Redis, then drives each with
+bench/ws_load.py: 200 groups/games of 4 sockets, closed loop (saturation) and
+open loop (one frame/move per group/game every 2 s). Prints the figures and
+whether the bars hold:
+
+  throughput at saturation >= 50% of the relay's; paced p99 < 25 ms;
+  zero lost, doubled or out-of-order moves.
+
+  .venv/bin/python bench/bars.py [--games 200] [--duration 20]
+
+Needs PostgreSQL and Redis on 127.0.0.1 (creates/uses the database
+``bench``). It measures; it never fails a test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = str(ROOT / ".venv" / "bin" / "python")
+DAPHNE = str(ROOT / ".venv" / "bin" / "daphne")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise SystemExit(f"server on {port} did not come up")
+
+
+def start(app: str, port: int, env: dict) -> subprocess.Popen:
+    log = open(Path(tempfile.gettempdir()) / f"bars-{port}.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [DAPHNE, "-b", "127.0.0.1", "-p", str(port), app], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
+    wait_port(port)
+    return proc
+
+
+def load(port: int, env: dict, extra: list[str]) -> dict:
+    out = Path(tempfile.mkstemp(suffix=".json")[1])
+    url = [f"--url=ws://127.0.0.1:{port}", f"--origin=http://127.0.0.1:{port}"]
+    subprocess.run(
+        [PY, "bench/ws_load.py", *url, *extra, f"--json={out}"], cwd=ROOT, env=env, check=True
+    )
+    return json.loads(out.read_text())
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--duration", type=float, default=20)
+    args = p.parse_args()
+    env = {
+        **os.environ,
+        "DATABASE_URL": os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"
+        ),
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "CHANNEL_PREFIX": f"bars{os.getpid()}",
+        "GAME_SWEEPER": "1",
+    }
+    subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-c", "create database bench"],
+        capture_output=True,
+        check=False,
+    )
+    subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    relay_port, site_port = free_port(), free_port()
+    procs = [
+        start("bench.relay:application", relay_port, env),
+        start("config.asgi:application", site_port, env),
+    ]
+    n, d = str(args.games), str(args.duration)
+    try:
+        pids = {relay_port: procs[0].pid, site_port: procs[1].pid}
+        common = ["--games", n, "--duration", d]
+        relay_closed = load(
+            relay_port,
+            env,
+            ["--target=relay", "--mode=closed", *common, f"--server-pid={pids[relay_port]}"],
+        )
+        relay_open = load(
+            relay_port, env, ["--target=relay", "--mode=open", "--interval=2", *common]
+        )
+        games_closed = load(
+            site_port,
+            env,
+            [
+                "--setup",
+                "--mode=closed",
+                "--spectators=2",
+                *common,
+                f"--server-pid={pids[site_port]}",
+            ],
+        )
+        games_open = load(
+            site_port, env, ["--setup", "--mode=open", "--interval=2", "--spectators=2", *common]
+        )
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+    ratio = games_closed["moves_per_s"] / relay_closed["rate"]
+    print()
+    print(
+        f"relay  closed: {relay_closed['rate']:.0f} frames/s   open: p50 {relay_open['p50_ms']:.1f} ms  p99 {relay_open['p99_ms']:.1f} ms"
+    )
+    print(
+        f"site   closed: {games_closed['moves_per_s']:.0f} moves/s   open: p50 {games_open['p50_ms']:.1f} ms  p99 {games_open['p99_ms']:.1f} ms"
+    )
+    print(
+        f"throughput: {100 * ratio:.0f}% of the relay (bar: 50%)   {'OK' if ratio >= 0.5 else 'BELOW THE BAR'}"
+    )
+    print(
+        f"paced p99: {games_open['p99_ms']:.1f} ms (bar: 25 ms)   {'OK' if games_open['p99_ms'] < 25 else 'ABOVE THE BAR'}"
+    )
+    bad = sum(games_closed["violations"].values()) + sum(games_open["violations"].values())
+    print(f"lost/doubled/out of order: {bad}   {'OK' if bad == 0 else 'VIOLATIONS'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
