@@ -324,3 +324,36 @@ def test_tampered_exports_are_refused(tamper):
     response = client.post("/api/games/import/", data, format="json")
     assert response.status_code == 400 and response.json()["code"] == "bad_export"
     assert Game.objects.count() == before
+
+
+def test_draws_and_abort_through_the_api():
+    game, (white, black) = new_game()
+    w, b = APIClient(), APIClient()
+    w.force_authenticate(white)
+    b.force_authenticate(black)
+    assert w.post(f"/api/games/{game.pk}/draw/offer/").json() == {"version": 2}
+    assert w.post(f"/api/games/{game.pk}/draw/offer/").json()["code"] == "already_offered"
+    assert w.post(f"/api/games/{game.pk}/draw/accept/").json()["code"] == "no_offer"
+    assert b.post(f"/api/games/{game.pk}/draw/decline/").json() == {"version": 3}
+    assert APIClient().post(f"/api/games/{game.pk}/abort/").status_code in {401, 403}
+    assert b.post(f"/api/games/{game.pk}/abort/").json() == {"version": 4}
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert w.post(f"/api/games/{game.pk}/resign/").json()["code"] == "game_over"
+
+
+def test_chat_through_the_api_and_no_system_lines_in_hidden_games():
+    from games.models import ChatMessage
+    from games.rules.hexenhalma import HexenhalmaRuleset
+
+    RULESETS.setdefault("hexenhalma", HexenhalmaRuleset())
+    game, users = new_game(players=3, ruleset="hexenhalma")
+    client = APIClient()
+    client.force_authenticate(users[1])
+    posted = client.post(f"/api/games/{game.pk}/chat/", {"text": "Viel Glück!"}, format="json")
+    assert posted.status_code == 201 and posted.json()["text"] == "Viel Glück!"
+    # The platform never writes chat lines itself, so nothing about the secret
+    # orders can reach the chat: only what people typed is there.
+    assert list(ChatMessage.objects.filter(game=game).values_list("user_id", flat=True)) == [
+        users[1].pk
+    ]

@@ -308,3 +308,45 @@ def test_two_admins_decide_at_once_one_counts(repeating_log):
     assert (
         Event.objects.filter(game=game, kind__in=["remis", "end"]).count() == 2
     )  # filed + decided
+
+
+@pytest.mark.django_db(transaction=True)
+def test_filing_through_the_api_and_the_socket(repeating_log):
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.games.test_consumers import ORIGIN, receive, session_cookie
+
+    game, white, black = play(repeating_log)
+    client = APIClient()
+    client.force_authenticate(black)
+    refused = client.post(
+        f"/api/games/{game.pk}/remis/", {"kind": "deadlock", "reason": "x"}, format="json"
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "not_your_turn"
+    action, numbers = white_repeat(game, repeating_log)
+    candidates = APIClient()
+    candidates.force_authenticate(white)
+    assert candidates.get(f"/api/games/{game.pk}/remis/candidates/").json()["candidates"]
+
+    async def file_over_socket():
+        cookie = await sync_to_async(session_cookie)(white)
+        comm = WebsocketCommunicator(
+            application, f"/ws/game/{game.pk}/", headers=[ORIGIN, (b"cookie", cookie)]
+        )
+        assert (await comm.connect())[0]
+        await receive(comm, "hello")
+        await comm.send_json_to(
+            {"type": "remis", "kind": "repetition", "action": action, "move_numbers": numbers}
+        )
+        filed = await receive(comm, "remis_filed")
+        event = await receive(comm, "event")
+        await comm.disconnect()
+        return filed, event
+
+    filed, event = asyncio.run(file_over_socket())
+    assert event["state"]["paused"] and event["state"]["remis"]["move_numbers"] == numbers
+    assert RemisRequest.objects.get().pk == filed["id"]
