@@ -8,10 +8,12 @@ frame for its own seat, so secrets stay with their seat.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 from .models import Event, Game
 from .rules import Ruleset
@@ -19,6 +21,13 @@ from .selectors import client_event, snapshot, table_summary
 
 LOBBY_GROUP = "lobby"
 SPECTATOR = "s"
+
+
+def after_commit(callback: Callable[[], None]) -> None:
+    """Publish once the transaction commits. Best effort: the move is stored,
+    and a failing channel layer (Redis down) must not turn it into an error;
+    clients catch up through their version ping."""
+    transaction.on_commit(callback, robust=True)
 
 
 def game_group(game_id: int) -> str:

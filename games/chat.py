@@ -58,7 +58,7 @@ def chat_post(*, game_id: Any, user: Any, text: Any) -> dict[str, Any]:
         seat = Seat.objects.filter(game=game, user=user).values_list("index", flat=True).first()
         message = ChatMessage.objects.create(game=game, user=user, seat=seat, text=text)
         data = message_dict(message, user.username)
-        transaction.on_commit(partial(broadcast.publish_chat, game.pk, data))
+        broadcast.after_commit(partial(broadcast.publish_chat, game.pk, data))
     return data
 
 

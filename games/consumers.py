@@ -25,7 +25,9 @@ def db(func):
     return database_sync_to_async(func, thread_sensitive=False)
 
 
-POLICY_VIOLATION = 1008  # close code for floods
+# Close code for floods: 1008 (policy violation) in the application range,
+# since the websocket library lets applications send only 1000 and 3000-4999.
+POLICY_VIOLATION = 4008
 # Frames a seated player sends without arguments, and the service each calls.
 SEAT_COMMANDS = {
     "resign": services.game_resign,
@@ -64,7 +66,25 @@ def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
     return frame, None
 
 
-class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class FrameConsumerMixin:
+    """Every socket's first steps with a client frame: rate limit, then parse."""
+
+    budget: ConnectionBudget
+
+    async def checked_frame(self, text_data: str | None) -> dict[str, Any] | None:
+        """The frame, or None after answering with an error (or closing a flood)."""
+        frame, error = parse_frame(text_data)
+        kind = frame.get("type", "junk") if error is None else "junk"
+        if not self.budget.allow(kind):
+            await self.close(code=POLICY_VIOLATION)
+            return None
+        if error is not None:
+            await self.send(text_data=error_frame("bad_request", error))
+            return None
+        return frame
+
+
+class GameConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
     """One socket per open game page: players and spectators alike."""
 
     async def connect(self) -> None:
@@ -99,14 +119,10 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
 
     # -- from the client -------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        frame, error = parse_frame(text_data)
-        kind = frame.get("type", "junk") if error is None else "junk"
-        if not self.budget.allow(kind):
-            await self.close(code=POLICY_VIOLATION)
+        frame = await self.checked_frame(text_data)
+        if frame is None:
             return
-        if error is not None:
-            await self.send(text_data=error_frame("bad_request", error))
-            return
+        kind = frame["type"]
         handler = {
             "act": self.on_act,
             "sync": self.on_sync,
@@ -212,7 +228,7 @@ class GameConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))
 
 
-class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class NotifyConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
     """The bell: a logged-in user's notifications, pushed live on every page."""
 
     async def connect(self) -> None:
@@ -235,12 +251,8 @@ class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps({"type": "notifications", "items": items}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.budget.allow("any"):
-            await self.close(code=POLICY_VIOLATION)
-            return
-        frame, error = parse_frame(text_data)
-        if error is not None:
-            await self.send(text_data=error_frame("bad_request", error))
+        frame = await self.checked_frame(text_data)
+        if frame is None:
             return
         if frame["type"] == "ping":
             await self.channel_layer.group_add(self.group, self.channel_name)
@@ -264,7 +276,7 @@ class NotifyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
             await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
 
 
-class RemisQueueConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class RemisQueueConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
     """The admins' live remis queue; staff only (others are refused with 4403)."""
 
     async def connect(self) -> None:
@@ -300,12 +312,8 @@ class RemisQueueConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps({"type": "queue", **data}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.budget.allow("any"):
-            await self.close(code=POLICY_VIOLATION)
-            return
-        frame, error = parse_frame(text_data)
-        if error is not None:
-            await self.send(text_data=error_frame("bad_request", error))
+        frame = await self.checked_frame(text_data)
+        if frame is None:
             return
         try:
             if frame["type"] in ("queue", "ping"):

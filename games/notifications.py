@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
-from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
@@ -52,7 +51,7 @@ def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[st
         [Notification(user_id=uid, kind=kind, game=game, params=params) for uid in user_ids]
     )
     ids = [n.pk for n in notes]
-    transaction.on_commit(partial(_deliver, ids))
+    broadcast.after_commit(partial(_deliver, ids))
 
 
 def _deliver(ids: list[int]) -> None:

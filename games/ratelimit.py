@@ -1,6 +1,7 @@
 """Sliding-window rate limits for sockets: per connection and per user.
 
-A socket that floods is closed with 1008 (policy violation), as lichess does;
+A socket that floods is closed with 4008 (policy violation, 1008, moved into
+the application range the websocket library allows), as lichess closes floods;
 the client's reconnect backs off. Per-user windows live in this process: with
 several processes a user's budget is per process, which still bounds a flood.
 """

@@ -240,7 +240,7 @@ def remis_request(
                 }
             ],
         )
-        transaction.on_commit(partial(_publish_queue, request.pk))
+        broadcast.after_commit(partial(_publish_queue, request.pk))
     return request
 
 
@@ -307,7 +307,7 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
             game=game,
             params={"game": game.pk, "decision": decision + (f" — {reason}" if reason else "")},
         )
-        transaction.on_commit(partial(_publish_queue, request.pk))
+        broadcast.after_commit(partial(_publish_queue, request.pk))
     return request
 
 

@@ -78,9 +78,13 @@ def conflicts_are_stale(service):
         try:
             return service(*args, **kwargs)
         except IntegrityError:
+            current = Game.objects.filter(pk=kwargs.get("game_id")).values_list(
+                "version", flat=True
+            )
             raise GameError(
                 "stale_version",
                 gettext_noop("Someone else moved first; your view was out of date."),
+                version=current.first(),
             ) from None
 
     return wrapper
@@ -174,7 +178,7 @@ def _append_event(
     store.update_game(game, MUTABLE_FIELDS)
     notifications.after_game_event(game, before_to_act, event)
     lobby_changed = result is not None or kind == Event.Kind.START
-    transaction.on_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
+    broadcast.after_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
     return event
 
 

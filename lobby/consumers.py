@@ -9,13 +9,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from games.broadcast import LOBBY_GROUP, dumps, user_group
-from games.consumers import POLICY_VIOLATION, error_frame, parse_frame
+from games.consumers import FrameConsumerMixin, error_frame
 from games.i18n import TranslatedConsumerMixin
 from games.ratelimit import ConnectionBudget
 from games.selectors import lobby_tables
 
 
-class LobbyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]
@@ -36,12 +36,8 @@ class LobbyConsumer(TranslatedConsumerMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps({"type": "tables", "tables": tables}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.budget.allow("any"):
-            await self.close(code=POLICY_VIOLATION)
-            return
-        frame, error = parse_frame(text_data)
-        if error is not None:
-            await self.send(text_data=error_frame("bad_request", error))
+        frame = await self.checked_frame(text_data)
+        if frame is None:
             return
         if frame["type"] != "ping":
             await self.send(

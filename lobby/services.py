@@ -22,7 +22,7 @@ MAX_OPEN_TABLES_PER_USER = 10
 
 
 def _publish_after_commit(game_id: int) -> None:
-    transaction.on_commit(partial(_publish, game_id))
+    broadcast.after_commit(partial(_publish, game_id))
 
 
 def _publish(game_id: int) -> None:
@@ -132,7 +132,7 @@ def table_create(
                 game=game,
                 params={"game": game.pk, "title": rs.title, "player": host.username},
             )
-            transaction.on_commit(partial(_notify_challenge, game.pk, opponent.pk, host.username))
+            broadcast.after_commit(partial(_notify_challenge, game.pk, opponent.pk, host.username))
     return game
 
 
@@ -219,7 +219,7 @@ def table_decline(*, game_id: Any, user: Any) -> Game:
         game.ended = timezone.now()
         game.save(update_fields=["status", "ended"])
         _publish_after_commit(game.pk)
-        transaction.on_commit(
+        broadcast.after_commit(
             partial(
                 broadcast.publish_to_user,
                 game.host_id,

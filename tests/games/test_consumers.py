@@ -316,7 +316,7 @@ async def test_messages_follow_the_language_cookie(table):
     await comm.disconnect()
 
 
-async def test_a_flooding_socket_is_closed_with_1008(table):
+async def test_a_flooding_socket_is_closed_with_4008(table):
     game, white, _ = table
     sock = await connect(f"/ws/game/{game.pk}/", white)
     await receive(sock, "hello")
@@ -328,6 +328,6 @@ async def test_a_flooding_socket_is_closed_with_1008(table):
         if message["type"] == "websocket.close":
             closed = message
             break
-    assert closed is not None and closed["code"] == 1008
+    assert closed is not None and closed["code"] == 4008
     await sync_to_async(game.refresh_from_db)()
     assert game.version == 1

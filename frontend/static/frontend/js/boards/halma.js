@@ -1,5 +1,5 @@
 // Halma board: 10x10 squares, click a piece, then a lit target (or each landing of a chain).
-import { group, key, makeSvg, svgEl, trail } from "./toolkit.js";
+import { dismissOn, group, key, makeSvg, svgEl, trail } from "./toolkit.js";
 import { api, fmt, gettext } from "../socket.js";
 import { createRemisPanel } from "./halma-remis.js";
 
@@ -183,14 +183,8 @@ export function createBoard(container, ctx) {
     }
   }
 
-  container.addEventListener("click", () => {
+  dismissOn(container, () => {
     if (selected) {
-      selected = null;
-      rerender();
-    }
-  });
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && selected) {
       selected = null;
       rerender();
     }

@@ -1,5 +1,5 @@
 // Malefiz board: fields and edges from the view, four houses, a die; roll, move, take and place barricades.
-import { animateHops, group, key, makeSvg, svgEl, trail } from "./toolkit.js";
+import { animateHops, dismissOn, group, key, makeSvg, svgEl, trail } from "./toolkit.js";
 import { fmt, gettext, toast } from "../socket.js";
 import { createDie } from "./malefiz-die.js";
 
@@ -418,14 +418,8 @@ export function createBoard(container, ctx) {
     }
   }
 
-  stage.addEventListener("click", () => {
+  dismissOn(stage, () => {
     if (selected) {
-      selected = null;
-      rerender();
-    }
-  });
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && selected) {
       selected = null;
       rerender();
     }

@@ -82,3 +82,9 @@ export function arrow(parent, from, to, cls, gap = 0, head = 2.4) {
   svgEl("path", { d: `M${b[0]} ${b[1]}L${base[0] - uy * w} ${base[1] + ux * w}L${base[0] + uy * w} ${base[1] - ux * w}Z` }, g);
   return g;
 }
+
+/** Calls ``clear`` on a click in ``el`` (outside pieces, which stop the event) or on Escape. */
+export function dismissOn(el, clear) {
+  el.addEventListener("click", clear);
+  document.addEventListener("keydown", (e) => e.key === "Escape" && clear());
+}
