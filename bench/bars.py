@@ -120,7 +120,10 @@ def main() -> None:
     finally:
         for proc in procs:
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
     ratio = games_closed["moves_per_s"] / relay_closed["rate"]
     print()
     print(

@@ -1,5 +1,8 @@
 from django.contrib import admin
+from django.http import JsonResponse
 from django.urls import include, path
+from django.utils.translation import gettext
+from django.views.defaults import page_not_found
 from django.views.i18n import JavaScriptCatalog
 
 from frontend import views as pages
@@ -17,3 +20,16 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend"]), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]
+
+
+def _not_found(request, exception=None):
+    """JSON for the API, the site's page for everything else."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"code": "not_found", "message": gettext("There is no such address in the API.")},
+            status=404,
+        )
+    return page_not_found(request, exception)
+
+
+handler404 = _not_found

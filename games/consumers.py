@@ -6,12 +6,19 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from . import chat, notifications, presence, remis, selectors, services
-from .broadcast import SPECTATOR, dumps, game_group, publish_watchers, user_group
+from .broadcast import (
+    SPECTATOR,
+    dumps,
+    game_group,
+    in_thread_then_publish,
+    publish_watchers,
+    user_group,
+)
 from .errors import GameError
 from .i18n import TranslatedConsumerMixin
 from .ratelimit import ConnectionBudget
@@ -19,10 +26,7 @@ from .ratelimit import ConnectionBudget
 MAX_FRAME = 64 * 1024
 
 
-def db(func):
-    """Run ORM work in the thread pool: acts on different games proceed in
-    parallel (each locks only its own row) instead of queueing on one thread."""
-    return database_sync_to_async(func, thread_sensitive=False)
+db = in_thread_then_publish  # ORM work in the thread pool, broadcasts from the loop
 
 
 # Close code for floods: 1008 (policy violation) in the application range,
@@ -51,6 +55,11 @@ def since_from_query(scope: dict[str, Any]) -> int:
         return 0
 
 
+def _no_constants(name: str) -> Any:
+    """NaN and Infinity are not JSON; refuse them rather than store them."""
+    raise ValueError(name)
+
+
 def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
     """A client frame as a dict, or the message explaining why it is not one."""
     if text_data is None:
@@ -58,7 +67,7 @@ def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
     if len(text_data) > MAX_FRAME:
         return {}, _("The message is too large.")
     try:
-        frame = json.loads(text_data)
+        frame = json.loads(text_data, parse_constant=_no_constants)
     except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return {}, _("The message is not valid JSON.")
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
@@ -192,8 +201,8 @@ class GameConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketCo
     async def on_sync(self, frame: dict[str, Any]) -> None:
         version = frame.get("version", 0)
         if isinstance(version, bool) or not isinstance(version, int):
-            version = 0
-        data, self.seat = await db(selectors.sync_frame)(self.game_id, self.user, version)
+            raise GameError("bad_request", gettext_noop("The version must be a whole number."))
+        data, self.seat = await db(selectors.sync_frame)(self.game_id, self.user, max(version, 0))
         await self.send(text_data=dumps(data))
 
     async def on_ping(self, frame: dict[str, Any]) -> None:

@@ -26,7 +26,14 @@ def language_from_scope(scope: dict[str, Any]) -> str:
 class TranslatedConsumerMixin:
     """Every message of a consumer is handled in its connection's language."""
 
+    # Group messages that only forward frames built for everybody need no language.
+    untranslated = frozenset({"game.watchers", "game.chat", "game.table"})
+
     async def dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind in self.untranslated or (kind == "game.frames" and not message.get("result")):
+            await super().dispatch(message)
+            return
         if not hasattr(self, "language"):
             self.language = language_from_scope(self.scope)
         with translation.override(self.language):

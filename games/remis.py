@@ -20,7 +20,13 @@ from .errors import GameError
 from .models import Event, Game, Notification, RemisRequest, Seat
 from .replay import walk
 from .rules import IllegalAction, Ruleset, get_ruleset
-from .services import _append_event, _locked_game, _require_active, _require_seat
+from .services import (
+    _append_event,
+    _locked_game,
+    _require_active,
+    _require_json_object,
+    _require_seat,
+)
 
 REPETITION_FROM = 51  # positions count once more than 51 full moves were played
 REASON_APPROVED = gettext_noop("Remis: an admin approved the request (%(kind)s).")
@@ -171,6 +177,7 @@ def remis_request(
                 raise _bad(
                     "bad_request", gettext_noop("Name the move that would repeat the position.")
                 )
+            _require_json_object(action)
             try:
                 after, _ = rs.apply(states[-1], seat, action)
             except IllegalAction as exc:

@@ -50,7 +50,9 @@ def result_text(result: dict[str, Any] | None) -> str:
     return text % params if params else text
 
 
-def snapshot(game: Game, rs: Ruleset, state: Any, seat: int | None) -> dict[str, Any]:
+def snapshot(
+    game: Game, rs: Ruleset, state: Any, seat: int | None, clock: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The uniform game state for one seat: one shape for every ruleset."""
     active = game.status == Game.Status.ACTIVE and state is not None
     to_act = list(game.to_act) if active else []
@@ -63,7 +65,7 @@ def snapshot(game: Game, rs: Ruleset, state: Any, seat: int | None) -> dict[str,
         "result_text": result_text(game.result),
         "view": rs.view(state, seat) if state is not None else None,
         "legal": legal or [],
-        "clock": clock_view(game, timezone.now()),
+        "clock": clock if clock is not None else clock_view(game, timezone.now()),
         "draw_offers": list(game.draw_offers),
         "left": list(game.left_seats),
         "paused": game.paused,

@@ -7,6 +7,7 @@ row with the next version, and register the broadcast for after the commit.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from functools import partial, wraps
 from typing import Any
@@ -54,6 +55,8 @@ def _locked_game(game_id: Any, user: Any = None) -> Game:
         game_id = int(game_id)
     except (TypeError, ValueError):
         raise GameError("bad_request", gettext_noop("The game id must be a number.")) from None
+    if not 0 < game_id < 2**63:
+        raise GameError("not_found", gettext_noop("There is no such game."), status=404)
     user_id = user.pk if user is not None and user.is_authenticated else None
     game = store.lock_game(game_id, user_id)
     if game is None:
@@ -67,6 +70,16 @@ def _seat_index(game: Game, user: Any) -> int | None:
     if hasattr(game, "my_seat"):
         return game.my_seat
     return Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
+
+
+def _require_json_object(action: Any) -> None:
+    """An action is stored as it came: it must be a plain JSON object (no NaN)."""
+    if not isinstance(action, dict):
+        raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
+    try:
+        json.dumps(action, allow_nan=False)
+    except (TypeError, ValueError):
+        raise GameError("bad_request", gettext_noop("The action must be plain JSON.")) from None
 
 
 def conflicts_are_stale(service):
@@ -215,8 +228,7 @@ def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
     """Apply one player's action; returns the new version."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError("bad_request", gettext_noop("The version must be a whole number."))
-    if not isinstance(action, dict):
-        raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
+    _require_json_object(action)
     with transaction.atomic():
         game = _locked_game(game_id, user)
         seat = _require_seat(game, user)

@@ -350,11 +350,7 @@ class HalmaRuleset(Ruleset):
         number = move_number(state)
         houses = [in_house(state, 0), in_house(state, 1)]
         return {
-            "board": {
-                "rows": SIZE,
-                "cols": SIZE,
-                "houses": [_coords(HOUSES[0]), _coords(HOUSES[1])],
-            },
+            "board": BOARD_VIEW,
             "seat": seat,
             "seat_names": list(SEAT_NAMES),
             "pieces": [_coords(state.pieces[0]), _coords(state.pieces[1])],
@@ -399,9 +395,18 @@ class HalmaRuleset(Ruleset):
         )
 
 
+# [row, col] of every field, built once: views and encodings share these
+# small lists (treat them as read-only), which keeps per-move work low.
+COORDS = tuple([r, c] for r in range(SIZE) for c in range(SIZE))
+
+
 def _coords(fields: tuple[int, ...]) -> list[list[int]]:
-    return [[ROW[i], COL[i]] for i in fields]
+    return [COORDS[i] for i in fields]
 
 
 def _indices(coords: list[list[int]]) -> tuple[int, ...]:
     return tuple(sorted(r * SIZE + c for r, c in coords))
+
+
+# The static part of every view, built once (read-only, shared by all views).
+BOARD_VIEW = {"rows": SIZE, "cols": SIZE, "houses": [_coords(HOUSES[0]), _coords(HOUSES[1])]}

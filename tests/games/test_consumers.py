@@ -181,6 +181,8 @@ async def test_sync_and_ping_catch_up(table):
     assert [e["version"] for e in sync["events"]] == [3]
     assert sync["state"]["version"] == 3
     await w.send_json_to({"type": "sync", "version": "junk"})
+    assert (await receive(w, "error"))["code"] == "bad_request"
+    await w.send_json_to({"type": "sync"})
     assert len((await receive(w, "sync"))["events"]) == 3
     await w.disconnect()
     await b.disconnect()
