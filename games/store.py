@@ -9,6 +9,7 @@ SQL prepared here once per process. Values still go through each field's
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from django.db import connection
 
@@ -23,22 +24,55 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+GAME_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields)
+
+
 @cache
 def _lock_sql(vendor: str) -> str:
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
-    if not connection.features.has_select_for_update:
-        lock = ""
+    lock = ""
+    if connection.features.has_select_for_update:
+        lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    columns = ", ".join(f"g.{_q(Game._meta.get_field(a).column)}" for a in _field_names())
     return (
-        f"SELECT g.*, (SELECT s.{_q('index')} FROM {_q(SEAT)} s "
-        f"WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1) AS my_seat "
+        f"SELECT {columns}, (SELECT s.{_q('index')} FROM {_q(SEAT)} s "
+        f"WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1) "
         f"FROM {_q(GAME)} g WHERE g.id = %s{lock}"
     )
 
 
+@cache
+def _field_names() -> tuple[str, ...]:
+    return tuple(f.name for f in Game._meta.concrete_fields)
+
+
+@cache
+def _converters(vendor: str) -> list[tuple[int, list, Any]]:
+    """Per column, the backend's and the field's converters (JSON, dates...)."""
+    out = []
+    for i, name in enumerate(_field_names()):
+        column = Game._meta.get_field(name).get_col(Game._meta.db_table)
+        found = connection.ops.get_db_converters(column) + column.field.get_db_converters(
+            connection
+        )
+        if found:
+            out.append((i, found, column))
+    return out
+
+
 def lock_game(game_id: int, user_id: int | None) -> Game | None:
     """The game row, locked for this transaction, with the user's seat as ``my_seat``."""
-    rows = list(Game.objects.raw(_lock_sql(connection.vendor), [user_id, game_id]))
-    return rows[0] if rows else None
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.vendor), [user_id, game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row[:-1])
+    for i, converters, column in _converters(connection.vendor):
+        for convert in converters:
+            values[i] = convert(values[i], column, connection)
+    game = Game.from_db(connection.alias, GAME_FIELDS, values)
+    game.my_seat = row[-1]
+    return game
 
 
 @cache
