@@ -155,6 +155,13 @@ def _notify_challenge(game_id: int, user_id: int, host_name: str) -> None:
     broadcast.publish_to_user(user_id, {"kind": "challenge", "game": game_id, "from": host_name})
 
 
+def _close_table(game: Game) -> None:
+    """An open table that will never start (host left, challenge declined)."""
+    game.status = Game.Status.ABORTED
+    game.ended = timezone.now()
+    game.save(update_fields=["status", "ended"])
+
+
 def table_join(*, game_id: Any, user: Any, seat: Any = None) -> Game:
     """Take a free seat (the first one unless ``seat`` names one)."""
     _require_user(user)
@@ -195,9 +202,7 @@ def table_leave(*, game_id: Any, user: Any) -> Game:
         if seat is None:
             raise GameError("not_seated", gettext_noop("You do not sit at this table."))
         if game.host_id == user.pk:
-            game.status = Game.Status.ABORTED
-            game.ended = timezone.now()
-            game.save(update_fields=["status", "ended"])
+            _close_table(game)
         else:
             seat.user = None
             seat.joined = None
@@ -215,9 +220,7 @@ def table_decline(*, game_id: Any, user: Any) -> Game:
             raise GameError(
                 "forbidden", gettext_noop("Only the challenged player can decline."), status=403
             )
-        game.status = Game.Status.ABORTED
-        game.ended = timezone.now()
-        game.save(update_fields=["status", "ended"])
+        _close_table(game)
         _publish_after_commit(game.pk)
         broadcast.after_commit(
             partial(
