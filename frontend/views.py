@@ -29,6 +29,10 @@ def _ruleset_catalog() -> list[dict]:
             "title": gettext(rs.title),
             "min_seats": rs.min_seats,
             "max_seats": rs.max_seats,
+            "seat_names": {
+                n: [gettext(name) for name in rs.seat_names(n)]
+                for n in range(rs.min_seats, rs.max_seats + 1)
+            },
             "options": [
                 {
                     **field,

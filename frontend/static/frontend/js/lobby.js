@@ -205,7 +205,10 @@ function buildOptions() {
 function buildSeats() {
   const sel = $("host-seat");
   sel.replaceChildren(new Option(gettext("random"), "random"));
-  for (let i = 0; i < seatCount(); i++) sel.append(new Option(fmt(gettext("seat %(n)s"), { n: i + 1 }), String(i)));
+  const names = current().seat_names[seatCount()] || [];
+  for (let i = 0; i < seatCount(); i++) {
+    sel.append(new Option(names[i] || fmt(gettext("seat %(n)s"), { n: i + 1 }), String(i)));
+  }
   sel.value = "0";
 }
 
