@@ -22,14 +22,33 @@ TEXTS = {
         "An admin decided your remis request in game #%(game)s: %(decision)s"
     ),
 }
+APPROVED = gettext_noop("An admin approved the remis request in game #%(game)s.")
+REJECTED = gettext_noop("An admin rejected the remis request in game #%(game)s: %(reason)s")
 
 
 def notification_text(kind: str, params: dict[str, Any]) -> str:
-    template = gettext(TEXTS.get(kind, "%(game)s"))
+    """The text in the reader's language: msgids in the params are translated now."""
+    values = dict(params)
+    if "title" in values:
+        values["title"] = gettext(values["title"])
+    if "reason_key" in values:  # a game's result: its reason is a msgid with params
+        values["result"] = _translated(values["reason_key"], values.get("reason_params"))
+    template = TEXTS.get(kind, "%(game)s")
+    if kind == Notification.Kind.DECISION and "approved" in values:
+        template = APPROVED if values["approved"] else REJECTED
+    template = gettext(template)
     try:
-        return template % params
+        return template % values
     except (KeyError, TypeError, ValueError):
         return template
+
+
+def _translated(reason: str, params: dict[str, Any] | None) -> str:
+    text = gettext(reason) if reason else ""
+    try:
+        return text % params if params else text
+    except (KeyError, TypeError, ValueError):
+        return text
 
 
 def as_dict(note: Notification) -> dict[str, Any]:
@@ -79,7 +98,11 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
     if game.is_over:
         users = _seat_users(game)
         result = game.result or {}
-        params = {**base, "result": _result_words(result)}
+        params = {
+            **base,
+            "reason_key": result.get("reason") or "",
+            "reason_params": result.get("reason_params") or {},
+        }
         notify(
             user_ids=list(users.values()),
             kind=Notification.Kind.GAME_OVER,
@@ -113,15 +136,6 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
         )
         fresh = [uid for uid in fresh if uid not in watching]
         notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
-
-
-def _result_words(result: dict[str, Any]) -> str:
-    reason = result.get("reason") or ""
-    params = result.get("reason_params")
-    try:
-        return reason % params if params else reason
-    except (KeyError, TypeError, ValueError):
-        return reason
 
 
 def mark_read(*, user: Any, ids: list[int] | None = None) -> int:

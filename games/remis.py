@@ -29,7 +29,10 @@ from .services import (
 )
 
 REPETITION_FROM = 51  # positions count once more than 51 full moves were played
-REASON_APPROVED = gettext_noop("Remis: an admin approved the request (%(kind)s).")
+REASON_APPROVED = {
+    "repetition": gettext_noop("Remis by repetition, approved by an admin."),
+    "deadlock": gettext_noop("Remis: neither side could win, approved by an admin."),
+}
 QUEUE_GROUP = "remis-queue"
 
 
@@ -291,8 +294,7 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
             result = {
                 "winners": [],
                 "draw": True,
-                "reason": REASON_APPROVED,
-                "reason_params": {"kind": request.kind},
+                "reason": REASON_APPROVED[request.kind],
             }
         _append_event(
             game,
@@ -307,12 +309,11 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
         users = list(
             Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
         )
-        decision = gettext_noop("approved") if approve else gettext_noop("rejected")
         notifications.notify(
             user_ids=users,
             kind=Notification.Kind.DECISION,
             game=game,
-            params={"game": game.pk, "decision": decision + (f" — {reason}" if reason else "")},
+            params={"game": game.pk, "approved": approve, "reason": reason},
         )
         broadcast.after_commit(partial(_publish_queue, request.pk))
     return request
