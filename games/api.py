@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
@@ -165,7 +165,7 @@ class GameDetail(APIView):
     def get(self, request: Request, pk: int) -> Response:
         frame = selectors.hello_frame(pk, request.user)
         if frame is None:
-            raise GameError("not_found", "There is no such game.", status=404)
+            raise GameError("not_found", gettext_noop("There is no such game."), status=404)
         frame.pop("type")
         return Response(frame)
 
@@ -181,9 +181,9 @@ class GameEvents(APIView):
         try:
             since = int(request.query_params.get("since", "0"))
         except ValueError:
-            raise GameError("bad_request", "since must be a whole number.") from None
+            raise GameError("bad_request", gettext_noop("since must be a whole number.")) from None
         if selectors.current_version(pk) is None:
-            raise GameError("not_found", "There is no such game.", status=404)
+            raise GameError("not_found", gettext_noop("There is no such game."), status=404)
         frame, _seat = selectors.sync_frame(pk, request.user, max(since, 0))
         frame.pop("type")
         return Response(frame)
@@ -247,7 +247,7 @@ class GameChat(APIView):
 def _game(pk: int) -> Game:
     game = Game.objects.filter(pk=pk).first()
     if game is None:
-        raise GameError("not_found", "There is no such game.", status=404)
+        raise GameError("not_found", gettext_noop("There is no such game."), status=404)
     return game
 
 
@@ -264,9 +264,9 @@ class GameReplay(APIView):
         try:
             seat = int(raw) if raw not in ("", "spectator") else None
         except ValueError:
-            raise GameError("bad_request", "seat must be a whole number.") from None
+            raise GameError("bad_request", gettext_noop("seat must be a whole number.")) from None
         if seat is not None and not 0 <= seat < game.seat_count:
-            raise GameError("bad_request", "There is no such seat.")
+            raise GameError("bad_request", gettext_noop("There is no such seat."))
         full = selectors.game_with_seats(pk)
         return Response(
             {
@@ -352,7 +352,7 @@ class GameRecord(APIView):
     def get(self, request: Request, pk: int, version: int, index: int) -> Response:
         record = MatchRecord.objects.filter(game_id=pk, version=version, index=index).first()
         if record is None:
-            raise GameError("not_found", "There is no such record.", status=404)
+            raise GameError("not_found", gettext_noop("There is no such record."), status=404)
         return Response({"version": record.version, "index": record.index, **record.data})
 
 
@@ -418,7 +418,9 @@ class RemisQueue(APIView):
             page = int(request.query_params.get("page", "1"))
             older = float(request.query_params.get("older_than_hours", "0") or 0)
         except ValueError:
-            raise GameError("bad_request", "page and older_than_hours must be numbers.") from None
+            raise GameError(
+                "bad_request", gettext_noop("page and older_than_hours must be numbers.")
+            ) from None
         return Response(remis.queue_page(page=page, older_than_hours=older))
 
 
@@ -433,7 +435,9 @@ class RemisDetail(APIView):
             .first()
         )
         if item is None:
-            raise GameError("not_found", "There is no such remis request.", status=404)
+            raise GameError(
+                "not_found", gettext_noop("There is no such remis request."), status=404
+            )
         full = selectors.game_with_seats(item.game_id)
         return Response(
             {
