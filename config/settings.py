@@ -93,7 +93,11 @@ TEMPLATES = [
 # --- database -------------------------------------------------------------
 SQLITE_PATH = os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=600)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "600"))
+        )
+    }
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("TEST_DATABASE_NAME", "test_brettspiele")
     }
