@@ -171,6 +171,17 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
         page.wait_for_url(f"{self.live_server_url}/")
         assert page.inner_text("[data-testid=me]") == username
 
+    def open_table_by_hand(self, page) -> int:
+        """Open a table from the lobby form as its host (seat 1), to be started
+        with the Start button rather than automatically; returns the game id."""
+        page.click("#more-table summary")
+        page.select_option("#host-seat", "0")
+        self.shot(page, "lobby-form")
+        page.uncheck("[data-testid=auto-start]")
+        page.click("[data-testid=create-table]")
+        page.wait_for_url("**/g/*/")
+        return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
     # -- reading the game page -----------------------------------------------------
     @staticmethod
     def state(page) -> dict[str, Any]:

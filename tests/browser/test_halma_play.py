@@ -78,13 +78,7 @@ class HalmaPlayTests(BrowserLiveTestCase):
 
         # A opens a Halma table from the lobby form.
         a.select_option("[data-testid=ruleset-select]", "halma")
-        a.click("#more-table summary")
-        a.select_option("#host-seat", "0")
-        self.shot(a, "lobby-form")
-        a.uncheck("[data-testid=auto-start]")  # the host starts by hand here
-        a.click("[data-testid=create-table]")
-        a.wait_for_url("**/g/*/")
-        game_id = int(a.url.rstrip("/").rsplit("/", 1)[1])
+        game_id = self.open_table_by_hand(a)
         invite = a.input_value("[data-testid=invite-link]")
         self.assertRegex(invite, rf"^{self.live_server_url}/t/[\w-]+/$")
         a.wait_for_selector("#waiting-seats li.free")
