@@ -3,6 +3,11 @@
 Run it like the site, with the same channel layer settings (REDIS_URL...):
 
   .venv/bin/daphne -p 8001 bench.relay:application
+  .venv/bin/daphne -p 8002 bench.relay:lean_application
+
+The first uses channels' stock consumer dispatch, which hops to a thread
+before every message to close stale ORM connections; the lean one dispatches
+on the loop as the site's consumers do (games/consumer_base.py).
 
 and drive it with the same load tool: ``bench/ws_load.py --target relay``.
 Groups of 4 sockets (one sender, three listeners), closed loop (send, wait
@@ -22,7 +27,7 @@ from typing import Any
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-def _application():
+def _application(lean: bool = False):
     import django
 
     django.setup()
@@ -30,7 +35,13 @@ def _application():
     from channels.routing import ProtocolTypeRouter, URLRouter
     from django.urls import path
 
-    class RelayConsumer(AsyncWebsocketConsumer):
+    from games.consumer_base import LoopOnlyDispatchMixin
+
+    # Stock: channels' own dispatch (a thread hop per message to close stale
+    # ORM connections). Lean: the site's dispatch, straight to the handler.
+    bases = (LoopOnlyDispatchMixin, AsyncWebsocketConsumer) if lean else (AsyncWebsocketConsumer,)
+
+    class RelayConsumer(*bases):
         async def connect(self) -> None:
             self.group = "relay-" + self.scope["url_route"]["kwargs"]["group"]
             await self.channel_layer.group_add(self.group, self.channel_name)
@@ -56,6 +67,8 @@ def _application():
 def __getattr__(name: str):  # built lazily so the load tool can import this module
     if name == "application":
         return _application()
+    if name == "lean_application":
+        return _application(lean=True)
     raise AttributeError(name)
 
 

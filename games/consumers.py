@@ -19,6 +19,7 @@ from .broadcast import (
     publish_watchers,
     user_group,
 )
+from .consumer_base import LoopOnlyDispatchMixin
 from .errors import GameError
 from .i18n import TranslatedConsumerMixin
 from .ratelimit import ConnectionBudget
@@ -93,7 +94,9 @@ class FrameConsumerMixin:
         return frame
 
 
-class GameConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class GameConsumer(
+    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+):
     """One socket per open game page: players and spectators alike."""
 
     async def connect(self) -> None:
@@ -237,7 +240,9 @@ class GameConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketCo
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))
 
 
-class NotifyConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class NotifyConsumer(
+    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+):
     """The bell: a logged-in user's notifications, pushed live on every page."""
 
     async def connect(self) -> None:
@@ -285,7 +290,9 @@ class NotifyConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocket
             await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
 
 
-class RemisQueueConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class RemisQueueConsumer(
+    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+):
     """The admins' live remis queue; staff only (others are refused with 4403)."""
 
     async def connect(self) -> None:

@@ -153,6 +153,7 @@ def _append_event(
     result: dict[str, Any] | None = None,
     status: str = Game.Status.FINISHED,
     now: datetime | None = None,
+    last: bool = False,
 ) -> Event:
     """Store the new state and its Event; broadcast and notify after commit.
 
@@ -177,19 +178,17 @@ def _append_event(
     else:
         game.to_act = rs.to_act(state)
     clocks.set_deadline(game, rs, state, now)
-    event = store.insert_event(
-        Event(
-            game=game,
-            version=game.version,
-            seat=seat,
-            kind=kind,
-            action=action,
-            events=events,
-            created=now,
-        )
+    event = Event(
+        game=game,
+        version=game.version,
+        seat=seat,
+        kind=kind,
+        action=action,
+        events=events,
+        created=now,
     )
-    store.update_game(game, MUTABLE_FIELDS)
     notifications.after_game_event(game, before_to_act, event)
+    store.save_event(game, event, MUTABLE_FIELDS, last=last)
     lobby_changed = result is not None or kind == Event.Kind.START
     broadcast.after_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
     return event
@@ -271,6 +270,7 @@ def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
             action=action,
             events=events,
             now=now,
+            last=True,
         )
         return event.version
 

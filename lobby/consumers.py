@@ -9,13 +9,16 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from games.broadcast import LOBBY_GROUP, dumps, user_group
+from games.consumer_base import LoopOnlyDispatchMixin
 from games.consumers import FrameConsumerMixin, error_frame
 from games.i18n import TranslatedConsumerMixin
 from games.ratelimit import ConnectionBudget
 from games.selectors import lobby_tables
 
 
-class LobbyConsumer(FrameConsumerMixin, TranslatedConsumerMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(
+    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]

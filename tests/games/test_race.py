@@ -11,10 +11,11 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from games import broadcast
 from games.errors import GameError
-from games.models import Event
+from games.models import Event, Game
 from games.services import game_act
-from tests.factories import FIRST_MOVE, make_user, started_game
+from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,6 +61,48 @@ def test_two_tabs_same_version_one_move(attempt):
     assert len(errors) == 1 and errors[0].code == "stale_version", results
     assert errors[0].version == 2
     assert list(Event.objects.filter(game=game).values_list("version", flat=True)) == [1, 2]
+
+
+def test_an_act_in_its_own_transaction_commits_then_broadcasts_once(monkeypatch):
+    # The act's last statement carries the COMMIT on PostgreSQL (games/store.py):
+    # the move must be durable, announced once after the commit, and the
+    # connection usable for the next transaction.
+    white, black = make_user(), make_user()
+    game = started_game(players=[white, black])
+    published = []
+    monkeypatch.setattr(
+        broadcast, "publish_game_event", lambda game, rs, state, event: published.append(event)
+    )
+    assert game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert game_act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert [e.version for e in published] == [2, 3]
+    assert all(e.pk for e in published)
+    assert not connection.in_atomic_block
+    with connections["default"].cursor() as cursor:  # what another reader sees
+        cursor.execute("SELECT version FROM games_game WHERE id = %s", [game.pk])
+        assert cursor.fetchone()[0] == 3
+    assert list(Event.objects.filter(game=game).values_list("version", flat=True)) == [1, 2, 3]
+
+
+def test_a_conflict_in_the_committing_statement_is_stale_and_changes_nothing(monkeypatch):
+    # Someone else's event row for version 2 already exists: the write that
+    # would commit fails on the (game, version) constraint; nothing is kept.
+    white, black = make_user(), make_user()
+    game = started_game(players=[white, black])
+    published = []
+    monkeypatch.setattr(
+        broadcast, "publish_game_event", lambda game, rs, state, event: published.append(event)
+    )
+    Event.objects.create(game=game, version=2, seat=None, kind=Event.Kind.ACT, events=[])
+    with pytest.raises(GameError) as refused:
+        game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    assert refused.value.code == "stale_version"
+    assert Game.objects.get(pk=game.pk).version == 1
+    assert published == []
+    assert Event.objects.filter(game=game).count() == 2
+    # And the connection goes on working.
+    Event.objects.filter(game=game, version=2).delete()
+    assert game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
 
 
 def test_database_vendor_is_reported():
