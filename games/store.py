@@ -81,9 +81,36 @@ def _fetchone(sql: str, params: list[Any]) -> tuple | None:
         return cursor.fetchone()
 
 
+def _outermost_atomic() -> bool:
+    return len(connection.atomic_blocks) == 1 and not connection.needs_rollback
+
+
+def _fetchone_beginning(sql: str, params: list[Any]) -> tuple | None:
+    """On PostgreSQL, ``sql`` as the first statement of the caller's outermost
+    transaction, with the BEGIN in the same round trip.
+
+    psycopg sends the BEGIN of a transaction as a round trip of its own; on
+    this site's machines each round trip's system calls cost more than the
+    statement. Switched to autocommit, psycopg leaves the BEGIN to us, and the
+    transaction is the database's explicit block: Django's commit or rollback
+    at the end of the atomic block ends it as usual, and its own switch back
+    to autocommit finds nothing to change.
+    """
+    if connection.vendor == "postgresql" and _outermost_atomic():
+        connection.ensure_connection()
+        raw = connection.connection
+        if raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            raw.autocommit = True
+            with connection.wrap_database_errors, psycopg.ClientCursor(raw) as cursor:
+                cursor.execute("BEGIN; " + sql, params)
+                cursor.nextset()  # past the BEGIN's empty result
+                return cursor.fetchone()
+    return _fetchone(sql, params)
+
+
 def lock_game(game_id: int, user_id: int | None) -> Game | None:
     """The game row, locked for this transaction, with the user's seat as ``my_seat``."""
-    row = _fetchone(_lock_sql(connection.vendor), [user_id, game_id])
+    row = _fetchone_beginning(_lock_sql(connection.vendor), [user_id, game_id])
     if row is None:
         return None
     values = list(row[:-1])
@@ -116,10 +143,6 @@ def _insert_and_update_sql(vendor: str, fields: tuple[str, ...]) -> str:
     """Both writes in one statement (one round trip): PostgreSQL's data-modifying CTE."""
     insert = _insert_sql(vendor)
     return f"WITH e AS ({insert}) " + _update_sql(vendor, fields, " RETURNING (SELECT id FROM e)")
-
-
-def _outermost_atomic() -> bool:
-    return len(connection.atomic_blocks) == 1 and not connection.needs_rollback
 
 
 def save_event(game: Game, event: Event, fields: list[str], *, last: bool = False) -> Event:
