@@ -7,6 +7,7 @@ frame for its own seat, so secrets stay with their seat.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -25,6 +26,10 @@ from .rules import Ruleset
 from .selectors import client_event, snapshot, table_summary
 
 log = logging.getLogger(__name__)
+# A publish stuck on a Redis that is gone or restarting must not hold back the
+# sender's ack (and every later publish of this process): the move is stored,
+# clients catch up through their version ping.
+PUBLISH_TIMEOUT = 3.0
 LOBBY_GROUP = "lobby"
 SPECTATOR = "s"
 
@@ -106,7 +111,7 @@ def in_thread_then_publish(func: Callable[..., Any]) -> Callable[..., Any]:
             layer = get_channel_layer()
             for group, message in pending:
                 try:
-                    await layer.group_send(group, message)
+                    await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT)
                 except Exception:  # best effort, as after_commit says
                     log.warning("group_send to %s failed", group, exc_info=True)
 

@@ -333,3 +333,33 @@ async def test_a_flooding_socket_is_closed_with_4008(table):
     assert closed is not None and closed["code"] == 4008
     await sync_to_async(game.refresh_from_db)()
     assert game.version == 1
+
+
+async def test_a_stuck_publish_does_not_hold_back_the_ack(table, monkeypatch):
+    # A Redis that is gone can leave a publish hanging: the move is stored, so
+    # the mover still gets its ack and the others catch up through sync.
+    import asyncio
+
+    from games import broadcast
+
+    game, white, _ = table
+    path = f"/ws/game/{game.pk}/"
+    sock = await connect(path, white)
+    await receive(sock, "hello")
+    layer = channel_layers["default"]
+    real_send = layer.group_send
+
+    async def stuck(group, message):
+        if message["type"] == "game.frames":
+            await asyncio.sleep(3600)
+        await real_send(group, message)
+
+    monkeypatch.setattr(broadcast, "PUBLISH_TIMEOUT", 0.2)
+    monkeypatch.setattr(layer, "group_send", stuck)
+    await sock.send_json_to({"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE})
+    ack = await receive(sock, "ack", timeout=3)
+    assert ack["version"] == 2
+    await sock.send_json_to({"type": "sync", "version": 1})
+    synced = await receive(sock, "sync")
+    assert [e["version"] for e in synced["events"]] == [2]
+    await sock.disconnect()
