@@ -63,16 +63,23 @@ def test_two_tabs_same_version_one_move(attempt):
     assert list(Event.objects.filter(game=game).values_list("version", flat=True)) == [1, 2]
 
 
-def test_an_act_in_its_own_transaction_commits_then_broadcasts_once(monkeypatch):
-    # The act's last statement carries the COMMIT on PostgreSQL (games/store.py):
-    # the move must be durable, announced once after the commit, and the
-    # connection usable for the next transaction.
+@pytest.fixture
+def watched_game(monkeypatch):
+    """A started game, its two players, and the events published from now on."""
     white, black = make_user(), make_user()
     game = started_game(players=[white, black])
-    published = []
+    published: list[Event] = []
     monkeypatch.setattr(
         broadcast, "publish_game_event", lambda game, rs, state, event: published.append(event)
     )
+    return game, white, black, published
+
+
+def test_an_act_in_its_own_transaction_commits_then_broadcasts_once(watched_game):
+    # The act's last statement carries the COMMIT on PostgreSQL (games/store.py):
+    # the move must be durable, announced once after the commit, and the
+    # connection usable for the next transaction.
+    game, white, black, published = watched_game
     assert game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert game_act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert [e.version for e in published] == [2, 3]
@@ -84,15 +91,10 @@ def test_an_act_in_its_own_transaction_commits_then_broadcasts_once(monkeypatch)
     assert list(Event.objects.filter(game=game).values_list("version", flat=True)) == [1, 2, 3]
 
 
-def test_a_conflict_in_the_committing_statement_is_stale_and_changes_nothing(monkeypatch):
+def test_a_conflict_in_the_committing_statement_is_stale_and_changes_nothing(watched_game):
     # Someone else's event row for version 2 already exists: the write that
     # would commit fails on the (game, version) constraint; nothing is kept.
-    white, black = make_user(), make_user()
-    game = started_game(players=[white, black])
-    published = []
-    monkeypatch.setattr(
-        broadcast, "publish_game_event", lambda game, rs, state, event: published.append(event)
-    )
+    game, white, _, published = watched_game
     Event.objects.create(game=game, version=2, seat=None, kind=Event.Kind.ACT, events=[])
     with pytest.raises(GameError) as refused:
         game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
