@@ -103,15 +103,18 @@ class GameConsumer(
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.group = game_group(self.game_id)
+        # Join first: a move committed after the hello's read is then pushed
+        # (after the hello) instead of missed until the next ping.
+        await self.channel_layer.group_add(self.group, self.channel_name)
         hello = await db(selectors.hello_frame)(
             self.game_id, self.user, since_from_query(self.scope)
         )
         if hello is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=4404)
             return
         self.seat = hello["seat"]
         self.budget = ConnectionBudget(getattr(self.user, "pk", None))
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         count = await db(presence.presence_join)(
             game_id=self.game_id, channel_name=self.channel_name, user=self.user, seat=self.seat
@@ -121,9 +124,10 @@ class GameConsumer(
         await db(publish_watchers)(self.game_id, count)
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
         if not hasattr(self, "seat"):
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
         count = await db(presence.presence_leave)(
             channel_name=self.channel_name, game_id=self.game_id
         )

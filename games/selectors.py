@@ -90,8 +90,13 @@ def client_event(rs: Ruleset, event: Event, seat: int | None) -> dict[str, Any]:
 
 
 def events_since(game: Game, version: int, seat: int | None) -> list[dict[str, Any]]:
+    """Events after ``version`` up to the state read in ``game``: never ahead of
+    it, even when a move commits between the two reads (a client taking the
+    events would otherwise hold a state older than its version)."""
     rs = get_ruleset(game.ruleset)
-    rows = Event.objects.filter(game=game, version__gt=max(version, 0)).order_by("version")
+    rows = Event.objects.filter(
+        game=game, version__gt=max(version, 0), version__lte=game.version
+    ).order_by("version")
     return [client_event(rs, row, seat) for row in rows]
 
 

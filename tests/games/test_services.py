@@ -119,3 +119,17 @@ def test_duplicate_send_is_harmless():
     assert info.value.code in {"stale_version", "not_your_turn"}
     assert info.value.version == 2
     assert Event.objects.filter(game=game).count() == 2
+
+
+def test_a_hello_never_lists_events_ahead_of_its_state():
+    # The hello reads the game, then its events: a move committed in between
+    # must not appear as an event without its state (the page would hold an
+    # old position under a newer version, and wait for nothing).
+    from games.selectors import events_since
+
+    white, black = make_user(), make_user()
+    game = started_game(players=[white, black])
+    read_before_the_move = Game.objects.get(pk=game.pk)
+    game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    assert [e["version"] for e in events_since(read_before_the_move, 0, None)] == [1]
+    assert [e["version"] for e in events_since(Game.objects.get(pk=game.pk), 0, None)] == [1, 2]
