@@ -100,6 +100,12 @@ class DaschaxPlayTests(BrowserLiveTestCase):
     def read(self, page) -> dict:
         return page.evaluate(READ_JS)
 
+    def turn_played(self, pages, state, version: int, n: int):
+        """TURNS[n] applied to the engine's copy; every page shows the next version."""
+        seat, turn = TURNS[n]
+        state, _ = self.rs.apply(state, seat, {"type": "turn", **turn})
+        return state, version + 1, self.same_everywhere(pages, version + 1, state)
+
     def same_everywhere(self, pages, version, state=None) -> dict:
         for page in pages.values():
             self.wait_version(page, version)
@@ -217,10 +223,7 @@ class DaschaxPlayTests(BrowserLiveTestCase):
         a.wait_for_selector("#board .dx-note")
         self.shot(a, "A-preview-keys")
         a.keyboard.press("Enter")
-        seat, turn = TURNS[0]
-        state, _ = self.rs.apply(state, seat, {"type": "turn", **turn})
-        version += 1
-        seen = self.same_everywhere(pages, version, state)
+        state, version, seen = self.turn_played(pages, state, version, 0)
         self.assertEqual(seen["S"]["lastFrom"], ["4,0"])
         self.assertEqual(seen["S"]["lastEnd"], ["4,3"])
         self.assertEqual(
@@ -240,10 +243,7 @@ class DaschaxPlayTests(BrowserLiveTestCase):
         b.wait_for_selector('#board .dx-status[data-steps="FR"]')
         self.shot(b, "B-facing-wedges")
         b.click('#board .dx-sector[data-facing="SE"]')
-        seat, turn = TURNS[1]
-        state, _ = self.rs.apply(state, seat, {"type": "turn", **turn})
-        version += 1
-        self.same_everywhere(pages, version, state)
+        state, version, _ = self.turn_played(pages, state, version, 1)
 
         # 3. White turns a small piece with the step buttons, then "Send".
         self.select(a, [0, 0])
@@ -251,28 +251,19 @@ class DaschaxPlayTests(BrowserLiveTestCase):
         a.wait_for_selector('#board .dx-status[data-steps="R"]')
         self.assertTrue(a.locator('#board button[data-step="F"]').is_disabled())  # 1 point spent
         a.click("#board [data-testid=dx-send]")
-        seat, turn = TURNS[2]
-        state, _ = self.rs.apply(state, seat, {"type": "turn", **turn})
-        version += 1
-        self.same_everywhere(pages, version, state)
+        state, version, _ = self.turn_played(pages, state, version, 2)
 
         # 4. Black: a field with one result is sent by one click.
         self.select(b, [4, 9])
         b.click('#board .dx-end[data-field="4,6"]')
-        seat, turn = TURNS[3]
-        state, _ = self.rs.apply(state, seat, {"type": "turn", **turn})
-        version += 1
-        self.same_everywhere(pages, version, state)
+        state, version, _ = self.turn_played(pages, state, version, 3)
 
         # 5. White captures Black's large piece: the lit field is marked as a capture.
         self.select(a, [4, 3])
         self.assertEqual(a.locator("#board .dx-reach.capture").count(), 1)
         self.shot(a, "A-capture-offered")
         a.click('#board .dx-end[data-field="4,6"]')
-        seat, turn = TURNS[4]
-        state, _ = self.rs.apply(state, seat, {"type": "turn", **turn})
-        version += 1
-        seen = self.same_everywhere(pages, version, state)
+        state, version, seen = self.turn_played(pages, state, version, 4)
         self.assertEqual(seen["S"]["lastCapture"], ["4,6"])
         self.assertEqual(seen["S"]["trays"]["captured by-0"], {"large": 1})
         self.assertEqual(seen["S"]["trays"]["captured by-1"], {})

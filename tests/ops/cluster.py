@@ -765,20 +765,6 @@ def assert_matches_db(client: GameClient, rows: list[dict[str, Any]], game: dict
 # -- the setup script -------------------------------------------------------------
 
 
-def _session_cookie(user: Any) -> str:
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    store[SESSION_KEY] = user._meta.pk.value_to_string(user)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.save()
-    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
-
-
 def _setup_main() -> None:
     spec = json.loads(sys.stdin.read())
     sys.path.insert(0, str(ROOT))
@@ -788,6 +774,7 @@ def _setup_main() -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
+    from bench.ws_load import session_cookie
     from lobby.services import table_create, table_join, table_start
 
     user_model = get_user_model()
@@ -802,7 +789,7 @@ def _setup_main() -> None:
                 user.save()
             users.append(user)
             if name not in cookies:
-                cookies[name] = _session_cookie(user)
+                cookies[name] = session_cookie(user)
         game = table_create(
             host=users[0],
             ruleset=g.get("ruleset", "halma"),

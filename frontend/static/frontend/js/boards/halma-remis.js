@@ -1,6 +1,16 @@
 // Brettspielnetz Halma extras: move number, the house warning, remis requests.
 import { fmt, gettext, toast } from "../socket.js";
 
+function smallButton(testid, text, onclick) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "button small";
+  button.dataset.testid = testid;
+  button.textContent = text;
+  button.onclick = onclick;
+  return button;
+}
+
 export function createRemisPanel(container, ctx, api) {
   const box = document.createElement("div");
   box.className = "halma-info";
@@ -70,16 +80,12 @@ export function createRemisPanel(container, ctx, api) {
       parts.push(note);
     } else if (info.myTurn && state.status === "active") {
       loadCandidates(state);
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "button small";
-      button.dataset.testid = "remis-open";
-      button.textContent = gettext("Request remis…");
-      button.onclick = () => {
-        open = !open;
-        render(state, info);
-      };
-      parts.push(button);
+      parts.push(
+        smallButton("remis-open", gettext("Request remis…"), () => {
+          open = !open;
+          render(state, info);
+        }),
+      );
       if (open) parts.push(panel());
     }
     box.replaceChildren(...parts);
@@ -92,16 +98,15 @@ export function createRemisPanel(container, ctx, api) {
     intro.textContent = gettext("Instead of moving, ask an admin to declare the game a remis. The game waits for the decision.");
     wrap.append(intro);
     for (const c of candidates) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "button small primary";
-      b.dataset.testid = "remis-repetition";
       const name = ([r, col]) => `${"abcdefghij"[col]}${10 - r}`;
-      b.textContent = fmt(gettext("Repetition: %(move)s repeats the position of moves %(numbers)s"), {
+      const text = fmt(gettext("Repetition: %(move)s repeats the position of moves %(numbers)s"), {
         move: c.action.path.map(name).join("–"),
         numbers: c.move_numbers.join(", "),
       });
-      b.onclick = () => file({ kind: "repetition", action: c.action, move_numbers: c.move_numbers });
+      const b = smallButton("remis-repetition", text, () =>
+        file({ kind: "repetition", action: c.action, move_numbers: c.move_numbers }),
+      );
+      b.classList.add("primary");
       wrap.append(b);
     }
     if (!candidates.length) {
@@ -114,15 +119,10 @@ export function createRemisPanel(container, ctx, api) {
     reason.placeholder = gettext("Deadlock: why can neither side win?");
     reason.setAttribute("aria-label", gettext("Reason for a deadlock remis"));
     reason.maxLength = 1000;
-    const send = document.createElement("button");
-    send.type = "button";
-    send.className = "button small";
-    send.dataset.testid = "remis-deadlock";
-    send.textContent = gettext("Request remis for deadlock");
-    send.onclick = () => {
+    const send = smallButton("remis-deadlock", gettext("Request remis for deadlock"), () => {
       if (!reason.value.trim()) return toast(gettext("Say why neither side can win."), "error");
       file({ kind: "deadlock", reason: reason.value.trim() });
-    };
+    });
     wrap.append(reason, send);
     return wrap;
   }
