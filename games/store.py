@@ -63,7 +63,8 @@ def _converters(vendor: str) -> list[tuple[int, list, Any]]:
 
 
 def _fetchone(sql: str, params: list[Any]) -> tuple | None:
-    """One statement of the hot path; on PostgreSQL prepared once per connection.
+    """One statement of the hot path; on PostgreSQL prepared once per connection
+    (where the BEGIN or COMMIT cannot ride along, see below).
 
     Measured: psycopg's client-side binding (Django's default) spent more CPU
     quoting the parameters into the SQL text than the round trip itself. A
@@ -101,11 +102,18 @@ def _fetchone_beginning(sql: str, params: list[Any]) -> tuple | None:
         raw = connection.connection
         if raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
             raw.autocommit = True
-            with connection.wrap_database_errors, psycopg.ClientCursor(raw) as cursor:
-                cursor.execute("BEGIN; " + sql, params)
-                cursor.nextset()  # past the BEGIN's empty result
-                return cursor.fetchone()
+            return _fetchone_in_one_trip("BEGIN; " + sql, params)
     return _fetchone(sql, params)
+
+
+def _fetchone_in_one_trip(script: str, params: list[Any]) -> tuple | None:
+    """Several statements in one round trip (a simple query, so the parameters
+    are bound client-side); the row of the one that returns rows."""
+    with connection.wrap_database_errors, psycopg.ClientCursor(connection.connection) as cursor:
+        cursor.execute(script, params)
+        while cursor.description is None and cursor.nextset():
+            pass  # past BEGIN's or COMMIT's empty result
+        return cursor.fetchone()
 
 
 def lock_game(game_id: int, user_id: int | None) -> Game | None:
@@ -167,9 +175,7 @@ def save_event(game: Game, event: Event, fields: list[str], *, last: bool = Fals
     vendor = connection.vendor
     if vendor == "postgresql" and last and _outermost_atomic():
         sql = _insert_and_update_sql(vendor, tuple(fields)) + "; COMMIT"
-        with connection.wrap_database_errors, psycopg.ClientCursor(connection.connection) as cursor:
-            cursor.execute(sql, [*event_params, *game_params, game.pk])
-            row = cursor.fetchone()
+        row = _fetchone_in_one_trip(sql, [*event_params, *game_params, game.pk])
     elif vendor == "postgresql":
         sql = _insert_and_update_sql(vendor, tuple(fields))
         row = _fetchone(sql, [*event_params, *game_params, game.pk])
