@@ -221,5 +221,7 @@ if PRODUCTION:
 GAME_PING_SECONDS = 10
 GAME_SWEEPER = env_bool("GAME_SWEEPER", True)  # the in-process deadline sweeper
 GAME_SWEEP_SECONDS = float(os.environ.get("GAME_SWEEP_SECONDS", "0.5"))
+# On PostgreSQL, plain moves run on the event loop (games/loop_moves.py).
+MOVES_ON_LOOP = env_bool("MOVES_ON_LOOP", True)
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500

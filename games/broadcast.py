@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from contextvars import ContextVar
+from functools import partial
 from typing import Any
 
 import ujson
@@ -97,25 +98,38 @@ def in_thread_then_publish(func: Callable[..., Any]) -> Callable[..., Any]:
 
     async def runner(*args: Any, **kwargs: Any) -> Any:
         pending: list[tuple[str, dict[str, Any]]] = []
-
-        def call() -> Any:
-            token = _pending.set(pending)
-            try:
-                return func(*args, **kwargs)
-            finally:
-                _pending.reset(token)
-
         try:
-            return await database_sync_to_async(call, thread_sensitive=False)()
+            return await database_sync_to_async(
+                partial(_collecting, pending, func), thread_sensitive=False
+            )(*args, **kwargs)
         finally:
-            layer = get_channel_layer()
-            for group, message in pending:
-                try:
-                    await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT)
-                except Exception:  # best effort, as after_commit says
-                    log.warning("group_send to %s failed", group, exc_info=True)
+            await _flush(pending)
 
     return runner
+
+
+async def publish_from_loop(func: Callable[..., Any], *args: Any) -> None:
+    """Call a ``publish_*`` function on the event loop and send what it built."""
+    pending: list[tuple[str, dict[str, Any]]] = []
+    _collecting(pending, func, *args)
+    await _flush(pending)
+
+
+def _collecting(pending: list, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    token = _pending.set(pending)
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _pending.reset(token)
+
+
+async def _flush(pending: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    for group, message in pending:
+        try:
+            await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT)
+        except Exception:  # best effort, as after_commit says
+            log.warning("group_send to %s failed", group, exc_info=True)
 
 
 def publish_game_event(game: Game, rs: Ruleset, state: Any, event: Event) -> None:

@@ -10,7 +10,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import chat, notifications, presence, remis, selectors, services
+from . import chat, loop_moves, notifications, presence, remis, selectors, services
 from .broadcast import (
     SPECTATOR,
     dumps,
@@ -172,7 +172,7 @@ class GameConsumer(
             )
 
     async def on_act(self, frame: dict[str, Any]) -> None:
-        version = await db(services.game_act)(
+        version = await loop_moves.act(
             game_id=self.game_id,
             user=self.user,
             version=frame.get("version"),

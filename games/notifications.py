@@ -89,10 +89,21 @@ def _seat_users(game: Game) -> dict[int, int]:
     return dict(Seat.objects.filter(game=game, user__isnull=False).values_list("index", "user_id"))
 
 
+def quiet(game: Game, before_to_act: list[int], event: Event) -> bool:
+    """Nobody hears about this event: ``after_game_event`` does nothing."""
+    if game.is_over or event.kind == Event.Kind.DRAW_OFFER:
+        return False
+    if game.clock.get("kind") != "correspondence":
+        return True
+    return all(s in before_to_act for s in game.to_act)
+
+
 def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None:
     """Decide who hears about this event (called inside the service's transaction)."""
     from .rules import get_ruleset
 
+    if quiet(game, before_to_act, event):
+        return
     title = get_ruleset(game.ruleset).title
     base = {"game": game.pk, "title": title}
     if game.is_over:
@@ -124,18 +135,15 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
             params={**base, "player": name or "?"},
         )
         return
-    if game.clock.get("kind") == "correspondence":
-        fresh_seats = [s for s in game.to_act if s not in before_to_act]
-        if not fresh_seats:
-            return
-        users = _seat_users(game)
-        fresh = [users[s] for s in fresh_seats if s in users]
-        # Nobody needs telling what the open game page already shows.
-        watching = set(
-            Presence.objects.filter(game=game, user_id__in=fresh).values_list("user_id", flat=True)
-        )
-        fresh = [uid for uid in fresh if uid not in watching]
-        notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
+    # A correspondence game where some seats' turn has just begun.
+    users = _seat_users(game)
+    fresh = [users[s] for s in game.to_act if s not in before_to_act and s in users]
+    # Nobody needs telling what the open game page already shows.
+    watching = set(
+        Presence.objects.filter(game=game, user_id__in=fresh).values_list("user_id", flat=True)
+    )
+    fresh = [uid for uid in fresh if uid not in watching]
+    notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
 
 
 def mark_read(*, user: Any, ids: list[int] | None = None) -> int:

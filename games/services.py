@@ -49,19 +49,31 @@ MUTABLE_FIELDS = [
 ]
 
 
-def _locked_game(game_id: Any, user: Any = None) -> Game:
-    """The game row, locked; with ``user`` also their seat (``my_seat``) in the same query."""
+def parse_game_id(value: Any) -> int:
+    """A game id from a client, or the error saying there is no such game."""
     try:
-        game_id = int(game_id)
+        game_id = int(value)
     except (TypeError, ValueError):
         raise GameError("bad_request", gettext_noop("The game id must be a number.")) from None
     if not 0 < game_id < 2**63:
-        raise GameError("not_found", gettext_noop("There is no such game."), status=404)
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    game = store.lock_game(game_id, user_id)
+        raise no_such_game()
+    return game_id
+
+
+def no_such_game() -> GameError:
+    return GameError("not_found", gettext_noop("There is no such game."), status=404)
+
+
+def _locked_game(game_id: Any, user: Any = None) -> Game:
+    """The game row, locked; with ``user`` also their seat (``my_seat``) in the same query."""
+    game = store.lock_game(parse_game_id(game_id), user_id_of(user))
     if game is None:
-        raise GameError("not_found", gettext_noop("There is no such game."), status=404)
+        raise no_such_game()
     return game
+
+
+def user_id_of(user: Any) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
 
 
 def _seat_index(game: Game, user: Any) -> int | None:
@@ -160,9 +172,50 @@ def _append_event(
     ``result`` ends the game by the platform (resign, flag, draw, abort);
     otherwise the ruleset's outcome decides.
     """
+    before_to_act = list(game.to_act)
+    event = next_event(
+        game,
+        rs,
+        state,
+        seat=seat,
+        kind=kind,
+        action=action,
+        events=events,
+        result=result,
+        status=status,
+        now=now,
+    )
+    return _store_event(game, rs, state, event, before_to_act, last=last)
+
+
+def _store_event(
+    game: Game, rs: Ruleset, state: Any, event: Event, before_to_act: list[int], *, last: bool
+) -> Event:
+    """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
+    notifications.after_game_event(game, before_to_act, event)
+    store.save_event(game, event, MUTABLE_FIELDS, last=last)
+    broadcast.after_commit(
+        partial(_after_commit, game, rs, state, event, changes_lobby(game, event))
+    )
+    return event
+
+
+def next_event(
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    *,
+    seat: int | None,
+    kind: str,
+    action: dict[str, Any] | None = None,
+    events: list[dict[str, Any]] | None = None,
+    result: dict[str, Any] | None = None,
+    status: str = Game.Status.FINISHED,
+    now: datetime | None = None,
+) -> Event:
+    """Move ``game`` (in memory) to ``state`` and return its next, unsaved Event."""
     now = now or timezone.now()
     events = list(events or [])
-    before_to_act = list(game.to_act)
     game.version += 1
     game.state = rs.encode(state)
     if result is None and game.status == Game.Status.ACTIVE:
@@ -178,7 +231,7 @@ def _append_event(
     else:
         game.to_act = rs.to_act(state)
     clocks.set_deadline(game, rs, state, now)
-    event = Event(
+    return Event(
         game=game,
         version=game.version,
         seat=seat,
@@ -187,11 +240,11 @@ def _append_event(
         events=events,
         created=now,
     )
-    notifications.after_game_event(game, before_to_act, event)
-    store.save_event(game, event, MUTABLE_FIELDS, last=last)
-    lobby_changed = result is not None or kind == Event.Kind.START
-    broadcast.after_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
-    return event
+
+
+def changes_lobby(game: Game, event: Event) -> bool:
+    """The lobby lists this game differently after ``event`` (started or ended)."""
+    return game.result is not None or event.kind == Event.Kind.START
 
 
 def _after_commit(game: Game, rs: Ruleset, state: Any, event: Event, lobby_changed: bool) -> None:
@@ -222,57 +275,63 @@ def _apply(game: Game, rs: Ruleset, seat: int, action: dict[str, Any]) -> tuple[
         raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
 
 
-@conflicts_are_stale
-def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
-    """Apply one player's action; returns the new version."""
+def check_act_input(version: Any, action: Any) -> None:
+    """What an act frame must carry before any game is read."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError("bad_request", gettext_noop("The version must be a whole number."))
     _require_json_object(action)
+
+
+def decide_act(
+    game: Game, user: Any, version: int, action: dict[str, Any], now: datetime
+) -> tuple[Ruleset, Any, Event]:
+    """Check and apply one player's action to the locked ``game`` (in memory only).
+
+    Returns the ruleset, the new state and the next, unsaved Event.
+    """
+    seat = _require_seat(game, user)
+    _require_active(game)
+    # In a simultaneous phase every seat acts against the current state.
+    if len(game.to_act) <= 1 and version != game.version:
+        raise GameError(
+            "stale_version",
+            gettext_noop("Your view was out of date; the game has moved on."),
+            version=game.version,
+        )
+    if game.paused:
+        raise GameError(
+            "paused",
+            gettext_noop("The game is paused until an admin decides the remis request."),
+            version=game.version,
+        )
+    if game.deadline is not None and game.deadline <= now:
+        raise GameError(
+            "deadline_passed",
+            gettext_noop("Time is up for this move; the server is applying the timeout."),
+            version=game.version,
+        )
+    rs = get_ruleset(game.ruleset)
+    if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
+        raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
+    new_state, events = _apply(game, rs, seat, action)
+    clocks.charge(game, now)
+    clocks.credit(game, seat)
+    game.draw_offers = []
+    event = next_event(
+        game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
+    )
+    return rs, new_state, event
+
+
+@conflicts_are_stale
+def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
+    """Apply one player's action; returns the new version."""
+    check_act_input(version, action)
     with transaction.atomic():
         game = _locked_game(game_id, user)
-        seat = _require_seat(game, user)
-        _require_active(game)
-        # In a simultaneous phase every seat acts against the current state.
-        if len(game.to_act) <= 1 and version != game.version:
-            raise GameError(
-                "stale_version",
-                gettext_noop("Your view was out of date; the game has moved on."),
-                version=game.version,
-            )
-        if game.paused:
-            raise GameError(
-                "paused",
-                gettext_noop("The game is paused until an admin decides the remis request."),
-                version=game.version,
-            )
-        now = timezone.now()
-        if game.deadline is not None and game.deadline <= now:
-            raise GameError(
-                "deadline_passed",
-                gettext_noop("Time is up for this move; the server is applying the timeout."),
-                version=game.version,
-            )
-        rs = get_ruleset(game.ruleset)
-        if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
-            raise GameError(
-                "not_your_turn", gettext_noop("It is not your turn."), version=game.version
-            )
-        new_state, events = _apply(game, rs, seat, action)
-        clocks.charge(game, now)
-        clocks.credit(game, seat)
-        game.draw_offers = []
-        event = _append_event(
-            game,
-            rs,
-            new_state,
-            seat=seat,
-            kind=Event.Kind.ACT,
-            action=action,
-            events=events,
-            now=now,
-            last=True,
-        )
-        return event.version
+        before_to_act = list(game.to_act)
+        rs, new_state, event = decide_act(game, user, version, action, timezone.now())
+        return _store_event(game, rs, new_state, event, before_to_act, last=True).version
 
 
 def _leave_or_end(

@@ -119,13 +119,15 @@ def _fetchone_in_one_trip(script: str, params: list[Any]) -> tuple | None:
 def lock_game(game_id: int, user_id: int | None) -> Game | None:
     """The game row, locked for this transaction, with the user's seat as ``my_seat``."""
     row = _fetchone_beginning(_lock_sql(connection.vendor), [user_id, game_id])
-    if row is None:
-        return None
+    return None if row is None else _game_from_row(row, connection)
+
+
+def _game_from_row(row: tuple, wrapper: Any) -> Game:
     values = list(row[:-1])
-    for i, converters, column in _converters(connection.vendor):
+    for i, converters, column in _converters(wrapper.vendor):
         for convert in converters:
-            values[i] = convert(values[i], column, connection)
-    game = Game.from_db(connection.alias, GAME_FIELDS, values)
+            values[i] = convert(values[i], column, wrapper)
+    game = Game.from_db(wrapper.alias, GAME_FIELDS, values)
     game.my_seat = row[-1]
     return game
 
@@ -163,15 +165,7 @@ def save_event(game: Game, event: Event, fields: list[str], *, last: bool = Fals
     same round trip (Django's commit at the end of the block finds nothing
     left to commit; its on_commit hooks run as usual).
     """
-    event_params = [
-        Event._meta.get_field(f).get_db_prep_save(
-            event.game_id if f == "game" else getattr(event, f), connection
-        )
-        for f in EVENT_FIELDS
-    ]
-    game_params = [
-        Game._meta.get_field(f).get_db_prep_save(getattr(game, f), connection) for f in fields
-    ]
+    event_params, game_params = _write_params(game, event, fields, connection)
     vendor = connection.vendor
     if vendor == "postgresql" and last and _outermost_atomic():
         sql = _insert_and_update_sql(vendor, tuple(fields)) + "; COMMIT"
@@ -183,6 +177,54 @@ def save_event(game: Game, event: Event, fields: list[str], *, last: bool = Fals
         row = _fetchone(_insert_sql(vendor), event_params)
         with connection.cursor() as cursor:
             cursor.execute(_update_sql(vendor, tuple(fields)), [*game_params, game.pk])
+    event.pk = row[0]
+    event._state.adding = False
+    return event
+
+
+def _write_params(
+    game: Game, event: Event, fields: list[str], wrapper: Any
+) -> tuple[list[Any], list[Any]]:
+    """The values of the event row and of the game's ``fields``, adapted as the ORM would."""
+    event_params = [
+        Event._meta.get_field(f).get_db_prep_save(
+            event.game_id if f == "game" else getattr(event, f), wrapper
+        )
+        for f in EVENT_FIELDS
+    ]
+    game_params = [
+        Game._meta.get_field(f).get_db_prep_save(getattr(game, f), wrapper) for f in fields
+    ]
+    return event_params, game_params
+
+
+# -- the same two statements for a connection on the event loop (games/loop_moves.py)
+
+
+async def _afetchone(conn: psycopg.AsyncConnection, script: str, params: list[Any]) -> tuple | None:
+    """As ``_fetchone_in_one_trip``, on an autocommit async connection."""
+    async with psycopg.AsyncClientCursor(conn) as cursor:
+        await cursor.execute(script, params)
+        while cursor.description is None and cursor.nextset():
+            pass
+        return await cursor.fetchone()
+
+
+async def alock_game(
+    conn: psycopg.AsyncConnection, wrapper: Any, game_id: int, user_id: int | None
+) -> Game | None:
+    """``lock_game`` on ``conn``: BEGIN and the lock in one round trip."""
+    row = await _afetchone(conn, "BEGIN; " + _lock_sql(wrapper.vendor), [user_id, game_id])
+    return None if row is None else _game_from_row(row, wrapper)
+
+
+async def asave_event(
+    conn: psycopg.AsyncConnection, wrapper: Any, game: Game, event: Event, fields: list[str]
+) -> Event:
+    """``save_event`` with ``last``: both writes and the COMMIT in one round trip."""
+    event_params, game_params = _write_params(game, event, fields, wrapper)
+    sql = _insert_and_update_sql(wrapper.vendor, tuple(fields)) + "; COMMIT"
+    row = await _afetchone(conn, sql, [*event_params, *game_params, game.pk])
     event.pk = row[0]
     event._state.adding = False
     return event

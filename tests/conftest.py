@@ -89,3 +89,14 @@ def _fresh_rate_limits():
 
     cache.clear()
     ratelimit.reset()
+
+
+@pytest.fixture(autouse=True)
+def _close_loop_connections():
+    """Moves on PostgreSQL keep connections per event loop (games/loop_moves.py);
+    each test's loop ends with the test, and so do its connections, or the
+    test database could not be dropped."""
+    yield
+    from games import loop_moves
+
+    loop_moves.close_all()

@@ -19,11 +19,14 @@ def make_user(name: str | None = None, *, staff: bool = False):
     )
 
 
-def started_game(ruleset: str = "halma", players: list | None = None, **options) -> Game:
-    """A running game with every seat taken (host at seat 0)."""
+def started_game(
+    ruleset: str = "halma", players: list | None = None, clock: dict | None = None, **options
+) -> Game:
+    """A running game with every seat taken (host at seat 0); ``clock`` as the
+    lobby takes it (default: correspondence)."""
     players = players or [make_user(), make_user()]
     game = lobby.table_create(
-        host=players[0], ruleset=ruleset, options=options, seat_count=len(players)
+        host=players[0], ruleset=ruleset, options=options, seat_count=len(players), clock=clock
     )
     for user in players[1:]:
         lobby.table_join(game_id=game.pk, user=user)
