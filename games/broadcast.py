@@ -39,7 +39,14 @@ def after_commit(callback: Callable[[], None]) -> None:
     """Publish once the transaction commits. Best effort: the move is stored,
     and a failing channel layer (Redis down) must not turn it into an error;
     clients catch up through their version ping."""
-    transaction.on_commit(callback, robust=True)
+    transaction.on_commit(partial(_best_effort, callback))
+
+
+def _best_effort(callback: Callable[..., None], *args: Any) -> None:
+    try:
+        callback(*args)
+    except Exception:
+        log.warning("publishing %r failed", callback, exc_info=True)
 
 
 def game_group(game_id: int) -> str:
@@ -111,7 +118,7 @@ def in_thread_then_publish(func: Callable[..., Any]) -> Callable[..., Any]:
 async def publish_from_loop(func: Callable[..., Any], *args: Any) -> None:
     """Call a ``publish_*`` function on the event loop and send what it built."""
     pending: list[tuple[str, dict[str, Any]]] = []
-    _collecting(pending, func, *args)
+    _collecting(pending, _best_effort, func, *args)
     await _flush(pending)
 
 

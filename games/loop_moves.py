@@ -12,8 +12,9 @@ A move that ends the game needs more than those two statements (results,
 notifications, the lobby): it is rolled back untouched and made again by
 ``services.game_act``, which does everything; so is a move that meets a
 unique-version conflict, which that path turns into a clear
-``stale_version`` (or, in a simultaneous phase, a retry), and one whose
-pooled connection the server dropped. Players whose correspondence turn
+``stale_version`` (or, in a simultaneous phase, a retry), one whose pooled
+connection the server dropped, and one whose row stays locked past
+LOCK_TIMEOUT. Players whose correspondence turn
 begins are notified after the commit (in the thread pool, as a push is).
 """
 
@@ -32,10 +33,14 @@ from django.utils import timezone
 
 from . import broadcast, notifications, services, store
 from .broadcast import in_thread_then_publish
+from .models import Game
 
 log = logging.getLogger(__name__)
 # Connections per event loop: moves waiting for one queue on the loop.
 POOL_SIZE = 4
+# A row locked longer than this (a slow sweeper job, say) is waited for by the
+# usual path in a thread instead, so a few such moves cannot hold up the rest.
+LOCK_TIMEOUT = "500ms"
 
 
 def enabled() -> bool:
@@ -46,7 +51,25 @@ def enabled() -> bool:
 
 
 async def act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
-    """Apply one player's action; returns the new version (as ``services.game_act``)."""
+    """Apply one player's action; returns the new version (as ``services.game_act``).
+
+    Shielded: a socket closing mid-move (Daphne cancels its handler) must not
+    cut a committed move off from its broadcast and notifications.
+    """
+    move = asyncio.ensure_future(_act(game_id=game_id, user=user, version=version, action=action))
+    try:
+        return await asyncio.shield(move)
+    except asyncio.CancelledError:
+        move.add_done_callback(_outcome_nobody_awaits)
+        raise
+
+
+def _outcome_nobody_awaits(move: asyncio.Future) -> None:
+    if not move.cancelled() and move.exception() is not None:
+        log.info("a move for a closed socket failed: %r", move.exception())
+
+
+async def _act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
     if enabled():
         done = await _act_on_loop(game_id=game_id, user=user, version=version, action=action)
         if done is not None:
@@ -62,15 +85,19 @@ async def _act_on_loop(*, game_id: Any, user: Any, version: Any, action: Any) ->
     game_id = services.parse_game_id(game_id)
     pool = _pool()
     async with pool.connection() as conn:
+        if conn is None:
+            return None  # no connection to be had (the usual path has its own)
         try:
             game = await store.alock_game(conn, pool.wrapper, game_id, services.user_id_of(user))
         except psycopg.OperationalError:
-            return None  # a connection the server dropped; nothing was sent to commit
+            # Dropped by the server, or the row stayed locked past LOCK_TIMEOUT
+            # (the usual path waits in a thread); nothing was sent to commit.
+            return None
         if game is None:
             raise services.no_such_game()
         before_to_act = list(game.to_act)
         rs, state, event = services.decide_act(game, user, version, action, timezone.now())
-        if services.changes_lobby(game, event):
+        if services.changes_lobby(Game.Status.ACTIVE, game, event):
             return None
         try:
             await store.asave_event(conn, pool.wrapper, game, event, services.MUTABLE_FIELDS)
@@ -103,9 +130,15 @@ class LoopConnections:
         self.slots = asyncio.Semaphore(size)
 
     @asynccontextmanager
-    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection]:
+    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection | None]:
+        """An idle connection, or None when none can be opened now."""
         async with self.slots:
-            conn = self.idle.pop() if self.idle else await self._connect()
+            try:
+                conn = self.idle.pop() if self.idle else await self._connect()
+            except psycopg.OperationalError:
+                log.warning("no connection for a move on the loop", exc_info=True)
+                yield None
+                return
             try:
                 yield conn
             finally:
@@ -115,10 +148,10 @@ class LoopConnections:
         params = self.wrapper.get_connection_params()
         params.pop("cursor_factory", None)  # a sync class; the statements pick their cursor
         conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
-        if self.wrapper.timezone_name != conn.info.parameter_status("TimeZone"):
-            await conn.execute(
-                "SELECT set_config('TimeZone', %s, false)", [self.wrapper.timezone_name]
-            )
+        await conn.execute(
+            "SELECT set_config('TimeZone', %s, false), set_config('lock_timeout', %s, false)",
+            [self.wrapper.timezone_name, LOCK_TIMEOUT],
+        )
         return conn
 
     async def _give_back(self, conn: psycopg.AsyncConnection) -> None:
@@ -130,6 +163,9 @@ class LoopConnections:
                 await conn.execute("ROLLBACK")
         except psycopg.Error:
             await conn.close()
+        except BaseException:
+            conn.pgconn.finish()  # cancelled mid-rollback: ending the session frees its locks
+            raise
         if not conn.closed:
             self.idle.append(conn)
 

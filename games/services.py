@@ -172,7 +172,7 @@ def _append_event(
     ``result`` ends the game by the platform (resign, flag, draw, abort);
     otherwise the ruleset's outcome decides.
     """
-    before_to_act = list(game.to_act)
+    before_to_act, status_before = list(game.to_act), game.status
     event = next_event(
         game,
         rs,
@@ -185,18 +185,24 @@ def _append_event(
         status=status,
         now=now,
     )
-    return _store_event(game, rs, state, event, before_to_act, last=last)
+    lobby_changed = changes_lobby(status_before, game, event)
+    return _store_event(game, rs, state, event, before_to_act, lobby_changed, last=last)
 
 
 def _store_event(
-    game: Game, rs: Ruleset, state: Any, event: Event, before_to_act: list[int], *, last: bool
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    event: Event,
+    before_to_act: list[int],
+    lobby_changed: bool,
+    *,
+    last: bool,
 ) -> Event:
     """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
     notifications.after_game_event(game, before_to_act, event)
     store.save_event(game, event, MUTABLE_FIELDS, last=last)
-    broadcast.after_commit(
-        partial(_after_commit, game, rs, state, event, changes_lobby(game, event))
-    )
+    broadcast.after_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
     return event
 
 
@@ -242,9 +248,9 @@ def next_event(
     )
 
 
-def changes_lobby(game: Game, event: Event) -> bool:
-    """The lobby lists this game differently after ``event`` (started or ended)."""
-    return game.result is not None or event.kind == Event.Kind.START
+def changes_lobby(status_before: str, game: Game, event: Event) -> bool:
+    """The lobby lists this game differently after ``event``: it started or ended."""
+    return event.kind == Event.Kind.START or game.status != status_before
 
 
 def _after_commit(game: Game, rs: Ruleset, state: Any, event: Event, lobby_changed: bool) -> None:
@@ -331,7 +337,10 @@ def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
         game = _locked_game(game_id, user)
         before_to_act = list(game.to_act)
         rs, new_state, event = decide_act(game, user, version, action, timezone.now())
-        return _store_event(game, rs, new_state, event, before_to_act, last=True).version
+        lobby_changed = changes_lobby(Game.Status.ACTIVE, game, event)
+        return _store_event(
+            game, rs, new_state, event, before_to_act, lobby_changed, last=True
+        ).version
 
 
 def _leave_or_end(

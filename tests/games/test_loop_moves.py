@@ -7,16 +7,18 @@ the thread-pool path, which the rest of the suite covers.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from games import broadcast, loop_moves, services
 from games.errors import GameError
-from games.models import Event, Game, Notification
+from games.models import Event, Game, Notification, Presence
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -112,11 +114,13 @@ async def test_refusals_change_nothing_and_release_the_row(moves, who, version, 
     assert version == 2
 
 
-async def test_an_unknown_game_is_not_found(moves):
-    for game_id in (999_999_999, 0, "x"):
-        with pytest.raises(GameError) as refused:
-            await loop_moves.act(game_id=game_id, user=None, version=1, action=FIRST_MOVE)
-        assert refused.value.code in {"not_found", "bad_request"}
+@pytest.mark.parametrize(
+    "game_id, code", [(999_999_999, "not_found"), (0, "not_found"), ("x", "bad_request")]
+)
+async def test_an_unknown_game_is_refused(moves, game_id, code):
+    with pytest.raises(GameError) as refused:
+        await loop_moves.act(game_id=game_id, user=None, version=1, action=FIRST_MOVE)
+    assert refused.value.code == code
 
 
 async def test_two_tabs_racing_make_one_move(moves):
@@ -132,7 +136,8 @@ async def test_two_tabs_racing_make_one_move(moves):
     assert [r for r in results if r is not refused] == [2]
     assert refused.code == "stale_version"
     assert await stored(game) == (2, [1, 2])
-    assert moves["published"] == [2]
+    # The row lock decided it on the loop (not the unique constraint and a retry).
+    assert moves == {"usual": 0, "published": [2]}
 
 
 async def test_a_version_conflict_is_stale_and_changes_nothing(moves):
@@ -150,16 +155,30 @@ async def test_a_version_conflict_is_stale_and_changes_nothing(moves):
     assert await stored(game) == (1, [1, 2])
 
 
-async def test_a_correspondence_turn_is_notified_after_the_commit(moves):
+async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeypatch):
+    pushed = []
+    monkeypatch.setattr(
+        broadcast, "publish_to_user", lambda user_id, payload: pushed.append(user_id)
+    )
     game, white, black = await new_game(moves, clock={"kind": "correspondence", "days": 3})
     assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert moves == {"usual": 0, "published": [2]}
-    turns = Notification.objects.filter(user=black, kind=Notification.Kind.YOUR_TURN, game=game)
+    turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
+    assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [black.pk]
+    assert pushed == [black.pk]
+    # A player whose game page is open is not told what it already shows.
+    await sync_to_async(Presence.objects.create)(
+        game=game, user=white, seat=0, channel_name="page", last_seen=timezone.now()
+    )
+    assert await loop_moves.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert await sync_to_async(turns.count)() == 1
+    assert pushed == [black.pk]
 
 
 async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch):
     game, white, _ = await new_game(moves)
+    tables = []
+    monkeypatch.setattr(broadcast, "publish_table", lambda g: tables.append((g.pk, g.status)))
     halma = type(services.get_ruleset("halma"))
     ending = {"winners": [0], "draw": False, "reason": "", "reason_params": {}}
     # Pretend the first move wins (it is the first ply of the game).
@@ -168,6 +187,7 @@ async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch
     assert moves == {"usual": 1, "published": [2]}
     finished = await sync_to_async(Game.objects.get)(pk=game.pk)
     assert finished.status == Game.Status.FINISHED
+    assert [g for g, _ in tables] == [game.pk]  # the lobby hears that it ended
     assert (
         await sync_to_async(Notification.objects.filter(game=game, kind="game_over").count)() == 2
     )
@@ -194,3 +214,62 @@ async def test_a_connection_the_server_dropped_is_replaced(moves):
     assert moves == {"usual": 1, "published": [2, 3, 4]}
     [fresh] = idle_connections()
     assert fresh is not conn
+
+
+def hold_row(game_id: int, seconds: float) -> None:
+    """Lock the game's row from another session for ``seconds``."""
+    db = connection.settings_dict
+    params = {"dbname": db["NAME"], "user": db["USER"], "host": db["HOST"], "port": db["PORT"]}
+    with psycopg.connect(**params, password=db["PASSWORD"] or None) as other:
+        other.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game_id])
+        time.sleep(seconds)
+
+
+async def until_stored(game, version: int) -> None:
+    for _ in range(100):
+        if (await stored(game))[0] == version:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"version {version} never stored")
+
+
+async def test_a_move_whose_socket_closes_is_still_made_and_published(moves):
+    game, white, _ = await new_game(moves)
+    holder = asyncio.ensure_future(sync_to_async(hold_row, thread_sensitive=False)(game.pk, 0.3))
+    await asyncio.sleep(0.1)
+    move = asyncio.ensure_future(
+        loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    )
+    await asyncio.sleep(0.05)
+    move.cancel()  # as Daphne does with the handler of a socket that went away
+    with pytest.raises(asyncio.CancelledError):
+        await move
+    await holder
+    await until_stored(game, 2)
+    await asyncio.sleep(0.1)
+    assert moves == {"usual": 0, "published": [2]}
+
+
+async def test_a_row_locked_for_long_is_waited_for_in_a_thread(moves):
+    game, white, _ = await new_game(moves)
+    holder = asyncio.ensure_future(sync_to_async(hold_row, thread_sensitive=False)(game.pk, 1.0))
+    await asyncio.sleep(0.1)
+    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    await holder
+    assert moves == {"usual": 1, "published": [2]}
+    assert await stored(game) == (2, [1, 2])
+
+
+async def test_a_failing_publish_does_not_undo_or_refuse_the_move(moves, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("the layer is gone")
+
+    game, white, black = await new_game(moves)
+    monkeypatch.setattr(broadcast, "publish_game_event", broken)
+    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    # And through the usual path (thread pool, on_commit):
+    version = await sync_to_async(services.game_act)(
+        game_id=game.pk, user=black, version=2, action=BLACK_MOVE
+    )
+    assert version == 3
+    assert await stored(game) == (3, [1, 2, 3])
