@@ -154,37 +154,16 @@ def _ended(
 
 
 def _append_event(
-    game: Game,
-    rs: Ruleset,
-    state: Any,
-    *,
-    seat: int | None,
-    kind: str,
-    action: dict[str, Any] | None = None,
-    events: list[dict[str, Any]] | None = None,
-    result: dict[str, Any] | None = None,
-    status: str = Game.Status.FINISHED,
-    now: datetime | None = None,
-    last: bool = False,
+    game: Game, rs: Ruleset, state: Any, *, last: bool = False, **change: Any
 ) -> Event:
     """Store the new state and its Event; broadcast and notify after commit.
 
-    ``result`` ends the game by the platform (resign, flag, draw, abort);
-    otherwise the ruleset's outcome decides.
+    ``change`` as ``next_event`` takes it: ``result`` ends the game by the
+    platform (resign, flag, draw, abort); otherwise the ruleset's outcome
+    decides. ``last``: nothing else follows in the caller's transaction.
     """
     before_to_act, status_before = list(game.to_act), game.status
-    event = next_event(
-        game,
-        rs,
-        state,
-        seat=seat,
-        kind=kind,
-        action=action,
-        events=events,
-        result=result,
-        status=status,
-        now=now,
-    )
+    event = next_event(game, rs, state, **change)
     lobby_changed = changes_lobby(status_before, game, event)
     return _store_event(game, rs, state, event, before_to_act, lobby_changed, last=last)
 
