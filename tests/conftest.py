@@ -100,3 +100,21 @@ def _close_loop_connections():
     from games import loop_moves
 
     loop_moves.close_all()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's database, and at the end on PostgreSQL the sessions
+    that worker threads of async tests left open ended first, so the test
+    database can be dropped (Django's connections are per thread, and those
+    threads are gone)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
