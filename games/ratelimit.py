@@ -9,7 +9,7 @@ several processes a user's budget is per process, which still bounds a flood.
 from __future__ import annotations
 
 import time
-from collections import defaultdict, deque
+from collections import deque
 
 # kind -> (frames, seconds)
 CONNECTION_LIMITS = {
@@ -53,15 +53,29 @@ class ConnectionBudget:
         return True
 
 
-_users: dict[tuple[int, str], Window] = defaultdict(lambda: Window(0, 0))
+_users: dict[tuple[int, str], Window] = {}
+# Every this many lookups, windows of users who have gone quiet are dropped,
+# so a long-running process does not keep one per user it ever saw.
+PRUNE_EVERY = 1000
+_lookups = 0
 
 
 def _user_window(user_id: int, kind: str) -> Window:
+    global _lookups
+    _lookups += 1
+    if _lookups % PRUNE_EVERY == 0:
+        _prune(time.monotonic())
     key = (user_id, kind)
     window = _users.get(key)
     if window is None:
         window = _users[key] = Window(*USER_LIMITS[kind])
     return window
+
+
+def _prune(now: float) -> None:
+    quiet = [k for k, w in _users.items() if not w.times or now - w.times[-1] > w.seconds]
+    for key in quiet:
+        del _users[key]
 
 
 def reset() -> None:
