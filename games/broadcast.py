@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from functools import partial
 from typing import Any
@@ -103,7 +103,7 @@ def in_thread_then_publish(func: Callable[..., Any]) -> Callable[..., Any]:
     parallel threads (each locks only its own row).
     """
 
-    async def runner(*args: Any, **kwargs: Any) -> Any:
+    async def run_and_publish(*args: Any, **kwargs: Any) -> Any:
         pending: list[tuple[str, dict[str, Any]]] = []
         try:
             return await database_sync_to_async(
@@ -112,7 +112,27 @@ def in_thread_then_publish(func: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             await _flush(pending)
 
+    async def runner(*args: Any, **kwargs: Any) -> Any:
+        return await to_the_end(run_and_publish(*args, **kwargs))
+
     return runner
+
+
+async def to_the_end(work: Coroutine[Any, Any, Any]) -> Any:
+    """Await ``work`` in a task of its own that a cancelled caller (Daphne
+    cancels the handler of a socket gone for good) does not cut short: what
+    the database committed is still published."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.add_done_callback(_outcome_nobody_awaits)
+        raise
+
+
+def _outcome_nobody_awaits(task: asyncio.Future) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.info("work for a closed socket failed: %r", task.exception())
 
 
 async def publish_from_loop(func: Callable[..., Any], *args: Any) -> None:

@@ -53,20 +53,12 @@ def enabled() -> bool:
 async def act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
     """Apply one player's action; returns the new version (as ``services.game_act``).
 
-    Shielded: a socket closing mid-move (Daphne cancels its handler) must not
-    cut a committed move off from its broadcast and notifications.
+    Run to the end even when the socket's handler is cancelled mid-move: a
+    committed move is never cut off from its broadcast and notifications.
     """
-    move = asyncio.ensure_future(_act(game_id=game_id, user=user, version=version, action=action))
-    try:
-        return await asyncio.shield(move)
-    except asyncio.CancelledError:
-        move.add_done_callback(_outcome_nobody_awaits)
-        raise
-
-
-def _outcome_nobody_awaits(move: asyncio.Future) -> None:
-    if not move.cancelled() and move.exception() is not None:
-        log.info("a move for a closed socket failed: %r", move.exception())
+    return await broadcast.to_the_end(
+        _act(game_id=game_id, user=user, version=version, action=action)
+    )
 
 
 async def _act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:

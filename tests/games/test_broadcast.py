@@ -1,0 +1,38 @@
+"""Publishing from the event loop after database work (games/broadcast.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from channels.layers import get_channel_layer
+
+from games import broadcast
+
+
+def slow_change(group: str) -> str:
+    time.sleep(0.2)  # the database work, still running when the caller is cancelled
+    broadcast._send(group, {"type": "game.watchers", "count": 1})
+    return "done"
+
+
+async def test_work_of_a_cancelled_handler_still_publishes():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("game-cancelled", channel)
+    handler = asyncio.ensure_future(broadcast.in_thread_then_publish(slow_change)("game-cancelled"))
+    await asyncio.sleep(0.05)
+    handler.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await handler
+    message = await asyncio.wait_for(layer.receive(channel), 2)
+    assert message == {"type": "game.watchers", "count": 1}
+
+
+async def test_a_failing_publish_is_logged_not_raised(caplog):
+    def broken(game_id: int, count: int) -> None:
+        raise RuntimeError("no layer")
+
+    await broadcast.publish_from_loop(broken, 1, 2)
+    assert "publishing" in caplog.text
