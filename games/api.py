@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from lobby import services as lobby_services
 
 from . import chat, notifications, remis, replay, selectors, services
-from .errors import GameError
+from .errors import GameError, no_such_game
 from .models import Game, MatchRecord, RemisRequest
 from .rules import RULESETS
 
@@ -165,7 +165,7 @@ class GameDetail(APIView):
     def get(self, request: Request, pk: int) -> Response:
         frame = selectors.hello_frame(pk, request.user)
         if frame is None:
-            raise GameError("not_found", gettext_noop("There is no such game."), status=404)
+            raise no_such_game()
         frame.pop("type")
         return Response(frame)
 
@@ -183,7 +183,7 @@ class GameEvents(APIView):
         except ValueError:
             raise GameError("bad_request", gettext_noop("since must be a whole number.")) from None
         if selectors.current_version(pk) is None:
-            raise GameError("not_found", gettext_noop("There is no such game."), status=404)
+            raise no_such_game()
         frame, _seat = selectors.sync_frame(pk, request.user, max(since, 0))
         frame.pop("type")
         return Response(frame)
@@ -247,7 +247,7 @@ class GameChat(APIView):
 def _game(pk: int) -> Game:
     game = Game.objects.filter(pk=pk).first()
     if game is None:
-        raise GameError("not_found", gettext_noop("There is no such game."), status=404)
+        raise no_such_game()
     return game
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from . import broadcast
-from .errors import GameError
+from .errors import GameError, no_such_game
 from .models import ChatMessage, Game, Seat
 
 HISTORY = 100
@@ -45,7 +45,7 @@ def chat_post(*, game_id: Any, user: Any, text: Any) -> dict[str, Any]:
     with transaction.atomic():
         game = Game.objects.filter(pk=_int(game_id)).first()
         if game is None:
-            raise GameError("not_found", gettext_noop("There is no such game."), status=404)
+            raise no_such_game()
         since = timezone.now() - timedelta(seconds=seconds)
         if ChatMessage.objects.filter(game=game, user=user, created__gte=since).count() >= count:
             raise GameError(

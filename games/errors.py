@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 
 class GameError(Exception):
@@ -49,3 +49,7 @@ def rules_message(exc: Any) -> str:
     """Translate a ruleset's IllegalAction/InvalidOptions (template + params)."""
     text = gettext(exc.template)
     return text % exc.params if exc.params else text
+
+
+def no_such_game() -> GameError:
+    return GameError("not_found", gettext_noop("There is no such game."), status=404)

@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from . import broadcast, notifications, services, store
 from .broadcast import in_thread_then_publish
+from .errors import no_such_game
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ async def _act_on_loop(*, game_id: Any, user: Any, version: Any, action: Any) ->
             # (the usual path waits in a thread); nothing was sent to commit.
             return None
         if game is None:
-            raise services.no_such_game()
+            raise no_such_game()
         before_to_act = list(game.to_act)
         rs, state, event = services.decide_act(game, user, version, action, timezone.now())
         if services.changes_lobby(Game.Status.ACTIVE, game, event):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from . import broadcast, clocks, notifications, store
-from .errors import GameError
+from .errors import GameError, no_such_game
 from .models import Event, Game, MatchRecord, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
 from .selectors import game_with_seats
@@ -58,10 +58,6 @@ def parse_game_id(value: Any) -> int:
     if not 0 < game_id < 2**63:
         raise no_such_game()
     return game_id
-
-
-def no_such_game() -> GameError:
-    return GameError("not_found", gettext_noop("There is no such game."), status=404)
 
 
 def _locked_game(game_id: Any, user: Any = None) -> Game:

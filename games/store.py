@@ -165,21 +165,35 @@ def save_event(game: Game, event: Event, fields: list[str], *, last: bool = Fals
     same round trip (Django's commit at the end of the block finds nothing
     left to commit; its on_commit hooks run as usual).
     """
-    event_params, game_params = _write_params(game, event, fields, connection)
     vendor = connection.vendor
     if vendor == "postgresql" and last and _outermost_atomic():
-        sql = _insert_and_update_sql(vendor, tuple(fields)) + "; COMMIT"
-        row = _fetchone_in_one_trip(sql, [*event_params, *game_params, game.pk])
-    elif vendor == "postgresql":
+        return _saved(
+            event, _fetchone_in_one_trip(*_committing_write(game, event, fields, connection))
+        )
+    event_params, game_params = _write_params(game, event, fields, connection)
+    if vendor == "postgresql":
         sql = _insert_and_update_sql(vendor, tuple(fields))
         row = _fetchone(sql, [*event_params, *game_params, game.pk])
     else:
         row = _fetchone(_insert_sql(vendor), event_params)
         with connection.cursor() as cursor:
             cursor.execute(_update_sql(vendor, tuple(fields)), [*game_params, game.pk])
+    return _saved(event, row)
+
+
+def _saved(event: Event, row: tuple) -> Event:
     event.pk = row[0]
     event._state.adding = False
     return event
+
+
+def _committing_write(
+    game: Game, event: Event, fields: list[str], wrapper: Any
+) -> tuple[str, list[Any]]:
+    """Both writes and the COMMIT as one simple query, with its parameters."""
+    event_params, game_params = _write_params(game, event, fields, wrapper)
+    sql = _insert_and_update_sql(wrapper.vendor, tuple(fields)) + "; COMMIT"
+    return sql, [*event_params, *game_params, game.pk]
 
 
 def _write_params(
@@ -222,9 +236,4 @@ async def asave_event(
     conn: psycopg.AsyncConnection, wrapper: Any, game: Game, event: Event, fields: list[str]
 ) -> Event:
     """``save_event`` with ``last``: both writes and the COMMIT in one round trip."""
-    event_params, game_params = _write_params(game, event, fields, wrapper)
-    sql = _insert_and_update_sql(wrapper.vendor, tuple(fields)) + "; COMMIT"
-    row = await _afetchone(conn, sql, [*event_params, *game_params, game.pk])
-    event.pk = row[0]
-    event._state.adding = False
-    return event
+    return _saved(event, await _afetchone(conn, *_committing_write(game, event, fields, wrapper)))
