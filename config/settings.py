@@ -93,10 +93,17 @@ TEMPLATES = [
 # --- database -------------------------------------------------------------
 SQLITE_PATH = os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {
-        "default": dj_database_url.parse(
-            os.environ["DATABASE_URL"], conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "600"))
-        )
+    # A bounded pool per process (Django's own, on psycopg_pool): under ASGI each
+    # request runs on a thread of its own, and persistent per-thread connections
+    # piled up until PostgreSQL refused more. Connections go back to the pool at
+    # the end of each request or database_sync_to_async call (CONN_MAX_AGE=0);
+    # health checks replace a connection the server dropped before it is used.
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("TEST_DATABASE_NAME", "test_brettspiele")
@@ -223,5 +230,7 @@ GAME_SWEEPER = env_bool("GAME_SWEEPER", True)  # the in-process deadline sweeper
 GAME_SWEEP_SECONDS = float(os.environ.get("GAME_SWEEP_SECONDS", "0.5"))
 # On PostgreSQL, plain moves run on the event loop (games/loop_moves.py).
 MOVES_ON_LOOP = env_bool("MOVES_ON_LOOP", True)
+# Connections of each process's event-loop move pool (games/loop_moves.py).
+MOVES_POOL_SIZE = int(os.environ.get("MOVES_POOL_SIZE", "4"))
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -9,7 +10,9 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from .errors import GameError
+from .errors import GameError, unexpected
+
+log = logging.getLogger(__name__)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -17,7 +20,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(exc.as_dict(), status=exc.status)
     response = drf_handler(exc, context)
     if response is None:
-        return None
+        # Not a client's mistake: a clear JSON error all the same, never a traceback.
+        log.warning("API request failed", exc_info=exc)
+        error = unexpected(exc)
+        return Response(error.as_dict(), status=error.status)
     if isinstance(exc, exceptions.ValidationError):
         response.data = {
             "code": "bad_request",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -20,11 +21,12 @@ from .broadcast import (
     user_group,
 )
 from .consumer_base import LoopOnlyDispatchMixin
-from .errors import GameError
+from .errors import GameError, unexpected
 from .i18n import TranslatedConsumerMixin
 from .ratelimit import ConnectionBudget
 
 MAX_FRAME = 64 * 1024
+log = logging.getLogger(__name__)
 
 
 db = in_thread_then_publish  # ORM work in the thread pool, broadcasts from the loop
@@ -33,6 +35,7 @@ db = in_thread_then_publish  # ORM work in the thread pool, broadcasts from the 
 # Close code for floods: 1008 (policy violation) in the application range,
 # since the websocket library lets applications send only 1000 and 3000-4999.
 POLICY_VIOLATION = 4008
+UNAVAILABLE = 4503  # the server cannot serve this socket now; the page retries
 # Frames a seated player sends without arguments, and the service each calls.
 SEAT_COMMANDS = {
     "resign": services.game_resign,
@@ -93,6 +96,23 @@ class FrameConsumerMixin:
             return None
         return frame
 
+    async def answering_errors(self, handler: Any, frame: dict[str, Any]) -> None:
+        """Run ``handler(frame)``; a refusal or a failure of the server's own
+        (a database gone, a bug) is answered with an error frame, so the socket
+        stays open (never a 1011 close)."""
+        try:
+            await handler(frame)
+        except GameError as exc:
+            await self.send(
+                text_data=dumps({"type": "error", "ref": frame.get("ref"), **exc.as_dict()})
+            )
+        except Exception as exc:
+            log.warning("%s frame failed", frame.get("type"), exc_info=True)
+            error = unexpected(exc)
+            await self.send(
+                text_data=dumps({"type": "error", "ref": frame.get("ref"), **error.as_dict()})
+            )
+
 
 class GameConsumer(
     FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
@@ -100,6 +120,14 @@ class GameConsumer(
     """One socket per open game page: players and spectators alike."""
 
     async def connect(self) -> None:
+        try:
+            await self.open_game()
+        except Exception:
+            # The database gone, say: refuse this try; the page reconnects.
+            log.warning("opening game socket %s failed", self.scope["path"], exc_info=True)
+            await self.close(code=UNAVAILABLE)
+
+    async def open_game(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.group = game_group(self.game_id)
@@ -164,12 +192,7 @@ class GameConsumer(
                 )
             )
             return
-        try:
-            await handler(frame)
-        except GameError as exc:
-            await self.send(
-                text_data=dumps({"type": "error", "ref": frame.get("ref"), **exc.as_dict()})
-            )
+        await self.answering_errors(handler, frame)
 
     async def on_act(self, frame: dict[str, Any]) -> None:
         version = await loop_moves.act(
@@ -270,8 +293,10 @@ class NotifyConsumer(
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.checked_frame(text_data)
-        if frame is None:
-            return
+        if frame is not None:
+            await self.answering_errors(self.on_frame, frame)
+
+    async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "ping":
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.send_list()
@@ -333,25 +358,24 @@ class RemisQueueConsumer(
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.checked_frame(text_data)
-        if frame is None:
-            return
-        try:
-            if frame["type"] in ("queue", "ping"):
-                await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
-                await self.send_page(frame)
-            elif frame["type"] == "decide":
-                await db(remis.remis_decide)(
-                    request_id=frame.get("id"),
-                    admin=self.user,
-                    approve=frame.get("approve"),
-                    reason=frame.get("reason", ""),
-                )
-            else:
-                await self.send(
-                    text_data=error_frame("unknown_type", _("Expected queue, ping or decide."))
-                )
-        except GameError as exc:
-            await self.send(text_data=dumps({"type": "error", **exc.as_dict()}))
+        if frame is not None:
+            await self.answering_errors(self.on_frame, frame)
+
+    async def on_frame(self, frame: dict[str, Any]) -> None:
+        if frame["type"] in ("queue", "ping"):
+            await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
+            await self.send_page(frame)
+        elif frame["type"] == "decide":
+            await db(remis.remis_decide)(
+                request_id=frame.get("id"),
+                admin=self.user,
+                approve=frame.get("approve"),
+                reason=frame.get("reason", ""),
+            )
+        else:
+            await self.send(
+                text_data=error_frame("unknown_type", _("Expected queue, ping or decide."))
+            )
 
     async def remis_changed(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "request", "request": message["request"]}))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import DatabaseError
 from django.utils.translation import gettext, gettext_noop
+from psycopg import Error as PsycopgError
 
 
 class GameError(Exception):
@@ -53,3 +55,19 @@ def rules_message(exc: Any) -> str:
 
 def no_such_game() -> GameError:
     return GameError("not_found", gettext_noop("There is no such game."), status=404)
+
+
+def unexpected(exc: Exception) -> GameError:
+    """What a client is told when a request failed for a reason of the server's:
+    a clear error, never a traceback or a dropped socket."""
+    if isinstance(exc, DatabaseError | PsycopgError):
+        return GameError(
+            "unavailable",
+            gettext_noop("The server could not reach its database; try again in a moment."),
+            status=503,
+        )
+    return GameError(
+        "server_error",
+        gettext_noop("Something went wrong on the server; try again in a moment."),
+        status=500,
+    )

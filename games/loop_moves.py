@@ -12,24 +12,28 @@ A move that ends the game needs more than those two statements (results,
 notifications, the lobby): it is rolled back untouched and made again by
 ``services.game_act``, which does everything; so is a move that meets a
 unique-version conflict, which that path turns into a clear
-``stale_version`` (or, in a simultaneous phase, a retry), one whose pooled
-connection the server dropped, and one whose row stays locked past
-LOCK_TIMEOUT. Players whose correspondence turn
-begins are notified after the commit (in the thread pool, as a push is).
+``stale_version`` (or, in a simultaneous phase, a retry), one whose row stays
+locked past LOCK_TIMEOUT, and one that finds no connection. A connection the
+server dropped is replaced by the pool and the move tried once more. Players
+whose correspondence turn begins are notified after the commit (in the
+thread pool, as a push is).
+
+The connections come from psycopg_pool's ``AsyncConnectionPool``, one per
+event loop, ``MOVES_POOL_SIZE`` at most.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import weakref
 from typing import Any
 
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from . import broadcast, notifications, services, store
 from .broadcast import in_thread_then_publish
@@ -37,8 +41,6 @@ from .errors import no_such_game
 from .models import Game
 
 log = logging.getLogger(__name__)
-# Connections per event loop: moves waiting for one queue on the loop.
-POOL_SIZE = 4
 # A row locked longer than this (a slow sweeper job, say) is waited for by the
 # usual path in a thread instead, so a few such moves cannot hold up the rest.
 LOCK_TIMEOUT = "500ms"
@@ -76,26 +78,47 @@ async def _act_on_loop(*, game_id: Any, user: Any, version: Any, action: Any) ->
     """The new version, or None when ``services.game_act`` must make this move."""
     services.check_act_input(version, action)
     game_id = services.parse_game_id(game_id)
-    pool = _pool()
-    async with pool.connection() as conn:
-        if conn is None:
-            return None  # no connection to be had (the usual path has its own)
+    pool = await pool_for_this_loop()
+    # A connection the server dropped (a restart, pg_terminate_backend) is
+    # discarded by the pool; the move is tried once more on a fresh one.
+    for _attempt in range(2):
         try:
-            game = await store.alock_game(conn, pool.wrapper, game_id, services.user_id_of(user))
-        except psycopg.OperationalError:
-            # Dropped by the server, or the row stayed locked past LOCK_TIMEOUT
-            # (the usual path waits in a thread); nothing was sent to commit.
+            async with pool.connection() as conn:
+                return await _decide_and_write(conn, pool.wrapper, game_id, user, version, action)
+        except _Dropped:
+            continue
+        except PoolTimeout:
+            log.warning("no connection for a move on the loop", exc_info=True)
             return None
-        if game is None:
-            raise no_such_game()
-        before_to_act = list(game.to_act)
-        rs, state, event = services.decide_act(game, user, version, action, timezone.now())
-        if services.changes_lobby(Game.Status.ACTIVE, game, event):
-            return None
-        try:
-            await store.asave_event(conn, pool.wrapper, game, event, services.MUTABLE_FIELDS)
-        except psycopg.IntegrityError:
-            return None
+    return None
+
+
+class _Dropped(Exception):
+    """The connection broke before anything was sent to commit."""
+
+
+async def _decide_and_write(
+    conn: psycopg.AsyncConnection, wrapper: Any, game_id: int, user: Any, version: Any, action: Any
+) -> int | None:
+    try:
+        game = await store.alock_game(conn, wrapper, game_id, services.user_id_of(user))
+    except psycopg.OperationalError:
+        if conn.broken or conn.closed:
+            raise _Dropped from None
+        return None  # the row stayed locked past LOCK_TIMEOUT: the usual path waits in a thread
+    if game is None:
+        raise no_such_game()
+    before_to_act = list(game.to_act)
+    rs, state, event = services.decide_act(game, user, version, action, timezone.now())
+    if services.changes_lobby(Game.Status.ACTIVE, game, event):
+        await conn.rollback()
+        return None
+    try:
+        await store.asave_event(conn, wrapper, game, event, services.MUTABLE_FIELDS)
+    except (psycopg.IntegrityError, psycopg.OperationalError):
+        # A version conflict, or a connection lost mid-commit: the usual path
+        # decides again (a committed move then answers stale_version).
+        return None
     await broadcast.publish_from_loop(broadcast.publish_game_event, game, rs, state, event)
     if not notifications.quiet(game, before_to_act, event):
         await _notify(game, before_to_act, event)
@@ -111,77 +134,51 @@ async def _notify(game: Any, before_to_act: list[int], event: Any) -> None:
         log.warning("notifying game %s version %s failed", game.pk, event.version, exc_info=True)
 
 
-class LoopConnections:
-    """A few autocommit connections for one event loop (Daphne runs one per
-    process). A connection comes back idle: whatever transaction the caller
-    left open (an error, a move handed to the usual path) is rolled back."""
+class LoopPool(AsyncConnectionPool):
+    """psycopg_pool's pool of autocommit connections for one event loop (Daphne
+    runs one per process), with the database settings Django would use."""
 
     def __init__(self, size: int) -> None:
         # Not connected: its settings, converters and adapters for this database.
         self.wrapper = connections.create_connection(DEFAULT_DB_ALIAS)
-        self.idle: list[psycopg.AsyncConnection] = []
-        self.slots = asyncio.Semaphore(size)
-
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection | None]:
-        """An idle connection, or None when none can be opened now."""
-        async with self.slots:
-            try:
-                conn = self.idle.pop() if self.idle else await self._connect()
-            except psycopg.OperationalError:
-                log.warning("no connection for a move on the loop", exc_info=True)
-                yield None
-                return
-            try:
-                yield conn
-            finally:
-                await self._give_back(conn)
-
-    async def _connect(self) -> psycopg.AsyncConnection:
+        self.opened: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()
         params = self.wrapper.get_connection_params()
         params.pop("cursor_factory", None)  # a sync class; the statements pick their cursor
-        conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+        super().__init__(
+            kwargs={**params, "autocommit": True},
+            min_size=1,
+            max_size=size,
+            open=False,
+            configure=self._configure,
+            name="moves-on-loop",
+        )
+
+    async def _configure(self, conn: psycopg.AsyncConnection) -> None:
+        self.opened.add(conn)
         await conn.execute(
             "SELECT set_config('TimeZone', %s, false), set_config('lock_timeout', %s, false)",
             [self.wrapper.timezone_name, LOCK_TIMEOUT],
         )
-        return conn
-
-    async def _give_back(self, conn: psycopg.AsyncConnection) -> None:
-        try:
-            if (
-                not conn.closed
-                and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
-            ):
-                await conn.execute("ROLLBACK")
-        except psycopg.Error:
-            await conn.close()
-        except BaseException:
-            conn.pgconn.finish()  # cancelled mid-rollback: ending the session frees its locks
-            raise
-        if not conn.closed:
-            self.idle.append(conn)
-
-    def close(self) -> None:
-        """Close the idle connections now (no loop needed: at a test's end)."""
-        for conn in self.idle:
-            conn.pgconn.finish()
-        self.idle.clear()
 
 
 # Daphne runs one loop per process; tests run one per test and close_all() after it.
-_pools: dict[asyncio.AbstractEventLoop, LoopConnections] = {}
+_pools: dict[asyncio.AbstractEventLoop, LoopPool] = {}
 
 
-def _pool() -> LoopConnections:
+async def pool_for_this_loop() -> LoopPool:
     loop = asyncio.get_running_loop()
     pool = _pools.get(loop)
     if pool is None:
-        pool = _pools[loop] = LoopConnections(POOL_SIZE)
+        pool = _pools[loop] = LoopPool(settings.MOVES_POOL_SIZE)
+    if pool.closed:
+        await pool.open(wait=True)  # its first connection ready before the first move
     return pool
 
 
 def close_all() -> None:
-    for pool in list(_pools.values()):
-        pool.close()
+    """End every pool's sessions without a loop (at a test's end, when the
+    test's loop, which the pool's tasks ran on, has stopped)."""
+    for pool in _pools.values():
+        for conn in list(pool.opened):
+            conn.pgconn.finish()
     _pools.clear()

@@ -40,8 +40,10 @@ class LobbyConsumer(
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.checked_frame(text_data)
-        if frame is None:
-            return
+        if frame is not None:
+            await self.answering_errors(self.on_frame, frame)
+
+    async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] != "ping":
             await self.send(
                 text_data=error_frame(

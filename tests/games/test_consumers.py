@@ -34,6 +34,13 @@ async def connect(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
     return comm
 
 
+async def next_error(comm: WebsocketCommunicator) -> dict:
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=3))
+        if frame["type"] == "error":
+            return frame
+
+
 async def receive(comm: WebsocketCommunicator, kind: str | None = None, timeout: float = 3) -> dict:
     """The next frame of ``kind``, skipping others (but never an unexpected error)."""
     while True:
@@ -363,3 +370,32 @@ async def test_a_stuck_publish_does_not_hold_back_the_ack(table, monkeypatch):
     synced = await receive(sock, "sync")
     assert [e["version"] for e in synced["events"]] == [2]
     await sock.disconnect()
+
+
+async def test_a_failure_of_the_server_is_an_error_frame_not_a_close(table, monkeypatch):
+    """A database gone (or a bug) answers the frame with a clear error; the
+    socket stays open (channels would close it with 1011)."""
+    from django.db import OperationalError
+
+    from games import consumers
+
+    game, white, _ = table
+
+    def broken(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setitem(consumers.SEAT_COMMANDS, "resign", broken)
+    comm = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(comm, "hello")
+    await comm.send_to(text_data=json.dumps({"type": "resign", "ref": "r1"}))
+    error = await next_error(comm)
+    assert error["type"] == "error" and error["code"] == "unavailable" and error["ref"] == "r1"
+    assert "database" in error["message"]
+    monkeypatch.setitem(consumers.SEAT_COMMANDS, "resign", lambda **kw: 1 / 0)
+    await comm.send_to(text_data=json.dumps({"type": "resign", "ref": "r2"}))
+    error = await next_error(comm)
+    assert error["code"] == "server_error" and "Traceback" not in error["message"]
+    # Still open and answering.
+    await comm.send_to(text_data=json.dumps({"type": "ping"}))
+    assert (await receive(comm, "pong"))["type"] == "pong"
+    await comm.disconnect()

@@ -7,7 +7,7 @@ the thread-pool path, which the rest of the suite covers.
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 
 import psycopg
 import pytest
@@ -69,9 +69,13 @@ async def stored(game) -> tuple[int, list[int]]:
     return await sync_to_async(read)()
 
 
-def idle_connections() -> list[psycopg.AsyncConnection]:
-    pool = loop_moves._pool()
-    return pool.idle
+async def pooled() -> tuple[psycopg.pq.TransactionStatus, int, dict[str, int]]:
+    """The state and backend of the connection the next move would get, and
+    the pool's figures."""
+    pool = await loop_moves.pool_for_this_loop()
+    async with pool.connection() as conn:
+        status, pid = conn.info.transaction_status, conn.info.backend_pid
+    return status, pid, pool.get_stats()
 
 
 async def test_a_plain_move_is_made_on_the_loop(moves):
@@ -81,8 +85,9 @@ async def test_a_plain_move_is_made_on_the_loop(moves):
     assert moves == {"usual": 0, "published": [2, 3]}
     assert await stored(game) == (3, [1, 2, 3])
     # One connection served both moves and is back, outside any transaction.
-    [conn] = idle_connections()
-    assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    status, _, stats = await pooled()
+    assert status == psycopg.pq.TransactionStatus.IDLE
+    assert stats["pool_size"] == 1
 
 
 @pytest.mark.parametrize(
@@ -104,9 +109,7 @@ async def test_refusals_change_nothing_and_release_the_row(moves, who, version, 
     assert refused.value.code == code
     assert await stored(game) == (1, [1])
     assert moves == {"usual": 0, "published": []}
-    assert all(
-        c.info.transaction_status == psycopg.pq.TransactionStatus.IDLE for c in idle_connections()
-    )
+    assert (await pooled())[0] == psycopg.pq.TransactionStatus.IDLE
     # The row is not left locked: the usual path can take it.
     version = await sync_to_async(services.game_act)(
         game_id=game.pk, user=white, version=1, action=FIRST_MOVE
@@ -196,66 +199,100 @@ async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch
 async def test_a_connection_the_server_dropped_is_replaced(moves):
     game, white, black = await new_game(moves)
     assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
-    [conn] = idle_connections()
+    _, dropped, _ = await pooled()
 
     def terminate(pid):
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
 
-    await sync_to_async(terminate)(conn.info.backend_pid)
-    await asyncio.sleep(0.1)
-    # The usual path makes the move the dropped connection could not start...
+    await sync_to_async(terminate)(dropped)
+    # The move is tried again on a fresh connection, still on the loop.
     assert await loop_moves.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
-    assert moves["usual"] == 1
-    assert idle_connections() == []
-    # ...and the next move is back on the loop, on a new connection.
-    step = {"type": "move", "path": [[6, 8], [5, 8]]}
-    assert await loop_moves.act(game_id=game.pk, user=white, version=3, action=step) == 4
-    assert moves == {"usual": 1, "published": [2, 3, 4]}
-    [fresh] = idle_connections()
-    assert fresh is not conn
+    assert moves == {"usual": 0, "published": [2, 3]}
+    status, fresh, _ = await pooled()
+    assert fresh != dropped and status == psycopg.pq.TransactionStatus.IDLE
+    assert await stored(game) == (3, [1, 2, 3])
 
 
-def hold_row(game_id: int, seconds: float) -> None:
-    """Lock the game's row from another session for ``seconds``."""
-    db = connection.settings_dict
-    params = {"dbname": db["NAME"], "user": db["USER"], "host": db["HOST"], "port": db["PORT"]}
-    with psycopg.connect(**params, password=db["PASSWORD"] or None) as other:
-        other.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game_id])
-        time.sleep(seconds)
+class RowHolder:
+    """Another session that locks the game's row until released."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        self.locked = threading.Event()
+        self.release = threading.Event()
+
+    def hold(self) -> None:
+        db = connection.settings_dict
+        params = {"dbname": db["NAME"], "user": db["USER"], "host": db["HOST"], "port": db["PORT"]}
+        with psycopg.connect(**params, password=db["PASSWORD"] or None) as other:
+            other.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [self.game_id])
+            self.locked.set()
+            self.release.wait(30)
+
+    async def __aenter__(self) -> RowHolder:
+        self.task = asyncio.ensure_future(sync_to_async(self.hold, thread_sensitive=False)())
+        await asyncio.to_thread(self.locked.wait, 30)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.release.set()
+        await self.task
 
 
-async def until_stored(game, version: int) -> None:
-    for _ in range(100):
-        if (await stored(game))[0] == version:
+async def until(condition, what: str) -> None:
+    """Wait for ``condition()`` (a coroutine function) to come true."""
+    for _ in range(400):
+        if await condition():
             return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"version {version} never stored")
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"{what} never happened")
+
+
+async def lock_waiters() -> int:
+    def count():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock'"
+            )
+            return cursor.fetchone()[0]
+
+    return await sync_to_async(count)()
 
 
 async def test_a_move_whose_socket_closes_is_still_made_and_published(moves):
     game, white, _ = await new_game(moves)
-    holder = asyncio.ensure_future(sync_to_async(hold_row, thread_sensitive=False)(game.pk, 0.3))
-    await asyncio.sleep(0.1)
-    move = asyncio.ensure_future(
-        loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
-    )
-    await asyncio.sleep(0.05)
-    move.cancel()  # as Daphne does with the handler of a socket that went away
-    with pytest.raises(asyncio.CancelledError):
-        await move
-    await holder
-    await until_stored(game, 2)
-    await asyncio.sleep(0.1)
-    assert moves == {"usual": 0, "published": [2]}
+    async with RowHolder(game.pk):
+        move = asyncio.ensure_future(
+            loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+        )
+        await until(lambda: _positive(lock_waiters()), "the move waiting for the row")
+        move.cancel()  # as Daphne does with the handler of a socket that went away
+        with pytest.raises(asyncio.CancelledError):
+            await move
+    await until(lambda: _true(moves["published"] == [2]), "the move's publish")
+    assert moves["usual"] == 0
+    assert await stored(game) == (2, [1, 2])
+
+
+async def _positive(count) -> bool:
+    return await count > 0
+
+
+async def _true(value: bool) -> bool:
+    return value
 
 
 async def test_a_row_locked_for_long_is_waited_for_in_a_thread(moves):
     game, white, _ = await new_game(moves)
-    holder = asyncio.ensure_future(sync_to_async(hold_row, thread_sensitive=False)(game.pk, 1.0))
-    await asyncio.sleep(0.1)
-    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
-    await holder
+    async with RowHolder(game.pk):
+        move = asyncio.ensure_future(
+            loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+        )
+        # Past the loop's lock timeout the usual path takes over and waits.
+        await until(lambda: _true(moves["usual"] == 1), "the hand-over to the usual path")
+    assert await move == 2
     assert moves == {"usual": 1, "published": [2]}
     assert await stored(game) == (2, [1, 2])
 

@@ -64,14 +64,15 @@ class Cluster:
         self.processes: list[Process] = []
         self.clients: list[GameClient] = []
 
-    def env(self) -> dict[str, str]:
+    def env(self, **extra: str) -> dict[str, str]:
         if not self.redis_url:
             require_service(redis_available(), f"Redis on {REDIS_HOST}:{REDIS_PORT}")
             self.redis_url = f"redis://{REDIS_HOST}:{REDIS_PORT}/0"
-        return server_env(self.db.url, self.redis_url, self.prefix)
+        return server_env(self.db.url, self.redis_url, self.prefix, **extra)
 
-    async def daphnes(self, *names: str) -> list[Daphne]:
-        servers = [Daphne(name, self.env(), self.log_dir) for name in names]
+    async def daphnes(self, *names: str, **extra: str) -> list[Daphne]:
+        """Start servers by these names; ``extra`` adds to their environment."""
+        servers = [Daphne(name, self.env(**extra), self.log_dir) for name in names]
         for server in servers:
             self.processes.append(server)
             server.start()
