@@ -24,7 +24,7 @@ from django.utils import timezone
 from .clocks import clock_view
 from .models import Event, Game
 from .rules import Ruleset
-from .selectors import client_event, snapshot, table_summary
+from .selectors import client_event, seat_holders, snapshot, table_summary
 
 log = logging.getLogger(__name__)
 # A publish stuck on a Redis that is gone or restarting must not hold back the
@@ -61,6 +61,13 @@ def dumps(data: Any) -> str:
     # ujson (already here for autobahn) is ~3x faster than json; encoding the
     # frames was a tenth of the server's CPU per move.
     return ujson.dumps(data, ensure_ascii=False, escape_forward_slashes=False)
+
+
+def player_group(game_id: int, user_id: int) -> str:
+    """The sockets one user has open on one game: where that user's seat's own
+    frames go, so no seat's secrets travel to another's socket (or sit in a
+    group message that every member of the game's group receives)."""
+    return f"game-{game_id}-user-{user_id}"
 
 
 def event_frames(game: Game, rs: Ruleset, state: Any, event: Event) -> dict[str, str]:
@@ -160,11 +167,27 @@ async def _flush(pending: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 def publish_game_event(game: Game, rs: Ruleset, state: Any, event: Event) -> None:
+    """The spectators' frame to the game's group; a seat whose frame differs
+    (its legal moves, its secrets) gets its own, sent only to its holder."""
     frames = event_frames(game, rs, state, event)
-    message = {"type": "game.frames", "version": event.version, "frames": frames}
-    if game.result:
-        message["result"] = game.result
-    _send(game_group(game.pk), message)
+    public = frames.pop(SPECTATOR)
+    own = {int(seat): text for seat, text in frames.items() if text != public}
+    result = {"result": game.result} if game.result else {}
+    _send(
+        game_group(game.pk),
+        {
+            "type": "game.frames",
+            "version": event.version,
+            "frame": public,
+            "own": sorted(own),
+            **result,
+        },
+    )
+    holders = seat_holders(game)
+    for seat, text in own.items():
+        if holders.get(seat) is not None:
+            message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
+            _send(player_group(game.pk, holders[seat]), message)
 
 
 def publish_table(game: Game) -> None:

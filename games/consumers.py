@@ -13,10 +13,10 @@ from django.utils.translation import gettext_noop
 
 from . import chat, loop_moves, notifications, presence, remis, selectors, services
 from .broadcast import (
-    SPECTATOR,
     dumps,
     game_group,
     in_thread_then_publish,
+    player_group,
     publish_watchers,
     user_group,
 )
@@ -131,19 +131,27 @@ class GameConsumer(
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.group = game_group(self.game_id)
+        # The game's group carries what everybody may see; a seat's own frames
+        # go to its holder's group, whichever seat that user holds at the time.
+        self.groups_joined = [self.group]
+        if self.user is not None and self.user.is_authenticated:
+            self.groups_joined.append(player_group(self.game_id, self.user.pk))
         # Join first: a move committed after the hello's read is then pushed
         # (after the hello) instead of missed until the next ping.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_groups()
         hello = await db(selectors.hello_frame)(
             self.game_id, self.user, since_from_query(self.scope)
         )
         if hello is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave_groups()
             await self.close(code=4404)
             return
         self.seat = hello["seat"]
         self.budget = ConnectionBudget(getattr(self.user, "pk", None))
         await self.accept()
+        await self.send_hello(hello)
+
+    async def send_hello(self, hello: dict[str, Any]) -> None:
         count = await db(presence.presence_join)(
             game_id=self.game_id, channel_name=self.channel_name, user=self.user, seat=self.seat
         )
@@ -151,15 +159,30 @@ class GameConsumer(
         await self.send(text_data=dumps(hello))
         await db(publish_watchers)(self.game_id, count)
 
+    async def join_groups(self) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave_groups(self) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_groups()
         if not hasattr(self, "seat"):
             return
         count = await db(presence.presence_leave)(
             channel_name=self.channel_name, game_id=self.game_id
         )
         await db(publish_watchers)(self.game_id, count)
+
+    async def refresh_seat(self) -> None:
+        """The user's seat changed (joined, left, moved): start afresh from the
+        state that seat may see now."""
+        hello = await db(selectors.hello_frame)(self.game_id, self.user, 0)
+        if hello is not None:
+            self.seat = hello["seat"]
+            await self.send_hello(hello)
 
     # -- from the client -------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -237,7 +260,7 @@ class GameConsumer(
 
     async def on_ping(self, frame: dict[str, Any]) -> None:
         # A restarted Redis forgets groups: joining again is idempotent.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_groups()
         current = await db(selectors.current_version)(self.game_id)
         await db(presence.presence_touch)(channel_name=self.channel_name)
         await self.send(text_data=dumps({"type": "pong", "version": current}))
@@ -247,8 +270,18 @@ class GameConsumer(
 
     # -- from the group --------------------------------------------------
     async def game_frames(self, message: dict[str, Any]) -> None:
-        key = SPECTATOR if self.seat is None else str(self.seat)
-        text = message["frames"][key]
+        if self.seat is not None and self.seat in message["own"]:
+            return  # this seat's own frame comes to its holder's group
+        await self.send_event_frame(message["frame"], message)
+
+    async def game_own_frame(self, message: dict[str, Any]) -> None:
+        if message["seat"] != self.seat:
+            # Sent to this user as that seat's holder now: our seat is out of date.
+            await self.refresh_seat()
+            return
+        await self.send_event_frame(message["frame"], message)
+
+    async def send_event_frame(self, text: str, message: dict[str, Any]) -> None:
         if message.get("result"):
             # The frames were built once for everybody: say the result in this
             # connection's language.
@@ -265,6 +298,15 @@ class GameConsumer(
 
     async def game_table(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))
+        if self.seat_in(message["table"]) != self.seat:
+            await self.refresh_seat()
+
+    def seat_in(self, table: dict[str, Any]) -> int | None:
+        """This socket's user's seat by the table's list of seated names."""
+        if self.user is None or not self.user.is_authenticated:
+            return None
+        names = table["seats"]
+        return names.index(self.user.username) if self.user.username in names else None
 
 
 class NotifyConsumer(

@@ -31,7 +31,9 @@ class TranslatedConsumerMixin:
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
-        if kind in self.untranslated or (kind == "game.frames" and not message.get("result")):
+        if kind in self.untranslated or (
+            kind in ("game.frames", "game.own_frame") and not message.get("result")
+        ):
             await super().dispatch(message)
             return
         if not hasattr(self, "language"):

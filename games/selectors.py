@@ -26,6 +26,15 @@ def seat_of(game: Game, user: Any) -> int | None:
     return None
 
 
+def seat_holders(game: Game) -> dict[int, int | None]:
+    """Who holds each seat: read with the game's row lock on the move path
+    (``store.lock_game``), otherwise from the seats."""
+    holders = getattr(game, "seat_users", None)
+    if holders is None:
+        holders = dict(Seat.objects.filter(game_id=game.pk).values_list("index", "user_id"))
+    return holders
+
+
 def seat_list(game: Game) -> list[dict[str, Any]]:
     rs = get_ruleset(game.ruleset)
     names = rs.seat_names(game.seat_count)
@@ -80,9 +89,12 @@ def client_event(rs: Ruleset, event: Event, seat: int | None) -> dict[str, Any]:
         shown = rs.view_event(item, seat)
         if shown is not None:
             visible.append(shown)
+    # An event another seat may see nothing of (a Hexenhalma team writing its
+    # secret orders) does not say whose it was: only that the version moved.
+    actor = event.seat if visible or seat == event.seat or not event.events else None
     return {
         "version": event.version,
-        "seat": event.seat,
+        "seat": actor,
         "kind": event.kind,
         "events": visible,
         "time": event.created.isoformat(),

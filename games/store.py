@@ -36,9 +36,17 @@ def _lock_sql(vendor: str) -> str:
     if connection.features.has_select_for_update:
         lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
     columns = ", ".join(f"g.{_q(Game._meta.get_field(a).column)}" for a in _field_names())
+    index = _q("index")
+    # Every seat's holder as "index:user_id" pairs, for publishing each seat's
+    # own frame to its holder: read under the row lock that seat changes take too.
+    agg = "string_agg" if vendor == "postgresql" else "group_concat"
+    holders = (
+        f"(SELECT {agg}(CAST(s.{index} AS TEXT) || ':' || COALESCE(CAST(s.user_id AS TEXT), ''), ',')"
+        f" FROM {_q(SEAT)} s WHERE s.game_id = g.id)"
+    )
     return (
-        f"SELECT {columns}, (SELECT s.{_q('index')} FROM {_q(SEAT)} s "
-        f"WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1) "
+        f"SELECT {columns}, (SELECT s.{index} FROM {_q(SEAT)} s "
+        f"WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1), {holders} "
         f"FROM {_q(GAME)} g WHERE g.id = %s{lock}"
     )
 
@@ -123,13 +131,24 @@ def lock_game(game_id: int, user_id: int | None) -> Game | None:
 
 
 def _game_from_row(row: tuple, wrapper: Any) -> Game:
-    values = list(row[:-1])
+    values = list(row[:-2])
     for i, converters, column in _converters(wrapper.vendor):
         for convert in converters:
             values[i] = convert(values[i], column, wrapper)
     game = Game.from_db(wrapper.alias, GAME_FIELDS, values)
-    game.my_seat = row[-1]
+    game.my_seat = row[-2]
+    game.seat_users = _seat_users(row[-1])
     return game
+
+
+def _seat_users(pairs: str | None) -> dict[int, int | None]:
+    """``"0:12,1:"`` -> ``{0: 12, 1: None}``."""
+    holders: dict[int, int | None] = {}
+    for pair in (pairs or "").split(","):
+        if pair:
+            index, _, user = pair.partition(":")
+            holders[int(index)] = int(user) if user else None
+    return holders
 
 
 EVENT_FIELDS = ("game", "version", "seat", "kind", "action", "events", "created")
