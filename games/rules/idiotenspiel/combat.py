@@ -307,16 +307,16 @@ def start_retreat(w: Work, loser: Unit, winner: Unit, is_melee: bool, away: Pos 
 
 
 def do_retreat(w: Work, u: Unit, to: Pos) -> None:
-    """Move a retreating unit (it leaves its prisoners behind) and note who must
-    attack it again: every unfought enemy next to its new field."""
+    """Move a retreating unit (it leaves its prisoners behind, who may go free) and
+    note who must attack it again: every unfought enemy next to its new field."""
     frm = u.at
     w.put(replace(u, at=to))
     w.events.append({"type": "retreated", "unit": u.id, "from": list(frm), "to": list(to)})  # type: ignore[arg-type]
+    settle(w)  # free the prisoners left behind first: a freed leader may owe the re-attack
     if u.type != "civilian":
         for v in w.around(to):
             if v.side != u.side and v.combatant and v.fights == 0:
                 w.obl.append((v.id, u.id))
-    settle(w)
 
 
 def offer_advance(w: Work, winner_id: str, field: Pos, is_melee: bool) -> None:

@@ -735,3 +735,32 @@ def test_helper_doctests():
 
     for module in (movement, sight):
         assert doctest.testmod(module).failed == 0
+
+
+# -- prisoners freed by a retreat, obligatory shots, captures by either side ---------------------
+
+
+def test_a_leader_freed_by_its_guards_retreat_must_re_attack_it():
+    # Rettet Maid Marian!: leaders taken prisoner do not end this scenario
+    units = [
+        unit("r0", 0, "infantry", (5, 0), leader=True, name="Robin Hood", guard="s1"),
+        unit("s1", 1, "infantry", (5, 0)),
+        unit("r1", 0, "infantry", (4, 0)),
+        unit("m", 0, "civilian", (0, 7), name="Maid Marian"),
+    ]
+    s = position(units, scenario="marian", home=("S", "N"))
+    s = rigged(combat(s), [5, 1])
+    s, _ = act(s, 0, {"type": "attack", "unit": "r1", "target": "s1"})
+    s, events = act(s, 1, {"type": "retreat", "to": [6, 0]})
+    assert of_type(events, "freed") == [{"type": "freed", "unit": "r0", "at": [5, 0]}]
+    # freed first, then the duties: the leader stands next to its retreated guard
+    assert s.obligations == (("r0", "s1"),)
+    s, _ = act(s, 0, {"type": "advance", "yes": False})
+    assert RS.to_act(s) == [0] and s.cstage == "mover"
+    assert RS.legal_actions(s, 0) == [
+        {"type": "attack", "unit": "r0", "target": "s1", "kind": "melee"}
+    ]
+    with pytest.raises(IllegalAction, match="must fight"):
+        act(s, 0, {"type": "end_combat"})
+    s, events = act(s, 0, {"type": "attack", "unit": "r0", "target": "s1"})
+    assert of_type(events, "fight")[0]["defender"]["unit"] == "s1"
