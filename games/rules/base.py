@@ -8,7 +8,10 @@ plus a counter) and is drawn with :func:`draw`, never from a global RNG.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    import random
 
 State = Any
 Action = dict[str, Any]
@@ -72,7 +75,8 @@ class Ruleset:
     default_options, validate_options, setup, to_act, legal_actions, apply,
     view, view_event, outcome, position_key, timeout_action, encode, decode.
     Extensions (extend, never rename): option_fields, seat_names, leave,
-    phase_timer, timer_key, phase_deadline, may_act, work_due, do_work.
+    phase_timer, timer_key, phase_deadline, may_act, work_due, do_work,
+    random_action.
     """
 
     slug: ClassVar[str]
@@ -122,6 +126,19 @@ class Ruleset:
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         raise NotImplementedError
+
+    def random_action(self, state: State, seat: int, rng: random.Random) -> Action | None:
+        """A random action that ``apply`` accepts from ``seat`` now, or None when the
+        seat has nothing to do (a seat that only ``may_act`` may also pass).
+
+        Optional extension for random play (the contract test, demos): every
+        ruleset can then be played to its end without knowing its actions. The
+        default draws from ``legal_actions``; a ruleset whose actions do not
+        enumerate (``legal_actions`` is None) overrides it to build random but
+        valid actions. ``rng`` is the caller's, never the game's dice.
+        """
+        actions = self.legal_actions(state, seat)
+        return rng.choice(actions) if actions else None
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError

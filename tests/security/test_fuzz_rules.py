@@ -71,6 +71,7 @@ TYPES = [
     "decline",
     "retreat",
     "advance",
+    "capture",
     "move_marian",
     "pass",
     "",

@@ -11,6 +11,7 @@ traces are handed to the platform to store.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, ClassVar
@@ -20,9 +21,15 @@ from .board import canonical, compile_board, goals_of, is_int, validate_board, v
 from .orders import compile_plans, parse_orders, validate_orders_compiled
 from .presets import PRESETS
 from .resolve import run_match
+from .sample import random_orders
 
 MAX_TEAMS = 20
 MAX_ROUNDS = 100
+# Random play (random_action): how often the game master finishes a campaign
+# after a round, closes an open round early, and a team locks orders it wrote.
+RANDOM_FINISH = 1 / 3
+RANDOM_CLOSE = 1 / 20
+RANDOM_LOCK = 1 / 2
 REASON_FINISHED = gettext_noop("the game master ended the campaign; most witches in goal wins")
 REASON_ROUNDS = gettext_noop("all rounds are played; most witches in goal wins")
 
@@ -191,6 +198,31 @@ class HexenhalmaRuleset(Ruleset):
     def legal_actions(self, state: HexenhalmaState, seat: int) -> list[Action] | None:
         # Orders and boards are not enumerable; the order editor uses the validator.
         return None if seat in self.to_act(state) else []
+
+    def random_action(self, state: HexenhalmaState, seat: int, rng: random.Random) -> Action | None:
+        """Random but valid play, since orders and boards do not enumerate.
+
+        The game master opens rounds on preset boards and closes an open round
+        early now and then; a campaign with a round limit ends by itself, one
+        without may be finished once a round has been played. A team writes
+        random valid orders (:func:`random_orders`), rewrites them now and
+        then, and locks them.
+        """
+        if seat == 0:
+            if state.phase == "waiting":
+                if state.round and not state.rounds and rng.random() < RANDOM_FINISH:
+                    return {"type": "finish"}
+                board = rng.choice(sorted(PRESETS))
+                return {"type": "open_round", "board": board, "deadline": None}
+            if self.may_act(state, seat) and not all(state.locked):
+                return {"type": "close"} if rng.random() < RANDOM_CLOSE else None
+            return None
+        if seat not in self.to_act(state):
+            return None
+        if state.orders[seat - 1] is not None and rng.random() < RANDOM_LOCK:
+            return {"type": "lock"}
+        board, params = json.loads(state.board or "{}"), json.loads(state.params or "{}")
+        return {"type": "orders", "orders": random_orders(board, params, rng)}
 
     def apply(
         self, state: HexenhalmaState, seat: int, action: Action

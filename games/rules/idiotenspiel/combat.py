@@ -2,9 +2,10 @@
 
 All functions act on a :class:`Work` copy. A combat phase runs in stages: the
 mover's ("mover"), then the opponent's unfought units ("opponent"), then
-"cleanup" stages for a side that still owes a re-attack on a unit that
-retreated next to it. A stage cannot end while its side has a mandatory
-fight; a stage ends by itself when its side has no fight left to choose.
+"cleanup" stages for a side that still owes a fight (a re-attack on a unit
+that retreated next to it; for the mover also a shot). A stage cannot end
+while its side has a mandatory fight; a stage ends by itself when its side
+has no fight left to choose.
 """
 
 from __future__ import annotations
@@ -41,8 +42,17 @@ def unit_ref(u: Unit) -> dict[str, Any]:
 
 
 def obliged(w: Work, seat: int) -> set[str]:
-    """The seat's units that must still fight: unfought units next to (or with) an
-    unfought enemy, and units owing a re-attack on a unit that retreated next to them."""
+    """The seat's units that must still fight: melee and re-attack duties, and for
+    the side that just moved also its shots (RULES.md §5)."""
+    out = melee_duties(w, seat)
+    if seat == w.active:
+        out |= shot_duties(w, seat)
+    return out
+
+
+def melee_duties(w: Work, seat: int) -> set[str]:
+    """Unfought units next to (or with) an unfought enemy, and units owing a
+    re-attack on a unit that retreated next to them."""
     out: set[str] = set()
     for u in w.units:
         if u.side != seat or u.fights or not u.combatant:
@@ -63,6 +73,19 @@ def obliged(w: Work, seat: int) -> set[str]:
         ):
             out.add(e)
     return out
+
+
+def shot_duties(w: Work, seat: int) -> set[str]:
+    """Unfought ranged units with a target in range and sight that has not defended
+    (a target that declined a roll has not: it stays a target)."""
+    shooters = {
+        u.id
+        for u in w.units
+        if u.side == seat and u.type in RANGED and u.fights == 0 and u.combatant
+    }
+    if not shooters:
+        return set()
+    return {a.id for a, _, is_melee in attack_options(w, seat, shooters) if not is_melee}
 
 
 def sight_blockers(w: Work) -> set[Pos]:
@@ -166,18 +189,10 @@ def melee(w: Work, a: Unit, d: Unit, capture: bool) -> None:
     w.events.append(
         {"type": "fight", "kind": "melee", "attacker": att, "defender": dfd, "result": result}
     )
-    a_dies = d_total is not None and d_total >= ELIMINATE_AT
-    d_dies = a_total >= ELIMINATE_AT
-    if d_dies:
-        if capture and not a_dies:
-            _capture(w, d, a, result)
-        else:
-            _eliminate(w, d, a.side, "fight")
-            result["eliminated"].append(d.id)
-    if a_dies:
-        _eliminate(w, a, d.side, "fight")
-        result["eliminated"].append(a.id)
-    if a_dies or d_dies:
+    a_beaten = d_total is not None and d_total >= ELIMINATE_AT
+    d_beaten = a_total >= ELIMINATE_AT
+    if a_beaten or d_beaten:
+        _beaten(w, a, d, (a_beaten, d_beaten), capture, True, result)
         return
     if d_total is None or a_total > d_total:
         result["retreat"] = d.id
@@ -187,9 +202,10 @@ def melee(w: Work, a: Unit, d: Unit, capture: bool) -> None:
         start_retreat(w, a, d, True, None)
 
 
-def shot(w: Work, a: Unit, d: Unit, rolls: bool) -> None:
-    """One shot: results 1-3 (or a declined roll) count 0; 6+ eliminates; else the lower
-    retreats away from the other, the shooter too; 0 against 0 has no effect."""
+def shot(w: Work, a: Unit, d: Unit, rolls: bool, capture: bool = False) -> None:
+    """One shot: results 1-3 (or a declined roll) count 0; 6+ eliminates (or captures a
+    leader); else the lower retreats away from the other, the shooter too; equal
+    results (0 against 0 included) have no effect."""
     w.fought_any = True
     att = _roll_side(w, a, d, False, False)
     att["counted"] = att["total"] if att["total"] >= COUNTS_FROM else 0
@@ -207,14 +223,11 @@ def shot(w: Work, a: Unit, d: Unit, rolls: bool) -> None:
         {"type": "fight", "kind": "ranged", "attacker": att, "defender": dfd, "result": result}
     )
     ac, dc = att["counted"], dfd["counted"]
-    d_dies, a_dies = ac >= ELIMINATE_AT, dc >= ELIMINATE_AT
-    if d_dies:
-        _eliminate(w, d, a.side, "fight")
-        result["eliminated"].append(d.id)
-    if a_dies:
-        _eliminate(w, a, d.side, "fight")
-        result["eliminated"].append(a.id)
-    if a_dies or d_dies or ac == dc:
+    d_beaten, a_beaten = ac >= ELIMINATE_AT, dc >= ELIMINATE_AT
+    if a_beaten or d_beaten:
+        _beaten(w, a, d, (a_beaten, d_beaten), capture, False, result)
+        return
+    if ac == dc:
         return
     if ac > dc:
         result["retreat"] = d.id
@@ -243,13 +256,86 @@ def _eliminate(w: Work, u: Unit, by_side: int, reason: str) -> None:
     settle(w)
 
 
-def _capture(w: Work, d: Unit, a: Unit, result: dict[str, Any]) -> None:
-    """A leader or civilian beaten with 6+ is taken: it joins its captor's field."""
-    w.put(replace(d, at=a.at, guard=a.id))
-    result["captured"].append(d.id)
+def _beaten(
+    w: Work,
+    a: Unit,
+    d: Unit,
+    beaten: tuple[bool, bool],
+    capture: bool,
+    is_melee: bool,
+    result: dict[str, Any],
+) -> None:
+    """Settle a fight with a result of 6+: each beaten unit is eliminated or taken.
+
+    The attacker chose to capture with its attack; a defender that beat an
+    attacking leader chooses now (a pending decision). A captor beaten in the
+    same fight cannot hold its prisoner, and only a melee captor takes the
+    prisoner into its own field (RULES.md §5).
+    """
+    a_beaten, d_beaten = beaten
+    d_taken = d_beaten and capture and (d.leader or d.type == "civilian")
+    a_asks = a_beaten and a.leader
+    if d_beaten and not d_taken:
+        _eliminate(w, d, a.side, "fight")
+        result["eliminated"].append(d.id)
+    if a_beaten and not a_asks:
+        _eliminate(w, a, d.side, "fight")
+        result["eliminated"].append(a.id)
+    if d_taken:
+        take_prisoner(w, d.id, a.id, joins=is_melee and not a_beaten)
+        result["captured"].append(d.id)
+    if a_asks:
+        result["beaten"] = [a.id]
+        w.pending = Pending(
+            kind="capture",
+            seat=d.side,
+            unit=a.id,
+            other=d.id,
+            melee=is_melee and not d_beaten,
+            field=a.at,
+        )
+
+
+def decide_capture(w: Work, p: Pending, yes: bool) -> None:
+    """The defender's side takes the leader it beat prisoner, or eliminates it."""
+    leader = w.unit(p.unit)
+    if yes:
+        take_prisoner(w, p.unit, p.other, joins=p.melee)
+    else:
+        _eliminate(w, leader, 1 - leader.side, "fight")
+
+
+def take_prisoner(w: Work, prisoner_id: str, captor_id: str, joins: bool) -> None:
+    """A beaten leader (or civilian) is taken. With ``joins`` it follows its captor
+    into the captor's field; otherwise it stays, guarded by a unit of the captor's
+    side in its field, or free at once when there is none (a shooter's capture, a
+    captor beaten in the same fight)."""
+    p, captor = w.unit(prisoner_id), w.unit(captor_id)
+    if joins:
+        w.put(replace(p, at=captor.at, guard=captor.id))
+        w.events.append(
+            {
+                "type": "captured",
+                "unit": p.id,
+                "by": captor.id,
+                "at": list(captor.at),
+                "how": "fight",
+            }  # type: ignore[arg-type]
+        )
+        settle(w)
+        return
+    assert p.at is not None
     w.events.append(
-        {"type": "captured", "unit": d.id, "by": a.id, "at": list(a.at), "how": "fight"}
-    )  # type: ignore[arg-type]
+        {"type": "captured", "unit": p.id, "by": captor.id, "at": list(p.at), "how": "fight"}
+    )
+    keepers = [
+        v for v in w.here(w.fi(p.at)) if v.side != p.side and v.combatant and v.id != captor.id
+    ]
+    if keepers:
+        w.put(replace(p, guard=keepers[0].id))
+        w.events.append({"type": "guard", "unit": p.id, "by": keepers[0].id})
+    else:
+        w.events.append({"type": "freed", "unit": p.id, "at": list(p.at)})
     settle(w)
 
 
@@ -307,16 +393,16 @@ def start_retreat(w: Work, loser: Unit, winner: Unit, is_melee: bool, away: Pos 
 
 
 def do_retreat(w: Work, u: Unit, to: Pos) -> None:
-    """Move a retreating unit (it leaves its prisoners behind) and note who must
-    attack it again: every unfought enemy next to its new field."""
+    """Move a retreating unit (it leaves its prisoners behind, who may go free) and
+    note who must attack it again: every unfought enemy next to its new field."""
     frm = u.at
     w.put(replace(u, at=to))
     w.events.append({"type": "retreated", "unit": u.id, "from": list(frm), "to": list(to)})  # type: ignore[arg-type]
+    settle(w)  # free the prisoners left behind first: a freed leader may owe the re-attack
     if u.type != "civilian":
         for v in w.around(to):
             if v.side != u.side and v.combatant and v.fights == 0:
                 w.obl.append((v.id, u.id))
-    settle(w)
 
 
 def offer_advance(w: Work, winner_id: str, field: Pos, is_melee: bool) -> None:

@@ -20,8 +20,10 @@ MARIAN_STEPS = 3  # Robin moves an unguarded Maid Marian up to 3 fields
 
 
 def over(w: Work) -> bool:
+    deciding = w.pending is not None and w.pending.kind == "capture"
     return (
-        outcome_of(w.state.scenario, w.md, w.units, w.quiet, w.marian_killer, w.phase) is not None
+        outcome_of(w.state.scenario, w.md, w.units, w.quiet, w.marian_killer, w.phase, deciding)
+        is not None
     )
 
 
@@ -197,7 +199,8 @@ def settle_stage(w: Work) -> None:
 
 def stage_done(w: Work) -> None:
     """The acting side is done: the opponent's unfought units may attack after the
-    mover; then whoever still owes a re-attack; then the phase ends."""
+    mover; then whoever still owes a fight (a re-attack, the mover's shots); then
+    the phase ends."""
     y = 1 - w.cseat
     if w.cstage == "mover":
         if attack_options(w, y):

@@ -44,8 +44,11 @@ def outcome_of(
     quiet: int,
     marian_killer: int,
     phase: str,
+    deciding: bool = False,
 ) -> dict[str, Any] | None:
-    if phase in SETUP_PHASES:
+    """The result, or None while the game goes on. ``deciding``: a side is choosing
+    whether to capture a leader it beat, so that fight's result is not known yet."""
+    if phase in SETUP_PHASES or deciding:
         return None
     if scenario == "marian":
         found = _marian(md, units, marian_killer)

@@ -41,7 +41,12 @@ PHASE_ACTIONS = {
     "combat": ("attack", "end_combat"),
     "marian": ("move_marian",),
 }
-PENDING_ACTIONS = {"defend": ("roll", "decline"), "retreat": ("retreat",), "advance": ("advance",)}
+PENDING_ACTIONS = {
+    "defend": ("roll", "decline"),
+    "retreat": ("retreat",),
+    "advance": ("advance",),
+    "capture": ("capture",),
+}
 
 
 # -- reading actions ------------------------------------------------------------------
@@ -196,6 +201,7 @@ class IdiotenspielRuleset(Ruleset):
             state.quiet,
             state.marian_killer,
             state.phase,
+            deciding=state.pending is not None and state.pending.kind == "capture",
         )
 
     # -- applying actions ------------------------------------------------------------------
@@ -413,14 +419,12 @@ class IdiotenspielRuleset(Ruleset):
             )
         if capture is None:
             capture = t.type == "civilian"
-        elif capture and not (found and (t.leader or t.type == "civilian")):
-            raise IllegalAction(
-                gettext_noop("Only a leader or a civilian beaten in melee can be taken prisoner.")
-            )
+        elif capture and not (t.leader or t.type == "civilian"):
+            raise IllegalAction(gettext_noop("Only a leader or a civilian can be taken prisoner."))
         if found:
             cb.melee(w, u, t, capture)
         else:
-            w.pending = Pending(kind="defend", seat=t.side, unit=t.id, other=u.id)
+            w.pending = Pending(kind="defend", seat=t.side, unit=t.id, other=u.id, capture=capture)
             w.events.append({"type": "shot", "attacker": u.id, "target": t.id})
         if w.pending is None:
             flow.settle_stage(w)
@@ -445,7 +449,7 @@ class IdiotenspielRuleset(Ruleset):
         if only is not None and u.id not in only:
             return IllegalAction(
                 gettext_noop(
-                    "Only units that must fight (a re-attack on a retreated unit) may attack now."
+                    "Only units that must still fight (a re-attack on a retreated unit, or after moving a shot) may attack now."
                 )
             )
         if t.side == seat or not t.on_board or t.guard is not None:
@@ -485,7 +489,7 @@ class IdiotenspielRuleset(Ruleset):
         p = w.pending
         assert p is not None
         w.pending = None
-        cb.shot(w, w.unit(p.other), w.unit(p.unit), rolls)
+        cb.shot(w, w.unit(p.other), w.unit(p.unit), rolls, p.capture)
         if w.pending is None:
             flow.settle_stage(w)
 
@@ -518,14 +522,32 @@ class IdiotenspielRuleset(Ruleset):
             w.events.append({"type": "stayed", "unit": p.unit})
         flow.settle_stage(w)
 
+    def _do_capture(self, w: Work, seat: int, action: Action) -> None:
+        p = w.pending
+        assert p is not None
+        yes = _opt_bool(action, "yes")
+        if yes is None:
+            raise IllegalAction(gettext_noop("capture needs yes: true or false."))
+        w.pending = None
+        cb.decide_capture(w, p, yes)
+        flow.settle_stage(w)
+
     def _do_end_combat(self, w: Work, seat: int, action: Action) -> None:
-        must = cb.obliged(w, seat)
+        must = cb.melee_duties(w, seat)
         if must:
             raise IllegalAction(
                 gettext_noop(
                     "Opposing units next to each other must fight: %(units)s still must attack."
                 ),
                 units=", ".join(sorted(must)),
+            )
+        shots = cb.obliged(w, seat)
+        if shots:
+            raise IllegalAction(
+                gettext_noop(
+                    "After moving, archers and slingers must shoot at a target in range and sight that has not defended: %(units)s still must shoot."
+                ),
+                units=", ".join(sorted(shots)),
             )
         flow.stage_done(w)
         flow.settle_stage(w)
@@ -625,6 +647,8 @@ class IdiotenspielRuleset(Ruleset):
                 return [{"type": "roll"}, {"type": "decline"}]
             if p.kind == "retreat":
                 return [{"type": "retreat", "to": [x, y]} for x, y in p.options]
+            if p.kind == "capture":
+                return [{"type": "capture", "yes": False}, {"type": "capture", "yes": True}]
             return [{"type": "advance", "yes": True}, {"type": "advance", "yes": False}]
         out: list[Action] = []
         for a, d, is_melee in cb.attack_options(w, seat, cb.stage_only(w)):
@@ -635,7 +659,7 @@ class IdiotenspielRuleset(Ruleset):
                 "kind": "melee" if is_melee else "ranged",
             }
             out.append(act)
-            if is_melee and d.leader:
+            if d.leader:
                 out.append({**act, "capture": True})
         if not cb.obliged(w, seat):
             out.append({"type": "end_combat"})
@@ -712,6 +736,7 @@ class IdiotenspielRuleset(Ruleset):
                 "seat": state.cseat,
                 "stage": state.cstage,
                 "obligations": [list(o) for o in state.obligations],
+                "must_fight": self._must_fight(state),
                 "pending": None
                 if p is None
                 else {
@@ -721,6 +746,8 @@ class IdiotenspielRuleset(Ruleset):
                     "other": p.other or None,
                     "field": _xy(p.field),
                     "options": [list(o) for o in p.options],
+                    "melee": p.melee,
+                    "capture": p.capture,
                 },
             },
             "sandglass": {
@@ -733,6 +760,13 @@ class IdiotenspielRuleset(Ruleset):
             "last": list(state.last),
             "outcome": self.outcome(state),
         }
+
+    def _must_fight(self, state: State) -> list[str]:
+        """The acting side's units that must still fight (melee, re-attacks, the
+        mover's shots); [] while a decision is pending or the game is over."""
+        if state.pending is not None or self.outcome(state) is not None:
+            return []
+        return sorted(cb.obliged(Work(state), state.cseat))
 
     def encode(self, state: State) -> dict[str, Any]:
         return encode_state(state)

@@ -83,11 +83,15 @@ class Unit:
 class Pending:
     """A decision that interrupts the combat stage.
 
-    kind "defend": ``unit`` (a shot's target) rolls or declines; ``other`` the shooter.
+    kind "defend": ``unit`` (a shot's target) rolls or declines; ``other`` the shooter,
+    ``capture`` whether the shooter takes a beaten leader prisoner.
     kind "retreat": ``unit`` (the loser) picks one of ``options``; ``other`` the
     winner ("" when there is none), ``melee`` says whether an advance may follow into
     ``field`` (the loser's field before the retreat).
     kind "advance": ``unit`` (the winner) may move into ``field``.
+    kind "capture": ``other`` (a defender) beat the attacking leader ``unit`` (on
+    ``field``) with 6+; its side takes it prisoner or eliminates it. ``melee`` says
+    whether the prisoner joins ``other``'s field (a melee captor not beaten itself).
     """
 
     kind: str
@@ -97,6 +101,7 @@ class Pending:
     melee: bool = False
     field: Pos | None = None
     options: tuple[Pos, ...] = ()
+    capture: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +180,7 @@ def encode_state(s: State) -> dict[str, Any]:
             "melee": s.pending.melee,
             "field": None if s.pending.field is None else list(s.pending.field),
             "options": [list(o) for o in s.pending.options],
+            "capture": s.pending.capture,
         },
         "marian_killer": s.marian_killer,
         "last": list(s.last),
@@ -228,6 +234,7 @@ def decode_state(d: dict[str, Any]) -> State:
             melee=p["melee"],
             field=_pos(p["field"]),
             options=tuple((o[0], o[1]) for o in p["options"]),
+            capture=p.get("capture", False),  # absent in states stored before it existed
         ),
         marian_killer=d["marian_killer"],
         last=tuple(d["last"]),

@@ -375,3 +375,58 @@ def test_random_campaigns(seed: int, choices: list[int]) -> None:
                 if event["type"] == "orders" and seat != event["seat"]:
                     assert shown is None or "orders" not in shown
         assert all(s in range(state.seats) for s in RULES.to_act(state))
+
+
+def random_campaign(seats: int, options: dict[str, Any], seed: int) -> tuple[Any, list[str]]:
+    """Play a campaign with random_action only, as the contract test does; the
+    platform's worker resolves each round. Returns the last state and action types."""
+    rng = random.Random(seed)
+    state = RULES.setup(options, seats, seed)
+    kinds: list[str] = []
+    for _ in range(5000):
+        if RULES.outcome(state) is not None:
+            break
+        if RULES.work_due(state):
+            state = RULES.do_work(state)[0]
+            continue
+        actors = sorted(
+            {*RULES.to_act(state), *(s for s in range(seats) if RULES.may_act(state, s))}
+        )
+        seat = rng.choice(actors)
+        action = RULES.random_action(state, seat, rng)
+        if action is None:
+            assert seat not in RULES.to_act(state)
+            continue
+        state = RULES.apply(state, seat, action)[0]
+        kinds.append(action["type"])
+    return state, kinds
+
+
+def test_random_actions_play_a_campaign_to_its_last_round() -> None:
+    state, kinds = random_campaign(4, {"rounds": 2}, SEED)
+    assert RULES.outcome(state)["reason"] == "all rounds are played; most witches in goal wins"
+    assert len(state.results) == 2 and all(len(matches) == 3 for matches in state.results)
+    assert kinds.count("open_round") == 2 and "orders" in kinds and "lock" in kinds
+    assert any(ga or gb for matches in state.results for _, _, ga, gb in matches)
+
+
+def test_random_actions_fill_the_largest_table() -> None:
+    state, kinds = random_campaign(21, {"rounds": 1}, SEED)
+    assert RULES.outcome(state) is not None and len(state.results[0]) == 190
+    assert kinds.count("orders") >= 20
+
+
+def test_random_action_of_the_game_master_and_of_teams() -> None:
+    rng = random.Random(5)
+    state = RULES.setup({}, 3, SEED)
+    assert RULES.random_action(state, 1, rng) is None  # no round open: teams wait
+    opening = RULES.random_action(state, 0, rng)
+    assert opening["type"] == "open_round" and opening["board"] in PRESETS
+    state = RULES.apply(state, 0, opening)[0]
+    first = RULES.random_action(state, 1, rng)
+    assert first["type"] == "orders"  # a team writes orders before it may lock them
+    state = RULES.apply(state, 1, first)[0]
+    answers = {RULES.random_action(state, 1, random.Random(k))["type"] for k in range(20)}
+    assert answers == {"orders", "lock"}
+    closes = {str(RULES.random_action(state, 0, random.Random(k))) for k in range(100)}
+    assert closes == {"None", str({"type": "close"})}

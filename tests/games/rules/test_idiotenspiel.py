@@ -623,6 +623,10 @@ def test_both_leaders_lost_in_one_fight_is_a_draw():
     ]
     s = rigged(combat(position(units)), [5, 5])
     s, _ = act(s, 0, {"type": "attack", "unit": "r0", "target": "s0"})
+    # the Sheriff eliminated, Robin's fate the Sheriff's side's choice (capture or not)
+    assert not get(s, "s0").alive and s.pending.kind == "capture" and RS.to_act(s) == [1]
+    assert RS.outcome(s) is None
+    s, _ = act(s, 1, {"type": "capture", "yes": False})
     assert RS.outcome(s) == {
         "winners": [],
         "draw": True,
@@ -735,3 +739,173 @@ def test_helper_doctests():
 
     for module in (movement, sight):
         assert doctest.testmod(module).failed == 0
+
+
+# -- prisoners freed by a retreat, obligatory shots, captures by either side ---------------------
+
+
+def test_a_leader_freed_by_its_guards_retreat_must_re_attack_it():
+    # Rettet Maid Marian!: leaders taken prisoner do not end this scenario
+    units = [
+        unit("r0", 0, "infantry", (5, 0), leader=True, name="Robin Hood", guard="s1"),
+        unit("s1", 1, "infantry", (5, 0)),
+        unit("r1", 0, "infantry", (4, 0)),
+        unit("m", 0, "civilian", (0, 7), name="Maid Marian"),
+    ]
+    s = position(units, scenario="marian", home=("S", "N"))
+    s = rigged(combat(s), [5, 1])
+    s, _ = act(s, 0, {"type": "attack", "unit": "r1", "target": "s1"})
+    s, events = act(s, 1, {"type": "retreat", "to": [6, 0]})
+    assert of_type(events, "freed") == [{"type": "freed", "unit": "r0", "at": [5, 0]}]
+    # freed first, then the duties: the leader stands next to its retreated guard
+    assert s.obligations == (("r0", "s1"),)
+    s, _ = act(s, 0, {"type": "advance", "yes": False})
+    assert RS.to_act(s) == [0] and s.cstage == "mover"
+    assert RS.legal_actions(s, 0) == [
+        {"type": "attack", "unit": "r0", "target": "s1", "kind": "melee"}
+    ]
+    with pytest.raises(IllegalAction, match="must fight"):
+        act(s, 0, {"type": "end_combat"})
+    s, events = act(s, 0, {"type": "attack", "unit": "r0", "target": "s1"})
+    assert of_type(events, "fight")[0]["defender"]["unit"] == "s1"
+
+
+def test_the_movers_archer_must_shoot_at_a_target_in_range_and_sight():
+    s = combat(archers())
+    assert s.cstage == "mover" and RS.to_act(s) == [0]
+    assert RS.legal_actions(s, 0) == [
+        {"type": "attack", "unit": "r1", "target": "s1", "kind": "ranged"}
+    ]
+    with pytest.raises(IllegalAction, match="must shoot"):
+        act(s, 0, {"type": "end_combat"})
+    assert RS.view(s, 0)["combat"]["must_fight"] == ["r1"]
+
+
+def test_a_declined_roll_is_no_defence_against_the_movers_other_archers():
+    def shot_once(reply: str, dice: list[int]):
+        two = archers(more=[unit("r2", 0, "archer", (0, 0))])
+        s = combat(two)
+        s, _ = act(s, 0, {"type": "attack", "unit": "r1", "target": "s1"})
+        return act(rigged(s, dice), 1, {"type": reply})[0]
+
+    s = shot_once("decline", [2])  # 2 counts 0, the declined roll 0: no effect
+    assert get(s, "s1").fights == 0 and get(s, "r1").fights == 1
+    assert RS.legal_actions(s, 0) == [
+        {"type": "attack", "unit": "r2", "target": "s1", "kind": "ranged"}
+    ]
+    with pytest.raises(IllegalAction, match="must shoot"):
+        act(s, 0, {"type": "end_combat"})
+    s = shot_once("roll", [2, 2])  # a target that rolls has fought: r2 has no target left
+    assert s.phase == "move" and s.active == 1  # so Robin's combat could end
+
+
+def test_the_other_sides_shots_stay_optional():
+    units = [unit("r1", 0, "infantry", (0, 0)), unit("s1", 1, "archer", (3, 0))]
+    s = combat(position(units))
+    assert s.cstage == "opponent" and {"type": "end_combat"} in RS.legal_actions(s, 1)
+    assert RS.view(s, 1)["combat"]["must_fight"] == []
+
+
+def sheriff_charges(dice: list[int]):
+    units = [
+        unit("s0", 1, "cavalry", (3, 0), leader=True, name="Sheriff of Nottingham"),
+        unit("r1", 0, "infantry", (2, 0)),
+    ]
+    s = rigged(combat(position(units, active=1)), dice)
+    return act(s, 1, {"type": "attack", "unit": "s0", "target": "r1"})
+
+
+def test_a_defender_may_capture_the_leader_it_beat():
+    s, events = sheriff_charges([1, 6])  # Sheriff 1+1 plain+1 leader = 3; Robin's infantry 6
+    fight = of_type(events, "fight")[0]
+    assert fight["result"] == {"eliminated": [], "captured": [], "retreat": None, "beaten": ["s0"]}
+    assert s.pending.kind == "capture" and RS.to_act(s) == [0]
+    assert RS.outcome(s) is None and get(s, "s0").alive
+    assert RS.legal_actions(s, 0) == [
+        {"type": "capture", "yes": False},
+        {"type": "capture", "yes": True},
+    ]
+    with pytest.raises(IllegalAction, match="not your turn"):
+        act(s, 1, {"type": "capture", "yes": True})
+    taken, events = act(s, 0, {"type": "capture", "yes": True})
+    assert of_type(events, "captured") == [
+        {"type": "captured", "unit": "s0", "by": "r1", "at": [2, 0], "how": "fight"}
+    ]
+    assert get(taken, "s0").guard == "r1" and at(taken, "s0") == (2, 0)
+    assert RS.outcome(taken)["winners"] == [0]
+    killed, events = act(s, 0, {"type": "capture", "yes": False})
+    assert of_type(events, "eliminated")[0]["unit"] == "s0" and not get(killed, "s0").alive
+    assert RS.outcome(killed)["winners"] == [0]
+
+
+def test_a_leader_captured_by_a_defender_that_died_in_the_same_fight_is_free_at_once():
+    s, events = sheriff_charges([5, 6])  # Sheriff 7: Robin's infantry dies; it rolled 6
+    assert of_type(events, "fight")[0]["result"]["eliminated"] == ["r1"]
+    assert s.pending.kind == "capture"
+    s, events = act(s, 0, {"type": "capture", "yes": True})
+    assert [e["type"] for e in events[:2]] == ["captured", "freed"]
+    assert get(s, "s0").guard is None and at(s, "s0") == (3, 0)
+    assert RS.outcome(s) is None
+
+
+def test_a_captor_that_dies_in_the_same_fight_cannot_hold_the_leader():
+    units = [
+        unit("r1", 0, "infantry", (2, 0)),
+        unit("s0", 1, "infantry", (3, 0), leader=True, name="Sheriff of Nottingham"),
+    ]
+    s = rigged(combat(position(units)), [6, 5])  # 6 against 5+1
+    s, events = act(s, 0, {"type": "attack", "unit": "r1", "target": "s0", "capture": True})
+    assert of_type(events, "fight")[0]["result"]["captured"] == ["s0"]
+    assert not get(s, "r1").alive and get(s, "s0").guard is None and at(s, "s0") == (3, 0)
+    assert of_type(events, "freed") == [{"type": "freed", "unit": "s0", "at": [3, 0]}]
+    assert RS.outcome(s) is None
+
+
+def sheriff_under_fire(*more):
+    units = [
+        unit("r1", 0, "archer", (0, 0)),
+        unit("s0", 1, "infantry", (3, 0), leader=True, name="Sheriff of Nottingham"),
+        *more,
+    ]
+    return combat(position(units))
+
+
+def test_a_shooters_capture_frees_the_leader_at_once():
+    s = sheriff_under_fire()
+    legal = RS.legal_actions(s, 0)
+    capture = {"type": "attack", "unit": "r1", "target": "s0", "kind": "ranged", "capture": True}
+    assert capture in legal
+    s, _ = act(s, 0, capture)
+    s, events = act(rigged(s, [6, 1]), 1, {"type": "roll"})
+    assert of_type(events, "fight")[0]["result"]["captured"] == ["s0"]
+    assert of_type(events, "captured") == [
+        {"type": "captured", "unit": "s0", "by": "r1", "at": [3, 0], "how": "fight"}
+    ]
+    assert of_type(events, "freed") == [{"type": "freed", "unit": "s0", "at": [3, 0]}]
+    assert get(s, "s0").guard is None and get(s, "s0").alive and at(s, "s0") == (3, 0)
+    assert RS.outcome(s) is None
+
+
+def test_a_shooters_capture_holds_when_its_side_stands_in_the_leaders_field():
+    s = sheriff_under_fire(unit("r2", 0, "infantry", (3, 0)))
+    s, _ = act(s, 0, {"type": "attack", "unit": "r1", "target": "s0", "capture": True})
+    s, events = act(rigged(s, [6, 1]), 1, {"type": "roll"})
+    assert of_type(events, "guard") == [{"type": "guard", "unit": "s0", "by": "r2"}]
+    assert get(s, "s0").guard == "r2" and RS.outcome(s)["winners"] == [0]
+
+
+def test_only_leaders_and_civilians_can_be_taken_prisoner():
+    s = combat(archers())
+    with pytest.raises(IllegalAction, match="Only a leader or a civilian"):
+        act(s, 0, {"type": "attack", "unit": "r1", "target": "s1", "capture": True})
+
+
+def test_states_stored_before_the_capture_flag_still_decode():
+    s = sheriff_under_fire()
+    s, _ = act(s, 0, {"type": "attack", "unit": "r1", "target": "s0", "capture": True})
+    data = RS.encode(s)
+    assert data["pending"]["capture"] is True and RS.decode(data) == s
+    del data["pending"]["capture"]  # the shape stored before captures by shots existed
+    old = RS.decode(data)
+    assert old.pending.kind == "defend" and old.pending.capture is False
+    assert RS.view(old, 1)["combat"]["pending"]["capture"] is False

@@ -370,6 +370,7 @@ TYPES = [
     "retreat",
     "advance",
     "end_combat",
+    "capture",
     "move_marian",
 ]
 KEYS = ["unit", "target", "to", "at", "side", "zone", "facing", "with", "kind", "capture", "yes"]

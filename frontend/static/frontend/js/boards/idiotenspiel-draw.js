@@ -79,7 +79,7 @@ export function drawMarks(g, view, { centre, corner, sel, popFor }) {
   if (popFor && popFor.kind !== "stack") ring(popFor.field, "ids-sel pick");
   const p = view.combat && view.combat.pending;
   if (p && p.kind !== "defend") {
-    if (p.field && p.kind === "advance") ring(p.field, "ids-maybe");
+    if (p.field && (p.kind === "advance" || p.kind === "capture")) ring(p.field, "ids-maybe");
     for (const o of p.options) ring(o, "ids-maybe");
   }
   if (p && p.kind === "defend") {

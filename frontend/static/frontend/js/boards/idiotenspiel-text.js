@@ -138,6 +138,8 @@ export function fightResult(item) {
   const parts = [];
   for (const id of item.result.eliminated) parts.push(fmt(gettext("%(unit)s eliminated"), { unit: short(id) }));
   for (const id of item.result.captured) parts.push(fmt(gettext("%(unit)s taken prisoner"), { unit: short(id) }));
+  // A beaten attacking leader: the defender's side chooses prisoner or elimination next.
+  for (const id of item.result.beaten || []) parts.push(fmt(gettext("%(unit)s beaten with 6 or more"), { unit: short(id) }));
   if (item.result.retreat) parts.push(fmt(gettext("%(unit)s retreats"), { unit: short(item.result.retreat) }));
   return parts.length ? parts.join(", ") : gettext("no effect");
 }
@@ -168,6 +170,12 @@ function quietCombat(event) {
   const start = items.findIndex((i) => i.type === "combat");
   const end = items.findIndex((i) => i.type === "combat_over");
   return start >= 0 && end > start && !items.slice(start, end).some((i) => i.type === "fight" || i.type === "shot");
+}
+
+/** Whether the action that made these events had a fight (its line names the dead
+ * and the captured; a later capture decision needs lines of its own). */
+function hadFight(event) {
+  return !event || event.events.some((i) => i.type === "fight");
 }
 
 export function describe(item, { seatName, event }) {
@@ -208,7 +216,7 @@ export function describe(item, { seatName, event }) {
       return quietCombat(event) ? null : gettext("Combat.");
     case "combat_stage":
       return item.stage === "cleanup"
-        ? fmt(gettext("%(player)s must attack the units that retreated next to them."), { player: seatName(item.seat) })
+        ? fmt(gettext("%(player)s's units that still owe a fight must attack."), { player: seatName(item.seat) })
         : fmt(gettext("%(player)s's units that have not fought may attack."), { player: seatName(item.seat) });
     case "combat_over":
       return quietCombat(event) ? gettext("No fights.") : gettext("Combat over.");
@@ -223,13 +231,11 @@ export function describe(item, { seatName, event }) {
     case "stayed":
       return fmt(gettext("%(unit)s does not advance."), { unit: u(item.unit) });
     case "eliminated":
-      return item.reason === "no retreat"
-        ? fmt(gettext("%(unit)s cannot retreat and is eliminated."), { unit: u(item.unit) })
-        : null;
+      if (item.reason === "no retreat") return fmt(gettext("%(unit)s cannot retreat and is eliminated."), { unit: u(item.unit) });
+      return hadFight(event) ? null : fmt(gettext("%(unit)s is eliminated."), { unit: u(item.unit) });
     case "captured":
-      return item.how === "unaccompanied"
-        ? fmt(gettext("%(unit)s, left alone, is taken prisoner by %(by)s."), { unit: u(item.unit), by: unitName(item.by) })
-        : null;
+      if (item.how === "unaccompanied") return fmt(gettext("%(unit)s, left alone, is taken prisoner by %(by)s."), { unit: u(item.unit), by: unitName(item.by) });
+      return hadFight(event) ? null : fmt(gettext("%(unit)s is taken prisoner by %(by)s."), { unit: u(item.unit), by: unitName(item.by) });
     case "freed":
       return fmt(gettext("%(unit)s is free."), { unit: u(item.unit) });
     case "guard":

@@ -57,6 +57,7 @@ function sortLegal(legal) {
       case "move": case "attack": by(out.units, a.unit, a); break;
       case "retreat": case "move_marian": by(out.fields, key(a.to), a); break;
       case "advance": out.buttons[a.yes ? "advance" : "stay"] = a; break;
+      case "capture": out.buttons[a.yes ? "capture" : "eliminate"] = a; break;
       default: out.buttons[a.type] = a;
     }
   }
@@ -331,6 +332,8 @@ export function createBoard(container, ctx) {
     if (b.decline) button(buttons, gettext("Decline"), () => send(b.decline), "button", "decline");
     if (b.advance) button(buttons, gettext("Advance"), () => send(b.advance), "button primary", "advance");
     if (b.stay) button(buttons, gettext("Stay"), () => send(b.stay), "button", "stay");
+    if (b.capture) button(buttons, gettext("Take prisoner"), () => send(b.capture), "button primary", "capture");
+    if (b.eliminate) button(buttons, gettext("Eliminate"), () => send(b.eliminate), "button", "eliminate");
     if (view.phase === "marian") {
       const m = view.units.find((u) => u.id === "m");
       const stay = m && acts.fields.get(key(m.at));
@@ -454,9 +457,9 @@ export function createBoard(container, ctx) {
     } else if (kind === "targets") {
       for (const a of popFor.actions) {
         const t = view.units.find((u) => u.id === a.target);
-        const label = a.capture
-          ? fmt(gettext("Attack %(unit)s, capture on 6+"), { unit: unitName(t) })
-          : fmt(gettext("Attack %(unit)s"), { unit: unitName(t) });
+        const label = a.kind === "ranged"
+          ? fmt(a.capture ? gettext("Shoot at %(unit)s, capture on 6+") : gettext("Shoot at %(unit)s"), { unit: unitName(t) })
+          : fmt(a.capture ? gettext("Attack %(unit)s, capture on 6+") : gettext("Attack %(unit)s"), { unit: unitName(t) });
         button(pop, label, () => send(a), "button small ids-pop-action").dataset.attack = `${a.unit}>${a.target}${a.capture ? ">capture" : ""}`;
       }
     } else if (kind === "along") {
