@@ -96,7 +96,7 @@ if os.environ.get("DATABASE_URL"):
     # A bounded pool per process (Django's own, on psycopg_pool): under ASGI each
     # request runs on a thread of its own, and persistent per-thread connections
     # piled up until PostgreSQL refused more. Connections go back to the pool at
-    # the end of each request or database_sync_to_async call (CONN_MAX_AGE=0);
+    # the end of each request or thread call (games/threads.py; CONN_MAX_AGE=0);
     # health checks replace a connection the server dropped before it is used.
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

@@ -15,8 +15,7 @@ from functools import partial
 from typing import Any
 
 import ujson
-from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
@@ -25,6 +24,7 @@ from .clocks import clock_view
 from .models import Event, Game
 from .rules import Ruleset
 from .selectors import client_event, seat_holders, snapshot, table_summary
+from .threads import closing_connections
 
 log = logging.getLogger(__name__)
 # A publish stuck on a Redis that is gone or restarting must not hold back the
@@ -113,8 +113,8 @@ def in_thread_then_publish(func: Callable[..., Any]) -> Callable[..., Any]:
     async def run_and_publish(*args: Any, **kwargs: Any) -> Any:
         pending: list[tuple[str, dict[str, Any]]] = []
         try:
-            return await database_sync_to_async(
-                partial(_collecting, pending, func), thread_sensitive=False
+            return await sync_to_async(
+                partial(_collecting, pending, closing_connections(func)), thread_sensitive=False
             )(*args, **kwargs)
         finally:
             await _flush(pending)

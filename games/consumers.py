@@ -261,9 +261,13 @@ class GameConsumer(
     async def on_ping(self, frame: dict[str, Any]) -> None:
         # A restarted Redis forgets groups: joining again is idempotent.
         await self.join_groups()
-        current = await db(selectors.current_version)(self.game_id)
+        now = await db(selectors.ping_state)(self.game_id)
         await db(presence.presence_touch)(channel_name=self.channel_name)
-        await self.send(text_data=dumps({"type": "pong", "version": current}))
+        current = now["version"] if now else None
+        pong = {"type": "pong", "version": current}
+        if now and now["status"] == "open":
+            pong.update(status=now["status"], taken=now["taken"])
+        await self.send(text_data=dumps(pong))
         version = frame.get("version")
         if isinstance(version, int) and current is not None and version < current:
             await self.on_sync({"version": version})

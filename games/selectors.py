@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -213,3 +213,15 @@ def sync_frame(game_id: int, user: Any, version: int) -> tuple[dict[str, Any], i
 
 def current_version(game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
+def ping_state(game_id: int) -> dict[str, Any] | None:
+    """What a pong tells: the version, and for a table still filling up its
+    status and seats taken (joins and leaves move no version), so a page that
+    missed a push catches up at its next ping."""
+    return (
+        Game.objects.filter(pk=game_id)
+        .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))
+        .values("version", "status", "taken")
+        .first()
+    )

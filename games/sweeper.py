@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
 from .models import Game
 from .services import game_timeout
+from .threads import closing_connections
 
 log = logging.getLogger(__name__)
 BATCH = 50
@@ -62,7 +63,7 @@ class Sweeper:
         interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)
         while True:
             try:
-                await database_sync_to_async(sweep_once)()
+                await sync_to_async(closing_connections(sweep_once))()
             except Exception:
                 log.exception("deadline sweep failed")
             await asyncio.sleep(interval)

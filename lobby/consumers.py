@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from games.broadcast import LOBBY_GROUP, dumps, user_group
+from games.broadcast import LOBBY_GROUP, dumps, in_thread_then_publish, user_group
 from games.consumer_base import LoopOnlyDispatchMixin
 from games.consumers import FrameConsumerMixin, error_frame
 from games.i18n import TranslatedConsumerMixin
@@ -35,7 +34,7 @@ class LobbyConsumer(
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def send_snapshot(self) -> None:
-        tables = await database_sync_to_async(lobby_tables)()
+        tables = await in_thread_then_publish(lobby_tables)()
         await self.send(text_data=dumps({"type": "tables", "tables": tables}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

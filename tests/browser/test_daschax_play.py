@@ -152,10 +152,11 @@ class DaschaxPlayTests(BrowserLiveTestCase):
         a.wait_for_selector("#options-fields input[name=formation]")
         game_id = self.open_table_by_hand(a)
         off_loop(lambda: Game.objects.filter(pk=game_id).update(seed=SEED))
-        off_loop(table_join, game_id=game_id, user=bob)
+        # B takes the free seat from the game page; A's page is told at once.
+        b.goto(f"{self.live_server_url}/g/{game_id}/")
+        b.click("[data-testid=join]")
         a.wait_for_selector("[data-testid=start]")
         a.click("[data-testid=start]")
-        b.goto(f"{self.live_server_url}/g/{game_id}/")
         spectator.goto(f"{self.live_server_url}/g/{game_id}/")
         pages = {"A": a, "B": b, "S": spectator}
         for page in pages.values():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 
 import pytest
 from channels.layers import get_channel_layer
@@ -11,21 +11,31 @@ from channels.layers import get_channel_layer
 from games import broadcast
 
 
-def slow_change(group: str) -> str:
-    time.sleep(0.2)  # the database work, still running when the caller is cancelled
-    broadcast._send(group, {"type": "game.watchers", "count": 1})
-    return "done"
+class SlowChange:
+    """Database work still running when its caller is cancelled."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, group: str) -> str:
+        self.started.set()
+        self.release.wait(10)
+        broadcast._send(group, {"type": "game.watchers", "count": 1})
+        return "done"
 
 
 async def test_work_of_a_cancelled_handler_still_publishes():
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add("game-cancelled", channel)
-    handler = asyncio.ensure_future(broadcast.in_thread_then_publish(slow_change)("game-cancelled"))
-    await asyncio.sleep(0.05)
+    change = SlowChange()
+    handler = asyncio.ensure_future(broadcast.in_thread_then_publish(change)("game-cancelled"))
+    await asyncio.to_thread(change.started.wait, 10)
     handler.cancel()
     with pytest.raises(asyncio.CancelledError):
         await handler
+    change.release.set()
     message = await asyncio.wait_for(layer.receive(channel), 2)
     assert message == {"type": "game.watchers", "count": 1}
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
 from config.asgi import application
 from games.models import Event, Game
+from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -398,4 +398,25 @@ async def test_a_failure_of_the_server_is_an_error_frame_not_a_close(table, monk
     # Still open and answering.
     await comm.send_to(text_data=json.dumps({"type": "ping"}))
     assert (await receive(comm, "pong"))["type"] == "pong"
+    await comm.disconnect()
+
+
+async def test_a_page_that_missed_its_table_filling_up_catches_up_at_its_ping(monkeypatch):
+    """Joins move no version: the pong says how many seats are taken, so a
+    page whose push was lost (another process's layer, say) asks for sync."""
+    from games import broadcast
+    from lobby import services as lobby
+
+    host, guest = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(lobby.table_create)(host=host, ruleset="halma")
+    comm = await connect(f"/ws/game/{game.pk}/", host)
+    hello = await receive(comm, "hello")
+    assert hello["table"]["taken"] == 1
+    monkeypatch.setattr(broadcast, "publish_table", lambda game: None)  # the push is lost
+    await sync_to_async(lobby.table_join)(game_id=game.pk, user=guest)
+    await comm.send_json_to({"type": "ping", "game": game.pk, "version": 0})
+    pong = await receive(comm, "pong")
+    assert pong == {"type": "pong", "version": 0, "status": "open", "taken": 2}
+    await comm.send_json_to({"type": "sync", "version": 0})
+    assert (await receive(comm, "sync"))["table"]["taken"] == 2
     await comm.disconnect()

@@ -17,7 +17,6 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
-from asgiref.sync import sync_to_async
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -26,6 +25,7 @@ from games.rules.hexenhalma import HexenhalmaRuleset
 from games.services import game_act
 from games.sweeper import sweep_once
 from lobby import services as lobby
+from tests.db_threads import sync_to_async
 from tests.factories import make_user
 
 from .test_consumers import close_all, connect, receive

@@ -11,7 +11,6 @@ import threading
 
 import psycopg
 import pytest
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
@@ -19,6 +18,7 @@ from django.utils import timezone
 from games import broadcast, loop_moves, services
 from games.errors import GameError
 from games.models import Event, Game, Notification, Presence
+from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"

@@ -314,10 +314,10 @@ def test_two_admins_decide_at_once_one_counts(repeating_log):
 def test_filing_through_the_api_and_the_socket(repeating_log):
     import asyncio
 
-    from asgiref.sync import sync_to_async
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
+    from tests.db_threads import sync_to_async
     from tests.games.test_consumers import ORIGIN, receive, session_cookie
 
     game, white, black = play(repeating_log)

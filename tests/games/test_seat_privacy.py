@@ -14,13 +14,13 @@ import json
 import uuid
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from django.test import override_settings
 
 from games.models import Game
 from games.services import game_act
 from lobby import services as lobby
+from tests.db_threads import sync_to_async
 from tests.factories import make_user
 
 from .test_consumers import close_all, connect, receive

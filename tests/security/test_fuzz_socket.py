@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +22,7 @@ from config.asgi import application
 from games import ratelimit
 from games.consumers import MAX_FRAME, POLICY_VIOLATION
 from games.models import Event, Game, RemisRequest
+from tests.db_threads import sync_to_async
 from tests.factories import FIRST_MOVE, make_user, started_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fuzz]

@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from tests.db_threads import sync_to_async
 from tests.factories import make_user, started_game
 
 ROOT = Path(__file__).resolve().parents[2]

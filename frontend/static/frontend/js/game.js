@@ -52,7 +52,7 @@ function onFrame(frame) {
       setState(frame.state);
       break;
     case "pong":
-      if (frame.version > model.version) requestSync();
+      if (frame.version > model.version || tableMoved(frame)) requestSync();
       break;
     case "ack":
       break;
@@ -94,6 +94,13 @@ function setState(state, event = null) {
   model.clockReceived = Date.now();
   model.pending = null;
   render(event);
+}
+
+/** A pong says the table filled up, emptied or started: a push was missed. */
+function tableMoved(pong) {
+  const table = model.table;
+  if (!table || table.status !== "open") return false;
+  return pong.status !== "open" || (pong.taken !== undefined && pong.taken !== table.taken);
 }
 
 function requestSync() {
