@@ -17,7 +17,7 @@ from games import broadcast, clocks, notifications
 from games.errors import GameError
 from games.models import Game, Notification, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
-from games.selectors import game_with_seats
+from games.selectors import game_with_seats, table_by_invite
 from games.services import game_start
 
 MAX_OPEN_TABLES_PER_USER = 10
@@ -250,12 +250,14 @@ def table_start(*, game_id: Any, user: Any) -> Game:
 
 
 def table_join_by_invite(*, code: Any, user: Any) -> Game:
-    """An invite link seats its visitor directly (if a seat is free)."""
+    """Take a seat through an invite link (the page's Join button posts here).
+
+    A visitor already seated just goes to the game; a table that started or
+    closed meanwhile is refused like any join.
+    """
     _require_user(user)
-    game = Game.objects.filter(invite_code=str(code)[:16]).first()
-    if game is None:
-        raise GameError("not_found", gettext_noop("This invitation is not valid."), status=404)
-    if game.status != Game.Status.OPEN or Seat.objects.filter(game=game, user=user).exists():
+    game = table_by_invite(code)
+    if Seat.objects.filter(game=game, user=user).exists():
         return game
     return table_join(game_id=game.pk, user=user)
 
