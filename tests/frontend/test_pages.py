@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import Game
@@ -149,6 +151,45 @@ def test_switch_to_german():
     client.post("/i18n/setlang/", {"language": "de", "next": "/"})
     page = client.get("/")
     assert page.status_code == 200 and b'lang="de"' in page.content
+
+
+def test_the_language_a_user_chooses_is_stored():
+    # Sign-up keeps the language the page was read in.
+    client = Client(HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")
+    client.post(
+        "/accounts/signup/",
+        {"username": "greta", "password1": "xk-29-long-pass", "password2": "xk-29-long-pass"},
+    )
+    greta = get_user_model().objects.get(username="greta")
+    assert greta.language == "de"
+    # The header's switch stores a logged-in user's choice (and still sets the cookie).
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    greta.refresh_from_db()
+    assert greta.language == "en"
+    client.post("/i18n/setlang/", {"language": "klingon", "next": "/"})
+    greta.refresh_from_db()
+    assert greta.language == "en"
+    # The settings page changes it, and the site follows.
+    response = client.post("/accounts/settings/", {"email": "", "language": "de"}, follow=True)
+    greta.refresh_from_db()
+    assert greta.language == "de" and b'lang="de"' in response.content
+    assert "Einstellungen gespeichert." in response.content.decode()
+
+
+def test_an_account_without_a_language_takes_its_logins():
+    user = make_user("olaf")
+    assert user.language == "" and user.language_or_default() == "en"
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    client.post("/accounts/login/", {"username": "olaf", "password": "pw-123456789"})
+    user.refresh_from_db()
+    assert user.language == "de"
+    # A later login in another language does not overwrite a stored choice.
+    Client(HTTP_ACCEPT_LANGUAGE="en").post(
+        "/accounts/login/", {"username": "olaf", "password": "pw-123456789"}
+    )
+    user.refresh_from_db()
+    assert user.language == "de"
 
 
 def test_my_games_lists_own_games():
