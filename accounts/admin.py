@@ -6,4 +6,7 @@ from .models import User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Site", {"fields": ("email_notifications",)}))
+    fieldsets = (
+        *BaseUserAdmin.fieldsets,
+        ("Site", {"fields": ("email_notifications", "language")}),
+    )

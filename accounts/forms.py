@@ -1,5 +1,7 @@
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from .models import User
 
@@ -11,6 +13,16 @@ class SignUpForm(UserCreationForm):
 
 
 class SettingsForm(forms.ModelForm):
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, required=False)
+
     class Meta:
         model = User
-        fields = ("email", "email_notifications")
+        fields = ("email", "email_notifications", "language")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.instance.language:  # an account from before languages were stored
+            self.initial["language"] = self.instance.language_or_default()
+
+    def clean_language(self) -> str:
+        return self.cleaned_data["language"] or self.instance.language  # not sent: unchanged

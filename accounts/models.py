@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +12,20 @@ class User(AbstractUser):
         default=False,
         help_text=_("Also send notifications by e-mail."),
     )
+    # Set at sign-up, by the language switch and on the settings page; empty
+    # for accounts from before it existed until their next login.
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        default="",
+        help_text=_("Notifications and e-mails are written in this language."),
+    )
 
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
+
+    def language_or_default(self) -> str:
+        """The language of everything sent to this user (mail, notifications)."""
+        return self.language or settings.LANGUAGE_CODE

@@ -1,12 +1,16 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
 from .forms import SettingsForm, SignUpForm
+from .language import remember_language
 
 
 @require_http_methods(["GET", "POST"])
@@ -17,6 +21,7 @@ def signup(request):
         next_url = ""
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        form.instance.language = request.LANGUAGE_CODE  # the language the page was read in
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url or "lobby")
@@ -26,10 +31,38 @@ def signup(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_settings(request):
-    """E-mail address and whether notifications also go out by e-mail."""
+    """E-mail address, whether notifications also go out by e-mail, and the
+    language of the site and of everything sent to the user."""
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Settings saved."))
-        return redirect("settings")
+        user = form.save()
+        response = redirect("settings")
+        if user.language:
+            _set_language_cookie(response, user.language)
+        with translation.override(user.language_or_default()):  # the next page's language
+            messages.success(request, _("Settings saved."))
+        return response
     return render(request, "accounts/settings.html", {"form": form})
+
+
+def _set_language_cookie(response, code: str) -> None:
+    """The site switches too, as Django's language switch does it."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+def set_language(request):
+    """Django's language switch (the selector in every page's header); a
+    logged-in user's choice is stored too, so mail and notifications follow it."""
+    response = i18n.set_language(request)
+    if request.method == "POST":
+        remember_language(request.user, request.POST.get("language"))
+    return response

@@ -201,6 +201,9 @@ SPECTACULAR_SETTINGS = {
 # --- e-mail ---------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "brettspiele@localhost")
+# Mail goes out from an outbox in the background (games/mailer.py); a hung
+# server holds up only that, and only this long per message.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 
 # --- logging --------------------------------------------------------------
 LOGGING = {

@@ -5,6 +5,7 @@ from django.utils.translation import gettext
 from django.views.defaults import page_not_found
 from django.views.i18n import JavaScriptCatalog
 
+from accounts import views as account_pages
 from frontend import views as pages
 
 urlpatterns = [
@@ -16,7 +17,8 @@ urlpatterns = [
     path("remis/", pages.remis_queue, name="remis-queue"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api_urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's language switch, which also stores a logged-in user's choice.
+    path("i18n/setlang/", account_pages.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend"]), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]

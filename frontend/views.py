@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
+from django.views.decorators.http import require_http_methods
 
 from games.errors import GameError
 from games.models import Game
 from games.rules import RULESETS
-from games.selectors import game_with_seats, seat_of
+from games.selectors import game_with_seats, seat_list, seat_of, table_by_invite
 from lobby.services import table_join_by_invite
 
 
@@ -72,17 +72,86 @@ def game_page(request, game_id: int):
     return render(request, "frontend/game.html", context)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def invite(request, code: str):
+    """An invitation: GET shows the table and a Join button; only the POST
+    (CSRF-checked) takes a seat, so following a link never seats anyone."""
+    try:
+        game = table_by_invite(code)
+    except GameError as exc:
+        raise Http404(exc.message) from None
+    if request.method != "POST":
+        return render(request, "frontend/invite.html", _invite_context(request, game))
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     try:
-        game = table_join_by_invite(code=code, user=request.user)
+        table_join_by_invite(code=code, user=request.user)
     except GameError as exc:
         if exc.code == "not_found":
             raise Http404(exc.message) from None
-        messages.warning(request, exc.message)
-        game = Game.objects.filter(invite_code=code).first()
+        context = _invite_context(request, table_by_invite(code), error=exc.message)
+        return render(request, "frontend/invite.html", context, status=exc.status)
     return redirect("game", game_id=game.pk)
+
+
+def _invite_context(request, game: Game, error: str = "") -> dict:
+    rs = RULESETS[game.ruleset]
+    return {
+        "game": game,
+        "title": gettext(rs.title),
+        "seats": seat_list(game),
+        "clock_text": clock_text(game.clock),
+        "options": _chosen_options(rs, game.options),
+        "state": _invite_state(game, request.user),
+        "error": error,
+    }
+
+
+def _invite_state(game: Game, user) -> str:
+    """What the visitor can do with this invitation."""
+    if seat_of(game, user) is not None:
+        return "seated"
+    if game.status == Game.Status.ACTIVE:
+        return "started"
+    if game.status != Game.Status.OPEN:
+        return game.status  # finished or aborted
+    if game.challenged_id and getattr(user, "pk", None) not in (game.challenged_id, game.host_id):
+        return "reserved"
+    if all(seat.user_id for seat in game.seats.all()):
+        return "full"
+    return "join" if user.is_authenticated else "login"
+
+
+def clock_text(clock: dict) -> str:
+    """A table's time control in words."""
+    kind = clock.get("kind")
+    if kind == "correspondence":
+        days = clock.get("days", 0)
+        return ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
+    if kind == "realtime":
+        return gettext("%(minutes)s min per player + %(increment)s s per move") % {
+            "minutes": clock.get("minutes", 0),
+            "increment": clock.get("increment", 0),
+        }
+    return gettext("No time limit")
+
+
+def _chosen_options(rs, options: dict) -> list[dict]:
+    """The options that differ from the game's defaults, labelled for people."""
+    chosen = []
+    for field in rs.option_fields():
+        value = options.get(field["name"], field["default"])
+        if value == field["default"]:
+            continue
+        labels = {v: gettext(label) for v, label in field.get("choices", [])}
+        chosen.append(
+            {
+                "label": gettext(field["label"]),
+                "value": labels.get(value, value),
+                "bool": field["kind"] == "bool",
+            }
+        )
+    return chosen
 
 
 @login_required

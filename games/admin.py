@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import ChatMessage, Event, Game, Notification, RemisRequest, Seat
+from .models import ChatMessage, Event, Game, Notification, OutgoingMail, RemisRequest, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -68,3 +68,11 @@ class ChatMessageAdmin(admin.ModelAdmin):
 class NotificationAdmin(admin.ModelAdmin):
     list_display = ("user", "kind", "game", "read", "created")
     list_filter = ("kind", "read")
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(admin.ModelAdmin):
+    """The mail outbox: what waits, what keeps failing (``due`` empty: given up)."""
+
+    list_display = ("notification", "due", "attempts", "last_error", "created")
+    readonly_fields = ("notification", "attempts", "last_error", "created")

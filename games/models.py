@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -192,6 +193,25 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"
+
+
+class OutgoingMail(models.Model):
+    """A notification's e-mail waiting to go out (the outbox, see games/mailer.py).
+
+    Written in the notifying transaction, so a rolled-back change sends
+    nothing and a process dying after the commit loses nothing; a row is
+    deleted once sent.
+    """
+
+    notification = models.OneToOneField(Notification, on_delete=models.CASCADE, related_name="mail")
+    # When to try (next); None: given up after too many failures.
+    due = models.DateTimeField(null=True, blank=True, default=timezone.now, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"mail for notification {self.notification_id}"
 
 
 class MatchRecord(models.Model):

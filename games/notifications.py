@@ -1,4 +1,5 @@
-"""Notifications: stored per user, pushed live to their sockets, optionally mailed."""
+"""Notifications: stored per user, pushed live to their sockets, optionally mailed
+(through the outbox that games/mailer.py sends), all in the recipient's language."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from . import broadcast
-from .models import Event, Game, Notification, Presence, Seat
+from .models import Event, Game, Notification, OutgoingMail, Presence, Seat
 
 TEXTS = {
     Notification.Kind.YOUR_TURN: gettext_noop("Your turn in game #%(game)s (%(title)s)."),
@@ -63,26 +64,32 @@ def as_dict(note: Notification) -> dict[str, Any]:
 
 
 def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[str, Any]) -> None:
-    """Store one notification per user; push and mail after the commit."""
+    """Store one notification per user, and its e-mail in the outbox for those
+    who want mail (sent in the background, games/mailer.py); push after the commit."""
     if not user_ids:
         return
-    notes = Notification.objects.bulk_create(
-        [Notification(user_id=uid, kind=kind, game=game, params=params) for uid in user_ids]
-    )
-    ids = [n.pk for n in notes]
-    broadcast.after_commit(partial(_deliver, ids))
-
-
-def _deliver(ids: list[int]) -> None:
-    for note in Notification.objects.filter(pk__in=ids).select_related("user"):
-        broadcast.publish_to_user(
-            note.user_id, {"kind": "notification", "notification": as_dict(note)}
+    with transaction.atomic(savepoint=False):  # the caller's transaction, if there is one
+        notes = Notification.objects.bulk_create(
+            [Notification(user_id=uid, kind=kind, game=game, params=params) for uid in user_ids]
         )
-        user = note.user
-        if user.email and user.email_notifications:
-            with translation.override(translation.get_language() or "en"):
-                text = notification_text(note.kind, note.params)
-            send_mail(text[:70], text, None, [user.email], fail_silently=True)
+        mailed = set(
+            get_user_model()
+            .objects.filter(pk__in=user_ids, email_notifications=True)
+            .exclude(email="")
+            .values_list("pk", flat=True)
+        )
+        OutgoingMail.objects.bulk_create(
+            [OutgoingMail(notification=n) for n in notes if n.user_id in mailed]
+        )
+    broadcast.after_commit(partial(_push, [n.pk for n in notes]))
+
+
+def _push(ids: list[int]) -> None:
+    """Each user's open pages hear of it at once, in that user's language."""
+    for note in Notification.objects.filter(pk__in=ids).select_related("user"):
+        with translation.override(note.user.language_or_default()):
+            payload = {"kind": "notification", "notification": as_dict(note)}
+        broadcast.publish_to_user(note.user_id, payload)
 
 
 def _seat_users(game: Game) -> dict[int, int]:
@@ -154,4 +161,6 @@ def mark_read(*, user: Any, ids: list[int] | None = None) -> int:
 
 
 def unread(user: Any, limit: int = 30) -> list[dict[str, Any]]:
-    return [as_dict(n) for n in Notification.objects.filter(user=user)[:limit]]
+    """The newest notifications, in the user's stored language like the pushed ones."""
+    with translation.override(user.language_or_default()):
+        return [as_dict(n) for n in Notification.objects.filter(user=user)[:limit]]

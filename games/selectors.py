@@ -7,9 +7,10 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from .clocks import clock_view
+from .errors import GameError
 from .models import Event, Game, Presence, Seat
 from .rules import Ruleset, get_ruleset
 
@@ -118,6 +119,19 @@ def game_with_seats(game_id: int) -> Game:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .get(pk=game_id)
     )
+
+
+def table_by_invite(code: Any) -> Game:
+    """The table an invite link names, with its seats and host."""
+    game = (
+        Game.objects.select_related("host", "challenged")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .filter(invite_code=str(code)[:16])
+        .first()
+    )
+    if game is None:
+        raise GameError("not_found", gettext_noop("This invitation is not valid."), status=404)
+    return game
 
 
 def watcher_count(game_id: int) -> int:

@@ -1,20 +1,23 @@
-"""The deadline sweeper: runs inside every server process.
+"""The deadline sweeper and the mail sender: run inside every server process.
 
 The in-memory channel layer exists only inside one process, so a timer must
 fire where the sockets are. Each process polls for due games; with several
 processes ``select_for_update(skip_locked=True)`` in ``game_timeout`` makes
-sure exactly one applies each deadline.
+sure exactly one applies each deadline. The outbox's mail (games/mailer.py)
+goes out from here too, in a thread of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from . import mailer
 from .models import Game
 from .services import game_timeout
 from .threads import closing_connections
@@ -22,6 +25,7 @@ from .threads import closing_connections
 log = logging.getLogger(__name__)
 BATCH = 50
 PER_GAME = 64
+MAIL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
 
 
 def sweep_once() -> int:
@@ -47,17 +51,21 @@ def sweep_once() -> int:
 
 
 class Sweeper:
-    """Started once per process, on the server's event loop."""
+    """Started once per process, on the server's event loop: the deadline
+    sweep, and beside it the mail outbox's sender."""
 
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
+        self.mail_task: asyncio.Task | None = None
 
     def ensure_started(self) -> None:
-        if self.task is not None and not self.task.done():
-            return
         if not getattr(settings, "GAME_SWEEPER", True):
             return
-        self.task = asyncio.get_running_loop().create_task(self.run())
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self.run())
+        if self.mail_task is None or self.mail_task.done():
+            self.mail_task = loop.create_task(self.run_mail())
 
     async def run(self) -> None:
         interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)
@@ -66,6 +74,20 @@ class Sweeper:
                 await sync_to_async(closing_connections(sweep_once))()
             except Exception:
                 log.exception("deadline sweep failed")
+            await asyncio.sleep(interval)
+
+    async def run_mail(self) -> None:
+        """Send the outbox's due mail, in a thread of its own: a slow mail
+        server holds up neither the deadlines nor any move."""
+        interval = getattr(settings, "GAME_MAIL_SECONDS", 2.0)
+        send = sync_to_async(
+            closing_connections(mailer.send_due_mail), thread_sensitive=False, executor=MAIL_THREAD
+        )
+        while True:
+            try:
+                await send()
+            except Exception:
+                log.exception("sending mail failed")
             await asyncio.sleep(interval)
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -15,7 +17,7 @@ from games import broadcast, clocks, notifications
 from games.errors import GameError
 from games.models import Game, Notification, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
-from games.selectors import game_with_seats
+from games.selectors import game_with_seats, table_by_invite
 from games.services import game_start
 
 MAX_OPEN_TABLES_PER_USER = 10
@@ -248,12 +250,14 @@ def table_start(*, game_id: Any, user: Any) -> Game:
 
 
 def table_join_by_invite(*, code: Any, user: Any) -> Game:
-    """An invite link seats its visitor directly (if a seat is free)."""
+    """Take a seat through an invite link (the page's Join button posts here).
+
+    A visitor already seated just goes to the game; a table that started or
+    closed meanwhile is refused like any join.
+    """
     _require_user(user)
-    game = Game.objects.filter(invite_code=str(code)[:16]).first()
-    if game is None:
-        raise GameError("not_found", gettext_noop("This invitation is not valid."), status=404)
-    if game.status != Game.Status.OPEN or Seat.objects.filter(game=game, user=user).exists():
+    game = table_by_invite(code)
+    if Seat.objects.filter(game=game, user=user).exists():
         return game
     return table_join(game_id=game.pk, user=user)
 
@@ -261,13 +265,19 @@ def table_join_by_invite(*, code: Any, user: Any) -> Game:
 def quickplay(
     *, user: Any, ruleset: Any, options: Any = None, seat_count: Any = None, clock: Any = None
 ) -> Game:
-    """Pair with the oldest matching seek, or leave one in the lobby."""
+    """Pair with the oldest matching seek, or leave one in the lobby.
+
+    Finding and creating are one transaction, taken one at a time per kind of
+    seek (``_serialise_seeks``): two players seeking the same game at the same
+    instant end at one table, never at two open seeks side by side.
+    """
     _require_user(user)
     rs = _check_ruleset(ruleset)
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)
     time_control = clocks.clean_clock(clock)
     with transaction.atomic():
+        _serialise_seeks(rs.slug, seats, clean, time_control)
         candidates = (
             Game.objects.select_for_update(skip_locked=True)
             .filter(
@@ -289,11 +299,26 @@ def quickplay(
             return table_join(game_id=game.pk, user=user)
         if mine is not None:
             return mine
-    return table_create(
-        host=user,
-        ruleset=rs.slug,
-        options=clean,
-        seat_count=seats,
-        quickplay=True,
-        clock=time_control,
-    )
+        return table_create(
+            host=user,
+            ruleset=rs.slug,
+            options=clean,
+            seat_count=seats,
+            quickplay=True,
+            clock=time_control,
+        )
+
+
+def _serialise_seeks(slug: str, seats: int, options: dict, clock: dict) -> None:
+    """Make the caller's transaction the only quick play of this kind until it ends.
+
+    PostgreSQL: a transaction-level advisory lock keyed by what the seek is
+    for (seekers of other kinds do not wait). SQLite: nothing to do, the
+    transaction began IMMEDIATE and so holds the database's write lock.
+    """
+    if connection.vendor != "postgresql":
+        return
+    kind = json.dumps(["quickplay", slug, seats, options, clock], sort_keys=True)
+    key = int.from_bytes(hashlib.blake2b(kind.encode(), digest_size=8).digest(), "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s::bigint)", [key])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.models import Seat
 from games.rules.halma import HalmaRuleset
 from lobby.services import table_create, table_join, table_start
 
@@ -88,9 +89,20 @@ class HalmaPlayTests(BrowserLiveTestCase):
         spectator.goto(self.live_server_url + "/")
         spectator.wait_for_selector(f'#open-tables tr[data-table="{game_id}"]')
 
-        # B follows the invitation link and is seated; A gets the start button live.
+        # B follows the invitation link (on a phone): the page shows the table,
+        # and only Join (here by keyboard) seats B; A gets the start button live.
+        b.set_viewport_size({"width": 360, "height": 740})
         b.goto(invite)
+        b.wait_for_selector("[data-testid=join]")
+        self.assertIn("alice invites you to play Halma", b.inner_text("h1"))
+        self.assertIn("bob", b.inner_text("[data-testid=me]"))
+        self.assertLessEqual(b.evaluate("document.documentElement.scrollWidth"), 360)
+        self.shot(b, "invitation-phone")
+        self.assertFalse(off_loop(lambda: Seat.objects.filter(user=bob).exists()))
+        b.focus("[data-testid=join]")
+        b.keyboard.press("Enter")
         b.wait_for_url(f"{self.live_server_url}/g/{game_id}/")
+        b.set_viewport_size({"width": 1200, "height": 850})
         a.wait_for_selector("[data-testid=start]")
         self.shot(a, "ready-to-start")
         a.click("[data-testid=start]")

@@ -12,12 +12,13 @@ import threading
 import psycopg
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import broadcast, loop_moves, services
 from games.errors import GameError
-from games.models import Event, Game, Notification, Presence
+from games.models import Event, Game, Notification, OutgoingMail, Presence
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
@@ -176,6 +177,20 @@ async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeyp
     assert await loop_moves.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert await sync_to_async(turns.count)() == 1
     assert pushed == [black.pk]
+
+
+async def test_a_turn_on_the_loop_queues_its_mail_in_the_recipients_language(moves, monkeypatch):
+    pushed = []
+    monkeypatch.setattr(broadcast, "publish_to_user", lambda user_id, p: pushed.append(p))
+    game, white, black = await new_game(moves, clock={"kind": "correspondence", "days": 3})
+    black.email, black.email_notifications, black.language = "b@example.org", True, "de"
+    await sync_to_async(black.save)()
+    with translation.override("en"):
+        assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert mail.outbox == []  # sent later, from the outbox
+    queued = OutgoingMail.objects.filter(notification__user=black)
+    assert await sync_to_async(queued.count)() == 1
+    assert pushed[0]["notification"]["text"].startswith("Du bist am Zug")
 
 
 async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch):

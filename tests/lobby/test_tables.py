@@ -76,10 +76,16 @@ def test_invite_link_seats_directly():
     game = lobby.table_create(host=host, ruleset="halma")
     lobby.table_join_by_invite(code=game.invite_code, user=friend)
     assert seated(game) == [host.username, friend.username]
-    # A second visit of the same link is harmless.
+    # A second join through the same link is harmless.
     lobby.table_join_by_invite(code=game.invite_code, user=friend)
     with pytest.raises(GameError):
         lobby.table_join_by_invite(code="nope", user=friend)
+    # Once the game runs, the link seats nobody else.
+    lobby.table_start(game_id=game.pk, user=host)
+    with pytest.raises(GameError) as info:
+        lobby.table_join_by_invite(code=game.invite_code, user=make_user())
+    assert info.value.code == "not_open"
+    assert lobby.table_join_by_invite(code=game.invite_code, user=friend).pk == game.pk
 
 
 def test_challenge_reserves_the_table():
