@@ -50,7 +50,8 @@ class Game(models.Model):
     auto_start = models.BooleanField(default=False)  # start as soon as every seat is taken
     # Time control: {"kind": "none" | "correspondence" | "realtime", ...}.
     clock = models.JSONField(default=dict, blank=True)
-    clocks = models.JSONField(default=list, blank=True)  # realtime: seconds left per seat
+    # Seconds left per seat as of turn_started: the game's (realtime) or the turn's (correspondence).
+    clocks = models.JSONField(default=list, blank=True)
     turn_started = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     timer = models.CharField(max_length=8, blank=True, default="")  # clock|move|phase|work

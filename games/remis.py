@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast, clocks, notifications
+from . import broadcast, notifications
 from .errors import GameError
 from .models import Event, Game, Notification, RemisRequest, Seat
 from .replay import walk
@@ -223,8 +223,6 @@ def remis_request(
                 "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
             ) from None
         now = timezone.now()
-        clocks.charge(game, now)
-        game.paused = True
         game.remis_pending = {
             "id": request.pk,
             "seat": seat,
@@ -238,6 +236,7 @@ def remis_request(
             states[-1],
             seat=seat,
             kind=Event.Kind.REMIS,
+            paused=True,
             now=now,
             events=[
                 {
@@ -282,7 +281,6 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
         request.status = RemisRequest.Status.APPROVED if approve else RemisRequest.Status.REJECTED
         request.decided_by, request.decided, request.decision_reason = admin, now, reason
         request.save()
-        game.paused = False
         game.remis_pending = None
         item = {
             "type": "remis_approved" if approve else "remis_rejected",
@@ -304,6 +302,7 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
             kind=Event.Kind.REMIS if not approve else Event.Kind.END,
             events=[item],
             result=result,
+            paused=False,
             now=now,
         )
         users = list(

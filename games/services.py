@@ -192,11 +192,20 @@ def next_event(
     events: list[dict[str, Any]] | None = None,
     result: dict[str, Any] | None = None,
     status: str = Game.Status.FINISHED,
+    paused: bool | None = None,
     now: datetime | None = None,
 ) -> Event:
-    """Move ``game`` (in memory) to ``state`` and return its next, unsaved Event."""
+    """Move ``game`` (in memory) to ``state`` and return its next, unsaved Event.
+
+    Every event passes here, so the clocks are charged here, once, at ``now``.
+    ``paused`` stops (True) or restarts (False) both clocks: a remis request.
+    """
     now = now or timezone.now()
     events = list(events or [])
+    stopped, to_act_before = game.paused, list(game.to_act)
+    if paused is not None:
+        game.paused = paused
+    clocks.charge_event(game, kind, seat, now, stopped=stopped)
     game.version += 1
     game.state = rs.encode(state)
     if result is None and game.status == Game.Status.ACTIVE:
@@ -211,7 +220,8 @@ def next_event(
             events.append({"type": "game_over", **result})
     else:
         game.to_act = rs.to_act(state)
-    clocks.set_deadline(game, rs, state, now)
+    new_turn = clocks.begins_turn(kind, to_act_before, game.to_act)
+    clocks.set_deadline(game, rs, state, now, new_turn=new_turn)
     return Event(
         game=game,
         version=game.version,
@@ -295,8 +305,6 @@ def decide_act(
     if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
     new_state, events = _apply(game, rs, seat, action)
-    clocks.charge(game, now)
-    clocks.credit(game, seat)
     game.draw_offers = []
     event = next_event(
         game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
@@ -353,7 +361,6 @@ def game_resign(*, game_id: Any, user: Any) -> int:
         _require_active(game)
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
-        clocks.charge(game, now)
         event = _leave_or_end(
             game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now
         )
@@ -377,7 +384,6 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         state = rs.decode(game.state)
         if game.timer == "work":
             return _do_work(game, rs, state, now).version
-        clocks.charge(game, now)
         seat = clocks.timed_out_seat(game)
         if seat is None:
             return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import timedelta
 
 import psycopg
 import pytest
@@ -273,3 +274,19 @@ async def test_a_failing_publish_does_not_undo_or_refuse_the_move(moves, monkeyp
     )
     assert version == 3
     assert await stored(game) == (3, [1, 2, 3])
+
+
+async def test_a_move_on_the_loop_charges_the_clock_once_after_a_draw_offer(moves):
+    from tests.games.test_lifecycle import Clock
+
+    clock = Clock()
+    with clock.patch:
+        game, white, _ = await new_game(moves)
+        clock.advance(10)
+        await sync_to_async(services.game_offer_draw)(game_id=game.pk, user=white)
+        clock.advance(5)
+        assert await loop_moves.act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE) == 3
+    assert moves["usual"] == 0
+    moved = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert moved.clocks == [585.0, 600.0]  # 10 s before the offer, 5 s after: 15 s in all
+    assert moved.deadline == clock.now + timedelta(seconds=600)
