@@ -62,6 +62,8 @@ class Game(models.Model):
     left_seats = models.JSONField(default=list, blank=True)
     imported = models.BooleanField(default=False)  # rebuilt from an export
     remis_pending = models.JSONField(null=True, blank=True)  # what every page shows while paused
+    # Deadlock remis requests filed per seat (at most two each, RULES.md §1).
+    deadlock_requests = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
@@ -224,6 +226,7 @@ class RemisRequest(models.Model):
         PENDING = "pending", _("pending")
         APPROVED = "approved", _("approved")
         REJECTED = "rejected", _("rejected")
+        CLOSED = "closed", _("closed")  # the game ended while it waited
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="remis_requests")
     seat = models.SmallIntegerField()

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_noop
 
 from . import broadcast, clocks, notifications, store
 from .errors import GameError, no_such_game
-from .models import Event, Game, MatchRecord, Seat
+from .models import Event, Game, MatchRecord, RemisRequest, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
 from .selectors import game_with_seats
 
@@ -46,6 +46,7 @@ MUTABLE_FIELDS = [
     "draw_offers",
     "left_seats",
     "remis_pending",
+    "deadlock_requests",
 ]
 
 
@@ -175,10 +176,31 @@ def _store_event(
     last: bool,
 ) -> Event:
     """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
+    if game.is_over and getattr(rs, "remis_by_admin", False):
+        _close_waiting_remis(game, event.created)
     notifications.after_game_event(game, before_to_act, event)
     store.save_event(game, event, MUTABLE_FIELDS, last=last)
     broadcast.after_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
     return event
+
+
+def _close_waiting_remis(game: Game, now: datetime) -> None:
+    """A game that ends closes the remis request waiting in it (RULES.md §1),
+    in the same transaction: no later decision can change its result."""
+    waiting = list(
+        RemisRequest.objects.filter(game=game, status=RemisRequest.Status.PENDING).values_list(
+            "pk", flat=True
+        )
+    )
+    if not waiting:
+        return
+    RemisRequest.objects.filter(pk__in=waiting).update(
+        status=RemisRequest.Status.CLOSED, decided=now
+    )
+    from .remis import publish_queue  # remis builds on this module
+
+    for request_id in waiting:
+        broadcast.after_commit(partial(publish_queue, request_id))
 
 
 def next_event(
@@ -216,6 +238,7 @@ def next_event(
         game.ended = now
         game.to_act = []
         game.draw_offers = []
+        game.paused, game.remis_pending = False, None  # its request closes with it
         if status == Game.Status.FINISHED:
             events.append({"type": "game_over", **result})
     else:

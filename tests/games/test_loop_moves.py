@@ -7,6 +7,7 @@ the thread-pool path, which the rest of the suite covers.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from datetime import timedelta
 
@@ -290,3 +291,23 @@ async def test_a_move_on_the_loop_charges_the_clock_once_after_a_draw_offer(move
     moved = await sync_to_async(Game.objects.get)(pk=game.pk)
     assert moved.clocks == [585.0, 600.0]  # 10 s before the offer, 5 s after: 15 s in all
     assert moved.deadline == clock.now + timedelta(seconds=600)
+
+
+async def test_frames_published_from_the_loop_say_who_may_request_remis(monkeypatch):
+    sent = []
+
+    async def capture(pending):
+        sent.extend(pending)
+
+    monkeypatch.setattr(broadcast, "_flush", capture)
+    monkeypatch.setattr(services, "game_act", None)  # the move must stay on the loop
+    white = await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=[white, await sync_to_async(make_user)()])
+    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    [(_group, message)] = [(g, m) for g, m in sent if m["type"] == "game.frames"]
+    states = {seat: json.loads(frame)["state"] for seat, frame in message["frames"].items()}
+    assert {seat: s["remis_allowed"] for seat, s in states.items()} == {
+        "0": [],
+        "1": ["repetition"],  # Black to move; no deadlock claim before move 50
+        "s": [],
+    }
