@@ -86,6 +86,7 @@ class RemisInTheBrowser(BrowserLiveTestCase):
         queue = self.new_page("admin", admin)
         queue.goto(f"{self.live_server_url}/remis/")
         queue.wait_for_selector(".remis-card [data-testid=realtime]")
+        self.shot(queue, "queue-realtime")
         b = self.new_page("black", black)
         b.goto(f"{self.live_server_url}/g/{game.pk}/")
         self.wait_connected(b)
