@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -18,7 +19,7 @@ from lobby import services as lobby_services
 from . import chat, notifications, remis, replay, selectors, services
 from .errors import GameError, no_such_game
 from .models import Game, MatchRecord, RemisRequest
-from .rules import RULESETS
+from .rules import RULESETS, get_ruleset
 
 
 class WriteThrottle(ScopedRateThrottle):
@@ -386,12 +387,10 @@ class GameRemisCandidates(APIView):
     def get(self, request: Request, pk: int) -> Response:
         game = _game(pk)
         seat = selectors.seat_of(selectors.game_with_seats(pk), request.user)
-        if (
-            seat is None
-            or game.status != Game.Status.ACTIVE
-            or seat not in game.to_act
-            or game.paused
-        ):
+        rs = get_ruleset(game.ruleset)
+        state = rs.decode(game.state) if game.state is not None else None
+        allowed = selectors.remis_allowed(game, rs, state, seat, timezone.now())
+        if RemisRequest.Kind.REPETITION not in allowed:
             return Response({"candidates": []})
         return Response({"candidates": remis.repetition_candidates(game, seat)})
 

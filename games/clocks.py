@@ -2,6 +2,11 @@
 
 Deadlines live in the database (``Game.deadline``); the sweeper in every
 server process applies them. Nothing here trusts a client's clock.
+
+``Game.clocks`` holds each seat's time left as of ``Game.turn_started``:
+the whole game's time for realtime clocks, the current turn's for
+correspondence ones. Every event charges it once (``charge_event``, called
+by ``services.next_event``), so no event can give back time already used.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from .errors import GameError
-from .models import Game
+from .models import Event, Game
 from .rules import Ruleset
 
+DAY = 86400.0
 DEFAULT_CLOCK = {"kind": "correspondence", "days": 3}
 LIMITS = {"days": (1, 14, 3), "minutes": (1, 180, 10), "increment": (0, 120, 5)}
 
@@ -50,16 +56,56 @@ def clean_clock(clock: Any) -> dict[str, Any]:
     return clean
 
 
+def _period(game: Game) -> float | None:
+    """A clock's full time: the whole game (realtime) or one turn (correspondence)."""
+    kind = game.clock.get("kind")
+    if kind == "realtime":
+        return float(game.clock["minutes"] * 60)
+    if kind == "correspondence":
+        return float(game.clock["days"] * DAY)
+    return None
+
+
+def _ensure_clocks(game: Game) -> None:
+    """Correspondence games from before per-seat correspondence clocks have none:
+    give every seat a full turn, charged from ``turn_started`` as usual."""
+    period = _period(game)
+    if period is not None and len(game.clocks or []) != game.seat_count:
+        game.clocks = [period] * game.seat_count
+
+
 def start_clocks(game: Game, now: datetime) -> None:
-    if game.clock.get("kind") == "realtime":
-        game.clocks = [float(game.clock["minutes"] * 60)] * game.seat_count
+    period = _period(game)
+    game.clocks = [period] * game.seat_count if period is not None else []
+    game.turn_started = now
+
+
+# Events after which a new turn begins. Every other event (a draw offer or
+# its answer, a remis request filed or rejected, a seat out of turn leaving)
+# leaves the turn running with the time it has left.
+NEW_TURN = frozenset({Event.Kind.START, Event.Kind.ACT, Event.Kind.TIMEOUT, Event.Kind.WORK})
+
+
+def charge_event(game: Game, kind: str, seat: int | None, now: datetime, *, stopped: bool) -> None:
+    """Charge the clocks for one event: the only place time is charged.
+
+    The time since the previous event goes to the seats that were to act
+    (unless the clocks were ``stopped``: a remis request waiting is nobody's
+    time); a mover gets the increment. Called before the event changes who is
+    to act; ``set_deadline`` then says how the clocks go on.
+    """
+    if not stopped:
+        charge(game, now)
+    if kind == Event.Kind.ACT:
+        credit(game, seat)
     game.turn_started = now
 
 
 def charge(game: Game, now: datetime) -> None:
-    """Charge the time since the turn began to every seat that had to act."""
-    if game.clock.get("kind") != "realtime" or game.turn_started is None or game.paused:
+    """Charge the time since ``turn_started`` to every seat that had to act."""
+    if _period(game) is None or game.turn_started is None:
         return
+    _ensure_clocks(game)
     elapsed = max((now - game.turn_started).total_seconds(), 0.0)
     for seat in game.to_act:
         game.clocks[seat] = max(game.clocks[seat] - elapsed, 0.0)
@@ -72,9 +118,24 @@ def credit(game: Game, seat: int | None) -> None:
         game.clocks[seat] += game.clock.get("increment", 0)
 
 
-def set_deadline(game: Game, rs: Ruleset, state: Any, now: datetime) -> None:
+def begins_turn(kind: str, to_act_before: list[int], to_act_after: list[int]) -> bool:
+    """Whether an event starts a new turn (a correspondence turn's time starts afresh)."""
+    if kind in NEW_TURN:
+        return True
+    return kind == Event.Kind.LEAVE and to_act_before != to_act_after
+
+
+def set_deadline(
+    game: Game, rs: Ruleset, state: Any, now: datetime, *, new_turn: bool = False
+) -> None:
     """The earliest of: a realtime clock running out, the correspondence
-    deadline, the ruleset's own phase timer."""
+    deadline, the ruleset's own phase timer. Stopped clocks (a paused game, a
+    finished one) have none.
+
+    Call after ``charge_event``: the clocks hold what is left as of ``now``.
+    A ``new_turn`` gives the correspondence seats to act a full turn; otherwise
+    the turn goes on with what it has left (nothing refills a clock).
+    """
     game.deadline, game.timer = None, ""
     if game.status != Game.Status.ACTIVE or game.paused or state is None:
         return
@@ -82,14 +143,15 @@ def set_deadline(game: Game, rs: Ruleset, state: Any, now: datetime) -> None:
         if rs.work_due(state):
             game.deadline, game.timer = now, "work"
         return
-    game.turn_started = now
     options: list[tuple[datetime, str]] = []
     kind = game.clock.get("kind")
-    if kind == "realtime":
+    if kind in ("realtime", "correspondence"):
+        _ensure_clocks(game)
+        if new_turn and kind == "correspondence":
+            for seat in game.to_act:
+                game.clocks[seat] = _period(game)
         left = min(game.clocks[s] for s in game.to_act)
-        options.append((now + timedelta(seconds=left), "clock"))
-    elif kind == "correspondence":
-        options.append((now + timedelta(days=game.clock["days"]), "move"))
+        options.append((now + timedelta(seconds=left), "clock" if kind == "realtime" else "move"))
     phase = rs.phase_timer(state)
     if phase is None:
         game.phase_deadline, game.timer_key = None, ""

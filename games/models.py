@@ -51,7 +51,8 @@ class Game(models.Model):
     auto_start = models.BooleanField(default=False)  # start as soon as every seat is taken
     # Time control: {"kind": "none" | "correspondence" | "realtime", ...}.
     clock = models.JSONField(default=dict, blank=True)
-    clocks = models.JSONField(default=list, blank=True)  # realtime: seconds left per seat
+    # Seconds left per seat as of turn_started: the game's (realtime) or the turn's (correspondence).
+    clocks = models.JSONField(default=list, blank=True)
     turn_started = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     timer = models.CharField(max_length=8, blank=True, default="")  # clock|move|phase|work
@@ -62,6 +63,8 @@ class Game(models.Model):
     left_seats = models.JSONField(default=list, blank=True)
     imported = models.BooleanField(default=False)  # rebuilt from an export
     remis_pending = models.JSONField(null=True, blank=True)  # what every page shows while paused
+    # Deadlock remis requests filed per seat (at most two each, RULES.md §1).
+    deadlock_requests = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
@@ -243,6 +246,7 @@ class RemisRequest(models.Model):
         PENDING = "pending", _("pending")
         APPROVED = "approved", _("approved")
         REJECTED = "rejected", _("rejected")
+        CLOSED = "closed", _("closed")  # the game ended while it waited
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="remis_requests")
     seat = models.SmallIntegerField()

@@ -1,8 +1,12 @@
 """Remis requests (Brettspielnetz Halma): filed by the player to move, decided by an admin.
 
-The player files instead of moving; the game pauses (clock stopped) until an
-admin approves (the game ends as remis) or rejects with a reason (play
-resumes, clock running). The site computes the evidence, the admin decides.
+The player files instead of moving; the game pauses (both clocks stopped,
+time already used stays used) until an admin approves (the game ends as
+remis) or rejects with a reason (play resumes, the clocks where they stood).
+The site computes the evidence, the admin decides. The queue must not be a
+way to stall (RULES.md §1): deadlock requests only once move 50 is complete
+and at most two per player and game (``selectors.remis_refusal``), a game
+that ends closes its waiting request, realtime games come first in the queue.
 """
 
 from __future__ import annotations
@@ -12,14 +16,16 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast, clocks, notifications
+from . import broadcast, notifications
 from .errors import GameError
 from .models import Event, Game, Notification, RemisRequest, Seat
 from .replay import walk
 from .rules import IllegalAction, Ruleset, get_ruleset
+from .selectors import remis_refusal
 from .services import (
     _append_event,
     _locked_game,
@@ -160,17 +166,10 @@ def remis_request(
         seat = _require_seat(game, user)
         _require_active(game)
         rs = get_ruleset(game.ruleset)
-        if not getattr(rs, "remis_by_admin", False):
-            raise _bad(
-                "not_supported",
-                gettext_noop("This game has no remis requests; offer a draw instead."),
-            )
-        if game.paused or RemisRequest.objects.filter(game=game, status="pending").exists():
-            raise _bad(
-                "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
-            )
-        if seat not in game.to_act:
-            raise _bad("not_your_turn", gettext_noop("Only the player to move can request remis."))
+        now = timezone.now()
+        refusal = remis_refusal(game, rs, rs.decode(game.state), seat, kind, now)
+        if refusal is not None:
+            raise refusal
         states = history(game, rs)
         current_move = mover_move_number(len(states))
         evidence: dict[str, Any] = {}
@@ -222,9 +221,8 @@ def remis_request(
             raise _bad(
                 "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
             ) from None
-        now = timezone.now()
-        clocks.charge(game, now)
-        game.paused = True
+        if kind == RemisRequest.Kind.DEADLOCK:
+            game.deadlock_requests = counted_deadlock(game, seat)
         game.remis_pending = {
             "id": request.pk,
             "seat": seat,
@@ -238,6 +236,7 @@ def remis_request(
             states[-1],
             seat=seat,
             kind=Event.Kind.REMIS,
+            paused=True,
             now=now,
             events=[
                 {
@@ -250,8 +249,16 @@ def remis_request(
                 }
             ],
         )
-        broadcast.after_commit(partial(_publish_queue, request.pk))
+        broadcast.after_commit(partial(publish_queue, request.pk))
     return request
+
+
+def counted_deadlock(game: Game, seat: int) -> list[int]:
+    """The game's deadlock requests per seat, with one more for ``seat``."""
+    counts = list(game.deadlock_requests or [])
+    counts += [0] * (game.seat_count - len(counts))
+    counts[seat] += 1
+    return counts
 
 
 # --- deciding ------------------------------------------------------------------
@@ -266,23 +273,24 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
     reason = reason.strip() if isinstance(reason, str) else ""
     if not approve and not reason:
         raise _bad("reason_required", gettext_noop("A rejection needs a reason for the players."))
+    request_id, game_id = _request_and_game(request_id)
     with transaction.atomic():
-        try:
-            request = RemisRequest.objects.select_for_update().get(pk=int(request_id))
-        except (TypeError, ValueError, RemisRequest.DoesNotExist):
+        # The game row first, then the request: the order every game-ending
+        # service takes too (it closes the waiting request), so none deadlocks.
+        game = _locked_game(game_id)
+        request = RemisRequest.objects.select_for_update().filter(pk=request_id).first()
+        if request is None:
             raise GameError(
                 "not_found", gettext_noop("There is no such remis request."), status=404
-            ) from None
-        if request.status != RemisRequest.Status.PENDING:
+            )
+        if request.status != RemisRequest.Status.PENDING or game.is_over:
             raise _bad("already_decided", gettext_noop("This request has already been decided."))
-        game = _locked_game(request.game_id)
         rs = get_ruleset(game.ruleset)
         state = rs.decode(game.state)
         now = timezone.now()
         request.status = RemisRequest.Status.APPROVED if approve else RemisRequest.Status.REJECTED
         request.decided_by, request.decided, request.decision_reason = admin, now, reason
         request.save()
-        game.paused = False
         game.remis_pending = None
         item = {
             "type": "remis_approved" if approve else "remis_rejected",
@@ -304,6 +312,7 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
             kind=Event.Kind.REMIS if not approve else Event.Kind.END,
             events=[item],
             result=result,
+            paused=False,
             now=now,
         )
         users = list(
@@ -315,11 +324,26 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
             game=game,
             params={"game": game.pk, "approved": approve, "reason": reason},
         )
-        broadcast.after_commit(partial(_publish_queue, request.pk))
+        broadcast.after_commit(partial(publish_queue, request.pk))
     return request
 
 
-def _publish_queue(request_id: int) -> None:
+def _request_and_game(request_id: Any) -> tuple[int, int]:
+    """A request's id and its game's, or the error saying there is no such request."""
+    try:
+        pk = int(request_id)
+    except (TypeError, ValueError):
+        pk = 0
+    game_id = None
+    if 0 < pk < 2**63:
+        game_id = RemisRequest.objects.filter(pk=pk).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise GameError("not_found", gettext_noop("There is no such remis request."), status=404)
+    return pk, game_id
+
+
+def publish_queue(request_id: int) -> None:
+    """Tell the admins' queue pages that a request was filed, decided or closed."""
     request = RemisRequest.objects.select_related("game", "requested_by", "decided_by").get(
         pk=request_id
     )
@@ -342,6 +366,7 @@ def request_summary(request: RemisRequest) -> dict[str, Any]:
         "reason": request.reason,
         "evidence": request.evidence,
         "status": request.status,
+        "realtime": request.game.clock.get("kind") == "realtime",
         "created": request.created.isoformat(),
         "waited": int(((request.decided or now) - request.created).total_seconds()),
         "decided_by": request.decided_by.username if request.decided_by else None,
@@ -351,16 +376,18 @@ def request_summary(request: RemisRequest) -> dict[str, Any]:
 
 
 def queue_page(*, page: int = 1, per_page: int = 25, older_than_hours: float = 0) -> dict[str, Any]:
-    """Pending requests, oldest first, paged; optionally only those waiting long."""
+    """Pending requests, realtime games' first (their players sit waiting),
+    then oldest first; paged; optionally only those waiting long."""
     qs = RemisRequest.objects.filter(status=RemisRequest.Status.PENDING).select_related(
-        "requested_by", "decided_by"
+        "game", "requested_by", "decided_by"
     )
     if older_than_hours > 0:
         hours = min(older_than_hours, 10**6)  # timedelta overflows past ~2.7e9 days
         qs = qs.filter(created__lte=timezone.now() - timedelta(hours=hours))
     total = qs.count()
     page = min(max(page, 1), 10**9)  # a huge page overflows the SQL OFFSET
-    rows = qs.order_by("created", "pk")[(page - 1) * per_page : page * per_page]
+    realtime_first = Case(When(game__clock__kind="realtime", then=Value(0)), default=Value(1))
+    rows = qs.order_by(realtime_first, "created", "pk")[(page - 1) * per_page : page * per_page]
     return {
         "total": total,
         "page": page,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q
@@ -11,10 +11,12 @@ from django.utils.translation import gettext, gettext_noop
 
 from .clocks import clock_view
 from .errors import GameError
-from .models import Event, Game, Presence, Seat
+from .models import Event, Game, Presence, RemisRequest, Seat
 from .rules import Ruleset, get_ruleset
+from .rules.halma import MOVE_LIMIT, full_moves
 
 PRESENCE_TTL = timedelta(seconds=90)
+REMIS_KINDS = tuple(RemisRequest.Kind.values)
 
 
 def seat_of(game: Game, user: Any) -> int | None:
@@ -60,6 +62,66 @@ def result_text(result: dict[str, Any] | None) -> str:
     return text % params if params else text
 
 
+# A player may file at most this many deadlock remis requests per game (RULES.md §1).
+DEADLOCK_REQUESTS = 2
+
+
+def remis_refusal(
+    game: Game, rs: Ruleset, state: Any, seat: int, kind: str, now: datetime
+) -> GameError | None:
+    """Why ``seat`` may not file a ``kind`` remis request now; None if it may.
+
+    The one rule for both the service that files and the page that offers the
+    control (RULES.md §1: the queue must not be a way to stall). Reads only
+    the game row: the snapshot is built on the event loop, without queries.
+    """
+    if not getattr(rs, "remis_by_admin", False):
+        return GameError(
+            "not_supported", gettext_noop("This game has no remis requests; offer a draw instead.")
+        )
+    if game.paused or game.remis_pending:
+        return GameError(
+            "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
+        )
+    if seat not in game.to_act:
+        return GameError(
+            "not_your_turn", gettext_noop("Only the player to move can request remis.")
+        )
+    if game.deadline is not None and game.deadline <= now:
+        return GameError(
+            "deadline_passed",
+            gettext_noop("Time is up for this move; the server is applying the timeout."),
+        )
+    if kind == "deadlock":
+        if full_moves(state) < MOVE_LIMIT:
+            return GameError(
+                "remis_too_early",
+                gettext_noop("A deadlock remis can be requested once move %(n)s is complete."),
+                n=MOVE_LIMIT,
+            )
+        filed = (game.deadlock_requests or [])[seat : seat + 1]
+        if filed and filed[0] >= DEADLOCK_REQUESTS:
+            return GameError(
+                "remis_limit",
+                gettext_noop(
+                    "You have already requested a deadlock remis %(n)s times in this game."
+                ),
+                n=DEADLOCK_REQUESTS,
+            )
+    return None
+
+
+def remis_allowed(
+    game: Game, rs: Ruleset, state: Any, seat: int | None, now: datetime
+) -> list[str]:
+    """The kinds of remis request ``seat`` may file now (the page shows the control)."""
+    if seat is None or state is None or game.status != Game.Status.ACTIVE:
+        return []
+    if not getattr(rs, "remis_by_admin", False):
+        return []
+    return [kind for kind in REMIS_KINDS if remis_refusal(game, rs, state, seat, kind, now) is None]
+
+
 def snapshot(
     game: Game, rs: Ruleset, state: Any, seat: int | None, clock: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -80,6 +142,7 @@ def snapshot(
         "left": list(game.left_seats),
         "paused": game.paused,
         "remis": game.remis_pending,
+        "remis_allowed": remis_allowed(game, rs, state, seat, timezone.now()),
     }
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_noop
 
 from . import broadcast, clocks, notifications, store
 from .errors import GameError, no_such_game
-from .models import Event, Game, MatchRecord, Seat
+from .models import Event, Game, MatchRecord, RemisRequest, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
 from .selectors import game_with_seats
 
@@ -46,6 +46,7 @@ MUTABLE_FIELDS = [
     "draw_offers",
     "left_seats",
     "remis_pending",
+    "deadlock_requests",
 ]
 
 
@@ -175,10 +176,31 @@ def _store_event(
     last: bool,
 ) -> Event:
     """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
+    if game.is_over and getattr(rs, "remis_by_admin", False):
+        _close_waiting_remis(game, event.created)
     notifications.after_game_event(game, before_to_act, event)
     store.save_event(game, event, MUTABLE_FIELDS, last=last)
     broadcast.after_commit(partial(_after_commit, game, rs, state, event, lobby_changed))
     return event
+
+
+def _close_waiting_remis(game: Game, now: datetime) -> None:
+    """A game that ends closes the remis request waiting in it (RULES.md §1),
+    in the same transaction: no later decision can change its result."""
+    waiting = list(
+        RemisRequest.objects.filter(game=game, status=RemisRequest.Status.PENDING).values_list(
+            "pk", flat=True
+        )
+    )
+    if not waiting:
+        return
+    RemisRequest.objects.filter(pk__in=waiting).update(
+        status=RemisRequest.Status.CLOSED, decided=now
+    )
+    from .remis import publish_queue  # remis builds on this module
+
+    for request_id in waiting:
+        broadcast.after_commit(partial(publish_queue, request_id))
 
 
 def next_event(
@@ -192,11 +214,20 @@ def next_event(
     events: list[dict[str, Any]] | None = None,
     result: dict[str, Any] | None = None,
     status: str = Game.Status.FINISHED,
+    paused: bool | None = None,
     now: datetime | None = None,
 ) -> Event:
-    """Move ``game`` (in memory) to ``state`` and return its next, unsaved Event."""
+    """Move ``game`` (in memory) to ``state`` and return its next, unsaved Event.
+
+    Every event passes here, so the clocks are charged here, once, at ``now``.
+    ``paused`` stops (True) or restarts (False) both clocks: a remis request.
+    """
     now = now or timezone.now()
     events = list(events or [])
+    stopped, to_act_before = game.paused, list(game.to_act)
+    if paused is not None:
+        game.paused = paused
+    clocks.charge_event(game, kind, seat, now, stopped=stopped)
     game.version += 1
     game.state = rs.encode(state)
     if result is None and game.status == Game.Status.ACTIVE:
@@ -207,11 +238,13 @@ def next_event(
         game.ended = now
         game.to_act = []
         game.draw_offers = []
+        game.paused, game.remis_pending = False, None  # its request closes with it
         if status == Game.Status.FINISHED:
             events.append({"type": "game_over", **result})
     else:
         game.to_act = rs.to_act(state)
-    clocks.set_deadline(game, rs, state, now)
+    new_turn = clocks.begins_turn(kind, to_act_before, game.to_act)
+    clocks.set_deadline(game, rs, state, now, new_turn=new_turn)
     return Event(
         game=game,
         version=game.version,
@@ -295,8 +328,6 @@ def decide_act(
     if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
     new_state, events = _apply(game, rs, seat, action)
-    clocks.charge(game, now)
-    clocks.credit(game, seat)
     game.draw_offers = []
     event = next_event(
         game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
@@ -353,7 +384,6 @@ def game_resign(*, game_id: Any, user: Any) -> int:
         _require_active(game)
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
-        clocks.charge(game, now)
         event = _leave_or_end(
             game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now
         )
@@ -377,7 +407,6 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         state = rs.decode(game.state)
         if game.timer == "work":
             return _do_work(game, rs, state, now).version
-        clocks.charge(game, now)
         seat = clocks.timed_out_seat(game)
         if seat is None:
             return None

@@ -1,10 +1,12 @@
 """A Halma player files a repetition remis request; an admin approves it on the
-queue page while the opponent's and a spectator's pages follow live."""
+queue page while the opponent's and a spectator's pages follow live. A game
+that ends while its request waits drops out of the live queue."""
 
 from __future__ import annotations
 
 import pytest
 
+from games import remis
 from games.models import Game, RemisRequest
 from games.services import game_act
 from lobby import services as lobby
@@ -40,6 +42,10 @@ class RemisInTheBrowser(BrowserLiveTestCase):
             pages[name] = page
         w = pages["white"]
         assert w.inner_text("[data-testid=move-number]").endswith("57")
+        # The control only where a request is possible: not on the waiting side's page.
+        w.wait_for_selector("[data-testid=remis-open]")
+        for name in ("black", "spectator"):
+            assert pages[name].locator("[data-testid=remis-open]").count() == 0
         w.click("[data-testid=remis-open]")
         w.wait_for_selector("[data-testid=remis-repetition]")
         self.shot(w, "remis-panel")
@@ -71,3 +77,24 @@ class RemisInTheBrowser(BrowserLiveTestCase):
         page = self.new_page("curious", user)
         response = page.goto(f"{self.live_server_url}/remis/")
         assert response.status == 403
+
+    def test_a_resignation_closes_the_waiting_request_and_the_queue_drops_it(self):
+        game, white, black, admin = off_loop(repeating_game)
+        off_loop(
+            remis.remis_request, game_id=game.pk, user=white, kind="deadlock", reason="Walled in."
+        )
+        queue = self.new_page("admin", admin)
+        queue.goto(f"{self.live_server_url}/remis/")
+        queue.wait_for_selector(".remis-card [data-testid=realtime]")
+        self.shot(queue, "queue-realtime")
+        b = self.new_page("black", black)
+        b.goto(f"{self.live_server_url}/g/{game.pk}/")
+        self.wait_connected(b)
+        b.wait_for_selector("[data-testid=remis-waiting]")
+        self.resign(b)
+        b.wait_for_selector("#banner:not([hidden])")
+        queue.wait_for_selector("#queue-empty:not([hidden])")
+        self.shot(queue, "queue-after-resignation")
+        assert queue.locator(".remis-card").count() == 0
+        assert RemisRequest.objects.get(game=game).status == "closed"
+        assert not self.page_errors

@@ -299,3 +299,49 @@ def test_the_round_deadline_is_enforced_by_the_sweeper():
         assert sweep_once() == 3  # both teams locked by the deadline, then the round resolved
     assert Event.objects.filter(game_id=game.pk, kind="timeout").count() == 2
     assert Event.objects.filter(game_id=game.pk, kind="work").count() == 1
+
+
+@pytest.mark.django_db
+def test_realtime_clocks_through_a_timeout_and_the_round_s_work():
+    """Timeout: the flagged team's clock is charged to zero and its timeout
+    action applied; work: nobody was to act, so nobody is charged, and the
+    next turn (the GM's) starts when the work is done."""
+    from tests.games.test_lifecycle import Clock
+
+    clock = Clock()
+    with clock.patch:
+        game_id, _gm, one, two = new_campaign(
+            clock={"kind": "realtime", "minutes": 1, "increment": 0}
+        )
+        clock.advance(20)
+        act(game_id, one, {"type": "orders", "orders": SECRET})
+        act(game_id, one, {"type": "lock"})
+        game = Game.objects.get(pk=game_id)
+        assert game.to_act == [2] and game.clocks == [60.0, 40.0, 40.0]
+        clock.advance(41)
+        assert sweep_once() == 2  # team 2 locked by its flag, then the round resolved
+        game = Game.objects.get(pk=game_id)
+        timeout = Event.objects.get(game_id=game_id, kind="timeout")
+        assert timeout.seat == 2 and timeout.action == {"type": "lock"}
+        assert game.clocks == [60.0, 40.0, 0.0] and game.to_act == [0]
+        assert game.deadline == clock.now + timedelta(seconds=60) and game.timer == "clock"
+
+    # Every team locked, the work done later: that wait is nobody's.
+    clock = Clock()
+    with clock.patch:
+        game_id, _gm, one, two = new_campaign(
+            clock={"kind": "realtime", "minutes": 1, "increment": 0}
+        )
+        clock.advance(5)
+        for user, orders in ((one, SECRET), (two, PLAIN)):
+            act(game_id, user, {"type": "orders", "orders": orders})
+            act(game_id, user, {"type": "lock"})
+        before = Game.objects.get(pk=game_id)
+        assert before.to_act == [] and before.timer == "work"
+        assert before.clocks == [60.0, 55.0, 55.0]
+        clock.advance(30)
+        assert sweep_once() == 1
+        game = Game.objects.get(pk=game_id)
+        assert game.events.last().kind == "work"
+        assert game.clocks == [60.0, 55.0, 55.0] and game.turn_started == clock.now
+        assert game.deadline == clock.now + timedelta(seconds=60)

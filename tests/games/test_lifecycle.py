@@ -126,6 +126,135 @@ def test_snapshot_shows_server_countdown(clock):
     assert data["deadline"] and data["now"]
 
 
+# --- every event kind charges the clocks once, and refills nothing --------------
+REALTIME = {"kind": "realtime", "minutes": 1, "increment": 2}
+
+
+def fresh(game):
+    game.refresh_from_db()
+    return game
+
+
+def test_draw_offers_and_answers_charge_the_running_clock_and_the_turn_goes_on(clock):
+    game, (white, black) = new_game(REALTIME)
+    started = clock.now
+    assert game.clocks == [60.0, 60.0] and game.deadline == started + timedelta(seconds=60)
+    clock.advance(10)
+    game_offer_draw(game_id=game.pk, user=white)  # by the player to move
+    game = fresh(game)
+    assert game.clocks == [50.0, 60.0] and game.turn_started == clock.now
+    assert game.deadline == started + timedelta(seconds=60)  # not refilled
+    clock.advance(5)
+    game_decline_draw(game_id=game.pk, user=black)
+    game = fresh(game)
+    assert game.clocks == [45.0, 60.0] and game.deadline == started + timedelta(seconds=60)
+    clock.advance(5)
+    game_act(game_id=game.pk, user=white, version=game.version, action=FIRST_MOVE)
+    game = fresh(game)
+    assert game.clocks == [42.0, 60.0]  # 40 left plus the increment
+    assert game.deadline == clock.now + timedelta(seconds=60)  # Black's turn begins
+    clock.advance(7)
+    game_offer_draw(game_id=game.pk, user=white)  # by the player not to move
+    game = fresh(game)
+    assert game.clocks == [42.0, 53.0] and game.deadline == clock.now + timedelta(seconds=53)
+    clock.advance(3)
+    game_decline_draw(game_id=game.pk, user=black)
+    game = fresh(game)
+    assert game.clocks == [42.0, 50.0] and game.deadline == clock.now + timedelta(seconds=50)
+
+
+def test_a_correspondence_turn_is_not_refilled_by_draw_offers(clock):
+    game, (white, black) = new_game({"kind": "correspondence", "days": 1})
+    turn_ends = clock.now + timedelta(days=1)
+    assert game.deadline == turn_ends and game.timer == "move"
+    clock.advance(20 * 3600)
+    game_offer_draw(game_id=game.pk, user=black)
+    assert fresh(game).deadline == turn_ends
+    clock.advance(3600)
+    game_decline_draw(game_id=game.pk, user=white)
+    assert fresh(game).deadline == turn_ends
+    clock.advance(3600)
+    game_act(game_id=game.pk, user=white, version=fresh(game).version, action=FIRST_MOVE)
+    assert fresh(game).deadline == clock.now + timedelta(days=1)  # a move starts a new turn
+
+
+def test_a_game_whose_clocks_predate_correspondence_clocks_keeps_its_turn(clock):
+    game, (_white, black) = new_game({"kind": "correspondence", "days": 1})
+    Game.objects.filter(pk=game.pk).update(clocks=[])  # as stored before
+    clock.advance(3600)
+    game_offer_draw(game_id=game.pk, user=black)
+    game = fresh(game)
+    assert game.clocks == [82800.0, 86400.0]
+    assert game.deadline == clock.now + timedelta(seconds=82800)
+
+
+def end_by_resigning(game, white, black, clock):
+    game_resign(game_id=game.pk, user=black)
+
+
+def end_by_aborting(game, white, black, clock):
+    game_abort(game_id=game.pk, user=black)
+
+
+def end_by_agreeing(game, white, black, clock):
+    game_offer_draw(game_id=game.pk, user=black)
+    game_accept_draw(game_id=game.pk, user=white)
+
+
+def end_by_flag(game, white, black, clock):
+    clock.advance(48)
+    assert sweep_once() == 1
+
+
+@pytest.mark.parametrize(
+    ("ending", "white_left"),
+    [
+        (end_by_resigning, 48.0),
+        (end_by_aborting, 48.0),
+        (end_by_agreeing, 48.0),
+        (end_by_flag, 0.0),
+    ],
+)
+def test_endings_charge_the_clock_and_stop_it(clock, ending, white_left):
+    game, (white, black) = new_game(REALTIME)
+    clock.advance(12)
+    ending(game, white, black, clock)
+    game = fresh(game)
+    assert game.is_over and game.deadline is None and game.timer == ""
+    assert game.clocks == [white_left, 60.0]
+    clock.advance(30)
+    data = APIClient().get(f"/api/games/{game.pk}/").json()["state"]["clock"]
+    assert data["remaining"] == [white_left, 60.0]  # stopped for good
+
+
+def test_a_seat_leaving_out_of_turn_leaves_the_turn_running(malefiz, clock):
+    game, users = new_game({"kind": "correspondence", "days": 1}, players=3, ruleset="malefiz")
+    mover = game.to_act[0]
+    turn_ends = clock.now + timedelta(days=1)
+    clock.advance(3600)
+    other = next(s for s in range(3) if s != mover)
+    game_resign(game_id=game.pk, user=users[other])
+    game = fresh(game)
+    assert game.left_seats == [other] and game.to_act == [mover]
+    assert game.deadline == turn_ends  # the mover's turn goes on
+    clock.advance(3600)
+    game_resign(game_id=game.pk, user=users[mover])  # the mover leaves: the last seat wins
+    game = fresh(game)
+    assert game.status == Game.Status.FINISHED and game.deadline is None
+
+
+def test_the_mover_leaving_starts_the_next_turn(malefiz, clock):
+    game, users = new_game({"kind": "realtime", "minutes": 1, "increment": 0}, players=4,
+                           ruleset="malefiz")  # fmt: skip
+    mover = game.to_act[0]
+    clock.advance(10)
+    game_resign(game_id=game.pk, user=users[mover])
+    game = fresh(game)
+    (following,) = game.to_act
+    assert game.clocks[mover] == 50.0 and game.clocks[following] == 60.0
+    assert game.deadline == clock.now + timedelta(seconds=60)
+
+
 # --- ending and leaving -----------------------------------------------------------
 
 

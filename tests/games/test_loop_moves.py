@@ -7,7 +7,9 @@ the thread-pool path, which the rest of the suite covers.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
+from datetime import timedelta
 
 import psycopg
 import pytest
@@ -325,3 +327,42 @@ async def test_a_failing_publish_does_not_undo_or_refuse_the_move(moves, monkeyp
     )
     assert version == 3
     assert await stored(game) == (3, [1, 2, 3])
+
+
+async def test_a_move_on_the_loop_charges_the_clock_once_after_a_draw_offer(moves):
+    from tests.games.test_lifecycle import Clock
+
+    clock = Clock()
+    with clock.patch:
+        game, white, _ = await new_game(moves)
+        clock.advance(10)
+        await sync_to_async(services.game_offer_draw)(game_id=game.pk, user=white)
+        clock.advance(5)
+        assert await loop_moves.act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE) == 3
+    assert moves["usual"] == 0
+    moved = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert moved.clocks == [585.0, 600.0]  # 10 s before the offer, 5 s after: 15 s in all
+    assert moved.deadline == clock.now + timedelta(seconds=600)
+
+
+async def test_frames_published_from_the_loop_say_who_may_request_remis(monkeypatch):
+    sent = []
+
+    async def capture(pending):
+        sent.extend(pending)
+
+    monkeypatch.setattr(broadcast, "_flush", capture)
+    monkeypatch.setattr(services, "game_act", None)  # the move must stay on the loop
+    white = await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=[white, await sync_to_async(make_user)()])
+    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    [public] = [m for _, m in sent if m["type"] == "game.frames"]
+    own = {m["seat"]: m["frame"] for _, m in sent if m["type"] == "game.own_frame"}
+    states = {seat: json.loads(frame)["state"] for seat, frame in own.items()}
+    states["s"] = json.loads(public["frame"])["state"]
+    # White's frame is the spectators' (nothing of its own): it is not sent apart.
+    assert public["own"] == [1]
+    assert {seat: s["remis_allowed"] for seat, s in states.items()} == {
+        1: ["repetition"],  # Black to move; no deadlock claim before move 50
+        "s": [],
+    }

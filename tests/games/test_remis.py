@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import remis
+from games import broadcast, remis
 from games.errors import GameError
 from games.models import Event, Game, Notification, RemisRequest
-from games.services import game_act
+from games.services import (
+    game_accept_draw,
+    game_act,
+    game_decline_draw,
+    game_offer_draw,
+    game_resign,
+)
 from games.sweeper import sweep_once
 from lobby import services as lobby
 from tests.factories import make_user
@@ -235,8 +242,6 @@ def test_false_claim_before_move_51_shows_in_the_evidence():
 
 def test_request_in_finished_game_and_unsupported_games():
     game, white, black = play([])
-    from games.services import game_resign
-
     game_resign(game_id=game.pk, user=black)
     with pytest.raises(GameError) as info:
         remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="x")
@@ -350,3 +355,202 @@ def test_filing_through_the_api_and_the_socket(repeating_log):
     filed, event = asyncio.run(file_over_socket())
     assert event["state"]["paused"] and event["state"]["remis"]["move_numbers"] == numbers
     assert RemisRequest.objects.get().pk == filed["id"]
+
+
+# --- the queue must not be a way to stall (RULES.md §1) ----------------------------
+
+
+@pytest.fixture
+def clock():
+    from tests.games.test_lifecycle import Clock
+
+    c = Clock()
+    with c.patch:
+        yield c
+
+
+def state_of(game, user=None):
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client.get(f"/api/games/{game.pk}/").json()["state"]
+
+
+def test_filing_stops_both_clocks_and_a_rejection_resumes_them_where_they_stood(
+    repeating_log, clock
+):
+    game, white, black = play(repeating_log)
+    clock.advance(100)
+    request = remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled.")
+    game.refresh_from_db()
+    assert game.paused and game.deadline is None and game.clocks == [3500.0, 3600.0]
+    clock.advance(5000)
+    assert sweep_once() == 0
+    assert state_of(game)["clock"]["remaining"] == [3500.0, 3600.0]
+    # Draw offers still work while it waits, and leave the stopped clocks alone.
+    game_offer_draw(game_id=game.pk, user=black)
+    clock.advance(50)
+    game_decline_draw(game_id=game.pk, user=white)
+    game.refresh_from_db()
+    assert game.paused and game.deadline is None and game.clocks == [3500.0, 3600.0]
+    remis.remis_decide(
+        request_id=request.pk, admin=make_user(staff=True), approve=False, reason="No."
+    )
+    game.refresh_from_db()
+    assert not game.paused and game.clocks == [3500.0, 3600.0] and game.turn_started == clock.now
+    assert game.deadline == clock.now + timedelta(seconds=3500)
+    clock.advance(10)
+    action, _ = white_repeat(game, repeating_log)
+    game_act(game_id=game.pk, user=white, version=game.version, action=action)
+    game.refresh_from_db()
+    assert game.clocks == [3490.0, 3600.0]
+
+
+def test_a_correspondence_turn_resumes_with_the_time_it_had_left(repeating_log, clock):
+    game, white, _black = play(repeating_log, clock={"kind": "correspondence", "days": 3})
+    clock.advance(20 * 3600)
+    request = remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled.")
+    clock.advance(10 * 86400)
+    remis.remis_decide(
+        request_id=request.pk, admin=make_user(staff=True), approve=False, reason="No."
+    )
+    game.refresh_from_db()
+    assert game.deadline == clock.now + timedelta(days=3) - timedelta(hours=20)
+
+
+def test_filing_once_time_is_up_is_refused(repeating_log, clock):
+    game, white, _black = play(repeating_log)
+    clock.advance(3601)
+    with pytest.raises(GameError) as info:
+        remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled.")
+    assert info.value.code == "deadline_passed"
+    game.refresh_from_db()
+    assert not game.paused and not RemisRequest.objects.exists()
+
+
+def test_deadlock_only_once_move_50_is_complete():
+    log, _ = march(100)
+    game, white, black = play(log[:-1])  # Black is about to make its 50th move
+    assert state_of(game, black)["remis_allowed"] == ["repetition"]
+    with pytest.raises(GameError) as info:
+        remis.remis_request(game_id=game.pk, user=black, kind="deadlock", reason="Walled.")
+    assert info.value.code == "remis_too_early"
+    game.refresh_from_db()
+    assert not game.paused and not RemisRequest.objects.exists() and game.deadlock_requests == []
+    game_act(game_id=game.pk, user=black, version=game.version, action=log[-1][1])
+    assert state_of(game, white)["remis_allowed"] == ["repetition", "deadlock"]
+    assert state_of(game, black)["remis_allowed"] == []  # not Black's turn
+    assert state_of(game)["remis_allowed"] == []  # spectators
+    remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled.")
+    assert state_of(game, white)["remis_allowed"] == []  # one is waiting
+
+
+def test_two_deadlock_requests_per_player_repetition_claims_uncapped(repeating_log):
+    game, white, _black = play(repeating_log)
+    admin = make_user(staff=True)
+    for _ in range(2):
+        request = remis.remis_request(
+            game_id=game.pk, user=white, kind="deadlock", reason="Walled."
+        )
+        remis.remis_decide(request_id=request.pk, admin=admin, approve=False, reason="Play on.")
+    before = Game.objects.get(pk=game.pk)
+    assert before.deadlock_requests == [2, 0]
+    assert state_of(game, white)["remis_allowed"] == ["repetition"]
+    with pytest.raises(GameError) as info:
+        remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Still.")
+    assert info.value.code == "remis_limit"
+    assert Game.objects.get(pk=game.pk).version == before.version
+    action, numbers = white_repeat(game, repeating_log)
+    claim = remis.remis_request(
+        game_id=game.pk, user=white, kind="repetition", action=action, move_numbers=numbers
+    )
+    assert claim.status == "pending"
+    assert Game.objects.get(pk=game.pk).deadlock_requests == [2, 0]
+
+
+def resign_white(game, white, black):
+    game_resign(game_id=game.pk, user=white)
+
+
+def resign_black(game, white, black):
+    game_resign(game_id=game.pk, user=black)
+
+
+def agree_draw(game, white, black):
+    game_offer_draw(game_id=game.pk, user=black)
+    game_accept_draw(game_id=game.pk, user=white)
+
+
+@pytest.mark.parametrize("ending", [resign_white, resign_black, agree_draw])
+def test_a_game_that_ends_closes_its_waiting_request(
+    repeating_log, ending, monkeypatch, django_capture_on_commit_callbacks
+):
+    game, white, black = play(repeating_log)
+    request = remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled.")
+    sent = []
+    monkeypatch.setattr(broadcast, "_send", lambda group, message: sent.append((group, message)))
+    with django_capture_on_commit_callbacks(execute=True):
+        ending(game, white, black)
+    game.refresh_from_db()
+    result, version = game.result, game.version
+    assert game.is_over and not game.paused and game.remis_pending is None
+    request.refresh_from_db()
+    assert request.status == "closed" and request.decided is not None
+    queued = [m["request"] for group, m in sent if group == remis.QUEUE_GROUP]
+    assert [(r["id"], r["status"]) for r in queued] == [(request.pk, "closed")]
+    assert remis.queue_page()["total"] == 0
+    admin = make_user(staff=True)
+    for approve in (True, False):
+        with pytest.raises(GameError) as info:
+            remis.remis_decide(request_id=request.pk, admin=admin, approve=approve, reason="r")
+        assert info.value.code == "already_decided"
+    game.refresh_from_db()
+    assert (game.result, game.version, game.to_act) == (result, version, [])
+
+
+def test_a_request_left_waiting_in_a_finished_game_cannot_change_it(repeating_log):
+    """Games that ended with a request waiting before the fix: deciding it changes nothing."""
+    game, white, black = play(repeating_log)
+    game_resign(game_id=game.pk, user=black)
+    request = RemisRequest.objects.create(
+        game=game, seat=0, requested_by=white, kind="deadlock", reason="Walled."
+    )
+    game.refresh_from_db()
+    before = (game.result, game.version, game.to_act)
+    with pytest.raises(GameError) as info:
+        remis.remis_decide(request_id=request.pk, admin=make_user(staff=True), approve=True)
+    assert info.value.code == "already_decided"
+    game.refresh_from_db()
+    assert (game.result, game.version, game.to_act) == before
+    request.refresh_from_db()
+    assert request.status == "pending"
+
+
+def test_the_migration_counts_deadlocks_and_closes_requests_of_ended_games(repeating_log):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0007_remis_limits")
+    game, white, black = play(repeating_log)
+    game_resign(game_id=game.pk, user=black)
+    RemisRequest.objects.create(
+        game=game, seat=0, requested_by=white, kind="deadlock", status="rejected"
+    )
+    waiting = RemisRequest.objects.create(game=game, seat=0, requested_by=white, kind="deadlock")
+    Game.objects.filter(pk=game.pk).update(paused=True, deadlock_requests=[])
+    migration.count_and_close(apps, None)
+    game.refresh_from_db()
+    waiting.refresh_from_db()
+    assert game.deadlock_requests == [2, 0] and not game.paused
+    assert waiting.status == "closed"
+
+
+def test_the_queue_lists_realtime_games_first(repeating_log, clock):
+    slow, slow_white, _ = play(repeating_log, clock={"kind": "correspondence", "days": 3})
+    fast, fast_white, _ = play(repeating_log)
+    remis.remis_request(game_id=slow.pk, user=slow_white, kind="deadlock", reason="Walled.")
+    clock.advance(60)
+    remis.remis_request(game_id=fast.pk, user=fast_white, kind="deadlock", reason="Walled.")
+    items = remis.queue_page()["items"]
+    assert [(i["game"], i["realtime"]) for i in items] == [(fast.pk, True), (slow.pk, False)]

@@ -1,4 +1,6 @@
-// The admins' remis queue: live, oldest first, with the evidence the site computed.
+// The admins' remis queue: live, realtime games first (their players sit
+// waiting), then oldest first, with the evidence the site computed. A request
+// whose game ends meanwhile is closed and drops out on the next refresh.
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { miniHalma } from "./boards/halma-mini.js";
 
@@ -59,6 +61,13 @@ function card(req) {
   link.href = `/g/${req.game}/`;
   link.textContent = fmt(gettext("Game #%(game)s"), { game: req.game });
   title.append(link, " · ", req.kind === "repetition" ? gettext("repetition") : gettext("deadlock"));
+  if (req.realtime) {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.dataset.testid = "realtime";
+    badge.textContent = gettext("realtime");
+    title.append(" ", badge);
+  }
   const wait = document.createElement("span");
   wait.className = "hint";
   wait.textContent = fmt(gettext("by %(user)s, waiting %(t)s"), { user: req.requested_by, t: waited(req.waited) });

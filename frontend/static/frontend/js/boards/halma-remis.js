@@ -20,11 +20,14 @@ export function createRemisPanel(container, ctx, api) {
   let open = false;
   let last = null;
 
+  // What the server says this seat may file now (RULES.md §1: the queue must not be a way to stall).
+  const allowed = (state, kind) => (state.remis_allowed || []).includes(kind);
+
   async function loadCandidates(state) {
     if (fetchedFor === state.version) return;
     fetchedFor = state.version;
     candidates = [];
-    if (state.view.full_moves < 51) return;
+    if (!allowed(state, "repetition") || state.view.full_moves < 51) return;
     try {
       candidates = (await api(`/api/games/${gameId()}/remis/candidates/`)).candidates;
     } catch {
@@ -78,20 +81,26 @@ export function createRemisPanel(container, ctx, api) {
       note.dataset.testid = "remis-waiting";
       note.textContent = gettext("Remis requested — waiting for an admin. The clock is stopped.");
       parts.push(note);
-    } else if (info.myTurn && state.status === "active") {
+    } else {
       loadCandidates(state);
-      parts.push(
-        smallButton("remis-open", gettext("Request remis…"), () => {
-          open = !open;
-          render(state, info);
-        }),
-      );
-      if (open) parts.push(panel());
+      const deadlock = allowed(state, "deadlock");
+      // The control only when a request is possible: a deadlock claim, or a move that repeats.
+      if (info.myTurn && state.status === "active" && (deadlock || candidates.length)) {
+        parts.push(
+          smallButton("remis-open", gettext("Request remis…"), () => {
+            open = !open;
+            render(state, info);
+          }),
+        );
+        if (open) parts.push(panel(deadlock));
+      } else {
+        open = false;
+      }
     }
     box.replaceChildren(...parts);
   }
 
-  function panel() {
+  function panel(deadlock) {
     const wrap = document.createElement("div");
     wrap.className = "remis-panel card";
     const intro = document.createElement("p");
@@ -115,6 +124,7 @@ export function createRemisPanel(container, ctx, api) {
       none.textContent = gettext("No move of yours repeats a position for the third time (only positions after move 51 count).");
       wrap.append(none);
     }
+    if (!deadlock) return wrap;
     const reason = document.createElement("textarea");
     reason.placeholder = gettext("Deadlock: why can neither side win?");
     reason.setAttribute("aria-label", gettext("Reason for a deadlock remis"));
@@ -123,7 +133,10 @@ export function createRemisPanel(container, ctx, api) {
       if (!reason.value.trim()) return toast(gettext("Say why neither side can win."), "error");
       file({ kind: "deadlock", reason: reason.value.trim() });
     });
-    wrap.append(reason, send);
+    const limit = document.createElement("p");
+    limit.className = "hint";
+    limit.textContent = gettext("At most two deadlock requests per player and game, rejected ones included.");
+    wrap.append(reason, send, limit);
     return wrap;
   }
 
