@@ -55,6 +55,17 @@ PAGE_STATE_JS = """() => {
 }"""
 
 
+# Dice have stopped rolling and every finite animation or transition (a glide,
+# a pop) has ended; endless ones (a pulsing target) do not count.
+SETTLED_JS = """() => !document.querySelector('.rolling') && document.getAnimations().every(
+  (a) => a.effect?.getTiming().iterations === Infinity || a.playState !== 'running')"""
+
+
+def settle(page) -> None:
+    """Wait until the page has stopped moving, e.g. before a screenshot."""
+    page.wait_for_function(SETTLED_JS)
+
+
 def key(field: list[int] | tuple[int, int]) -> str:
     return f"{field[0]},{field[1]}"
 

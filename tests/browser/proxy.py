@@ -31,6 +31,7 @@ class TcpProxy:
         self._stopped = threading.Event()
         self.accepted = 0  # connections forwarded
         self.refused = 0  # connections closed at once while refusing
+        self.turned_away = threading.Event()  # set by the first refused connection
         self.dropped = 0  # connections closed by drop()
         self._thread = threading.Thread(target=self._accept_loop, name="tcp-proxy", daemon=True)
         self._thread.start()
@@ -86,6 +87,7 @@ class TcpProxy:
             client.settimeout(None)
             if self.refusing:
                 self.refused += 1
+                self.turned_away.set()
                 _kill(client)
                 continue
             try:

@@ -230,10 +230,7 @@ class HalmaPlayTests(BrowserLiveTestCase):
             self.assertEqual(self.state(b)["version"], 3, "B saw the move through a dropped link")
             self.shot(b, "B-reconnecting")
             # B's page really tries again (and is turned away) before it may come back.
-            for _ in range(100):
-                if proxy.refused:
-                    break
-                b.wait_for_timeout(50)
+            proxy.turned_away.wait(10)
             self.assertGreater(proxy.refused, 0, "B's page never tried to reconnect")
             proxy.allow()
             self.wait_connected(b)

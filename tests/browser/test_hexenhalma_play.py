@@ -24,7 +24,7 @@ from games.models import Game, MatchRecord
 from games.rules.hexenhalma import HexenhalmaRuleset
 from lobby.services import table_create, table_join, table_start
 
-from .helpers import SHOTS, BrowserLiveTestCase, off_loop
+from .helpers import SHOTS, BrowserLiveTestCase, off_loop, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -59,7 +59,7 @@ class HexenhalmaPlayTests(BrowserLiveTestCase):
     def snap(self, page, name: str, phone: bool = False) -> None:
         if phone:
             page.set_viewport_size(PHONE)
-        page.wait_for_timeout(600)  # replay witches glide for 0.45 s
+        settle(page)  # dice stopped rolling, witches done gliding
         page.screenshot(path=str(SHOTS / f"hexenhalma-{name}.png"), full_page=True)
         if phone:
             page.set_viewport_size(DESKTOP)

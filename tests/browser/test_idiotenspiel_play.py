@@ -25,7 +25,7 @@ from games.rules.idiotenspiel import IdiotenspielRuleset
 from games.services import game_act
 from lobby.services import table_create, table_join, table_start
 
-from .helpers import SHOTS, BrowserLiveTestCase, key, off_loop
+from .helpers import SHOTS, BrowserLiveTestCase, key, off_loop, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -294,7 +294,7 @@ class IdiotenspielPlayTests(BrowserLiveTestCase):
         spectator.wait_for_selector("#board .ids-maybe")
         self.shot(r, "retreat-choice")
         self.shot(spectator, "spectator-fight")
-        phone.wait_for_timeout(900)  # the dice have stopped rolling
+        settle(phone)  # dice stopped rolling, witches done gliding
         self.shot(phone, "phone-fight")
 
         # Robin retreats on the map; the Sheriff advances on the map.
