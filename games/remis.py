@@ -149,6 +149,15 @@ def _evidence(
     }
 
 
+def _deadlock_reason(reason: Any) -> str:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 1000:
+        raise _bad(
+            "bad_request",
+            gettext_noop("Say in a few words why neither side can win (at most 1000 characters)."),
+        )
+    return reason.strip()
+
+
 def remis_request(
     *,
     game_id: Any,
@@ -161,6 +170,11 @@ def remis_request(
     """File a request instead of moving; the game pauses until an admin decides."""
     if kind not in RemisRequest.Kind.values:
         raise _bad("bad_request", gettext_noop("A remis request is for repetition or deadlock."))
+    # Malformed input is refused before any state is looked at.
+    if kind == RemisRequest.Kind.DEADLOCK:
+        reason = _deadlock_reason(reason)
+    elif not isinstance(action, dict):
+        raise _bad("bad_request", gettext_noop("Name the move that would repeat the position."))
     with transaction.atomic():
         game = _locked_game(game_id, user)
         seat = _require_seat(game, user)
@@ -175,10 +189,6 @@ def remis_request(
         evidence: dict[str, Any] = {}
         if kind == RemisRequest.Kind.REPETITION:
             numbers = _check_numbers(move_numbers, current_move)
-            if not isinstance(action, dict):
-                raise _bad(
-                    "bad_request", gettext_noop("Name the move that would repeat the position.")
-                )
             _require_json_object(action)
             try:
                 after, _ = rs.apply(states[-1], seat, action)
@@ -197,14 +207,6 @@ def remis_request(
             reason = ""
         else:
             numbers, action = [], None
-            if not isinstance(reason, str) or not reason.strip() or len(reason) > 1000:
-                raise _bad(
-                    "bad_request",
-                    gettext_noop(
-                        "Say in a few words why neither side can win (at most 1000 characters)."
-                    ),
-                )
-            reason = reason.strip()
         try:
             with transaction.atomic():
                 request = RemisRequest.objects.create(
