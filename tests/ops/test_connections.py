@@ -70,6 +70,9 @@ async def test_two_hundred_requests_stay_within_the_pools(cluster):
     finally:
         sampler.stop.set()
         watcher.join(5)
+    print(
+        f"\n200 requests + moves on 2 processes: peak {sampler.peak} sessions ({sampler.samples} samples)"
+    )
     assert statuses == [200] * 200
     assert sampler.samples > 10
     assert 0 < sampler.peak <= 2 * PER_PROCESS, f"peak {sampler.peak} sessions"
