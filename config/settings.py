@@ -129,19 +129,36 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
-# --- channel layer --------------------------------------------------------
+# --- channel layer and cache ----------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_PREFIX = os.environ.get("CHANNEL_PREFIX", "bsp")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer measured more than twice as fast as the core
             # layer here; groups are all this site needs from the layer.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "bsp")},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX},
+        }
+    }
+    # Rate limits and login failures are counted here, shared by every process.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process: an in-process cache counts for all of it. Room for many
+    # users' counters: past MAX_ENTRIES it would drop some (300 by default).
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
 
 # --- auth -----------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -16,19 +16,35 @@ from rest_framework.views import APIView
 
 from lobby import services as lobby_services
 
-from . import chat, notifications, remis, replay, selectors, services
+from . import chat, notifications, ratelimit, remis, replay, selectors, services
 from .errors import GameError, no_such_game
 from .models import Game, MatchRecord, RemisRequest
 from .rules import RULESETS, get_ruleset
 
 
 class WriteThrottle(ScopedRateThrottle):
-    """Per-user limits on writes only (reads stay free), by the view's scope."""
+    """Per-user limits on writes only (reads stay free), by the view's scope.
+
+    Counted with ratelimit.hit() in the shared cache: DRF's own history is a
+    read-modify-write that racing requests overwrite, so two processes (or
+    threads) let through up to twice the rate.
+    """
 
     def allow_request(self, request, view) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        return super().allow_request(request, view)
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.num_requests, self.duration = self.parse_rate(self.get_rate())
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        self.retry_after = ratelimit.hit(key, self.num_requests, self.duration)
+        return self.retry_after is None
+
+    def wait(self) -> float | None:
+        return self.retry_after
 
 
 class CreateTableIn(serializers.Serializer):

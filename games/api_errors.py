@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -17,7 +18,10 @@ log = logging.getLogger(__name__)
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
-        return Response(exc.as_dict(), status=exc.status)
+        response = Response(exc.as_dict(), status=exc.status)
+        if exc.retry_after is not None:
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     response = drf_handler(exc, context)
     if response is None:
         # Not a client's mistake: a clear JSON error all the same, never a traceback.
@@ -36,4 +40,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "code": getattr(detail, "code", None) or "error",
             "message": str(detail),
         }
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            response.data["retry_after"] = math.ceil(exc.wait)
     return response

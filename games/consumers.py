@@ -50,6 +50,12 @@ def error_frame(code: str, message: str, **extra: Any) -> str:
     return dumps({"type": "error", "code": code, "message": message, **extra})
 
 
+def rate_limited_frame(wait: int, ref: Any) -> str:
+    """A user over their budget across sockets (and processes) is told when to go on."""
+    message = _("Too many moves or chat lines from your account; try again in %(n)s seconds.")
+    return error_frame("rate_limited", message % {"n": wait}, retry_after=wait, ref=ref)
+
+
 def since_from_query(scope: dict[str, Any]) -> int:
     """The version a reconnecting page already has (``?since=N``)."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
@@ -93,6 +99,10 @@ class FrameConsumerMixin:
             return None
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))
+            return None
+        wait = await self.budget.user_wait(kind)
+        if wait is not None:
+            await self.send(text_data=rate_limited_frame(wait, frame.get("ref")))
             return None
         return frame
 

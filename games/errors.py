@@ -13,7 +13,8 @@ class GameError(Exception):
     """A refused request. ``code`` is stable for clients, the message translated.
 
     ``template`` is an English msgid (translated when shown), ``params`` fill
-    it, ``version`` is the game's current version where that helps the client.
+    it, ``version`` is the game's current version where that helps the client,
+    ``retry_after`` the seconds a rate-limited client should wait.
     """
 
     status = 400
@@ -25,12 +26,14 @@ class GameError(Exception):
         *,
         version: int | None = None,
         status: int | None = None,
+        retry_after: int | None = None,
         **params: Any,
     ) -> None:
         self.code = code
         self.template = template
         self.params = params
         self.version = version
+        self.retry_after = retry_after
         if status is not None:
             self.status = status
         super().__init__(template % params if params else template)
@@ -44,6 +47,8 @@ class GameError(Exception):
         data: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.version is not None:
             data["version"] = self.version
+        if self.retry_after is not None:
+            data["retry_after"] = self.retry_after
         return data
 
 

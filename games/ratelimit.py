@@ -1,15 +1,27 @@
-"""Sliding-window rate limits for sockets: per connection and per user.
+"""Rate limits: per-connection windows in this process, per-user budgets shared.
 
 A socket that floods is closed with 4008 (policy violation, 1008, moved into
 the application range the websocket library allows), as lichess closes floods;
-the client's reconnect backs off. Per-user windows live in this process: with
-several processes a user's budget is per process, which still bounds a flood.
+the client's reconnect backs off. Those windows belong to one connection and
+stay in this process.
+
+Per-user budgets (a user's sockets together, the chat rule, the API
+throttles, sign-ups per address) are counted with ``hit()`` in Django's
+default cache: Redis when ``REDIS_URL`` is set, so every process counts into
+the same number, and the in-process cache of the one-process embedded default
+otherwise. A user over such a budget is answered with ``rate_limited`` and
+the seconds to wait, not disconnected.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
+
+from asgiref.sync import sync_to_async
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 
 # kind -> (frames, seconds)
 CONNECTION_LIMITS = {
@@ -17,7 +29,7 @@ CONNECTION_LIMITS = {
     "act": (40, 5.0),
     "chat": (12, 10.0),
 }
-USER_LIMITS = {"act": (80, 5.0), "chat": (20, 10.0)}
+USER_LIMITS = {"act": (80, 5), "chat": (20, 10)}
 
 
 class Window:
@@ -36,48 +48,79 @@ class Window:
         return True
 
 
+def hit(key: str, limit: int, seconds: int) -> int | None:
+    """Count one use of ``key``: None while within ``limit`` uses per window,
+    else the whole seconds until the window ends.
+
+    A fixed window, opened by its first use and gone ``seconds`` later. Two
+    documented cache calls keep it atomic: ``add`` opens it, ``incr`` counts
+    (one atomic INCR on Redis; under a lock in the in-process cache), so
+    racing requests, in any process, each get a different count.
+    """
+    key = f"rl:{key}"
+    try:
+        count = cache.incr(key)
+    except ValueError:  # no window yet (or it just ended)
+        count = _open_window(key, seconds)
+    else:
+        if count == 1:
+            # The window ended between Redis's EXISTS and INCR inside incr():
+            # INCR made a key without expiry; give it one.
+            _open_window(key, seconds, counted=True)
+    if count <= limit:
+        return None
+    opened = cache.get(f"{key}:t")
+    if opened is None:
+        return seconds
+    return max(1, math.ceil(opened + seconds - time.time()))
+
+
+def _open_window(key: str, seconds: int, *, counted: bool = False) -> int:
+    """Start a window for ``key`` (or count into the one a racer started)."""
+    cache.set(f"{key}:t", time.time(), timeout=seconds)  # when it opened: for retry-after
+    if counted:
+        cache.touch(key, timeout=seconds)
+        return 1
+    if cache.add(key, 1, timeout=seconds):
+        return 1
+    return cache.incr(key)
+
+
+_hit_in_thread = sync_to_async(hit, thread_sensitive=False)
+
+
+async def ahit(key: str, limit: int, seconds: int) -> int | None:
+    """``hit()`` for the event loop.
+
+    Django's async cache methods do not fit here: ``aincr`` is a get and a
+    set (not atomic), and each call hops to the one thread-sensitive worker.
+    The in-process cache is asked on the loop (no I/O, a short lock); Redis
+    in one hop to the thread pool for all of hit()'s round trips.
+    """
+    if isinstance(caches["default"], LocMemCache):
+        return hit(key, limit, seconds)
+    return await _hit_in_thread(key, limit, seconds)
+
+
 class ConnectionBudget:
+    """One socket's frame budget, and its user's budget across every socket."""
+
     def __init__(self, user_id: int | None) -> None:
         self.user_id = user_id
         self.windows = {kind: Window(*spec) for kind, spec in CONNECTION_LIMITS.items()}
 
     def allow(self, kind: str) -> bool:
+        """This connection's windows (local); False: a flood, close the socket."""
         now = time.monotonic()
         if not self.windows["any"].allow(now):
             return False
         window = self.windows.get(kind) if kind != "any" else None  # "any" counted once
-        if window is not None and not window.allow(now):
-            return False
-        if self.user_id is not None and kind in USER_LIMITS:
-            return _user_window(self.user_id, kind).allow(now)
-        return True
+        return window is None or window.allow(now)
 
-
-_users: dict[tuple[int, str], Window] = {}
-# Every this many lookups, windows of users who have gone quiet are dropped,
-# so a long-running process does not keep one per user it ever saw.
-PRUNE_EVERY = 1000
-_lookups = 0
-
-
-def _user_window(user_id: int, kind: str) -> Window:
-    global _lookups
-    _lookups += 1
-    if _lookups % PRUNE_EVERY == 0:
-        _prune(time.monotonic())
-    key = (user_id, kind)
-    window = _users.get(key)
-    if window is None:
-        window = _users[key] = Window(*USER_LIMITS[kind])
-    return window
-
-
-def _prune(now: float) -> None:
-    quiet = [k for k, w in _users.items() if not w.times or now - w.times[-1] > w.seconds]
-    for key in quiet:
-        del _users[key]
-
-
-def reset() -> None:
-    """Forget every per-user window (tests)."""
-    _users.clear()
+    async def user_wait(self, kind: str) -> int | None:
+        """None if the user's shared budget for ``kind`` allows one more frame,
+        else the seconds to wait."""
+        if self.user_id is None or kind not in USER_LIMITS:
+            return None
+        limit, seconds = USER_LIMITS[kind]
+        return await ahit(f"user:{self.user_id}:{kind}", limit, seconds)

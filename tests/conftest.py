@@ -82,13 +82,12 @@ def _no_sweeper_in_the_test_process(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
-    """Rate-limit windows are per process; user ids repeat across tests."""
+    """Per-user rate limits and django-axes' login failures live in the cache
+    (the in-process one here: the suite runs without REDIS_URL); user ids and
+    the test client's address repeat across tests."""
     from django.core.cache import cache
 
-    from games import ratelimit
-
     cache.clear()
-    ratelimit.reset()
 
 
 @pytest.fixture(autouse=True)

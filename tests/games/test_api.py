@@ -145,4 +145,7 @@ def test_table_creation_is_rate_limited_per_user():
         if response.status_code == 201:
             GameModel.objects.filter(pk=response.json()["id"]).update(status="aborted")
     assert 429 in codes and codes.count(201) == 30
-    assert client.post("/api/tables/", {"ruleset": "halma"}, format="json").json()["message"]
+    refused = client.post("/api/tables/", {"ruleset": "halma"}, format="json")
+    body = refused.json()
+    assert body["code"] == "throttled" and "seconds" in body["message"]
+    assert 0 < body["retry_after"] <= 60 and refused["Retry-After"] == str(body["retry_after"])

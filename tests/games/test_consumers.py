@@ -283,6 +283,47 @@ async def test_chat_needs_login_and_respects_limits(table):
     await spectator.disconnect()
 
 
+async def test_chat_over_the_rate_is_refused_with_when_to_try_again(table, settings):
+    game, white, _ = table
+    count, seconds = settings.CHAT_RATE
+    w = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(w, "hello")
+    for i in range(count):
+        await w.send_json_to({"type": "chat", "text": f"line {i}"})
+        assert (await receive(w, "chat"))["message"]["text"] == f"line {i}"
+    await w.send_json_to({"type": "chat", "text": "one too many", "ref": "c"})
+    refused = await receive(w, "error")
+    assert refused["code"] == "rate_limited" and refused["ref"] == "c"
+    assert 0 < refused["retry_after"] <= seconds
+    assert f"try again in {refused['retry_after']} seconds" in refused["message"]
+    await w.disconnect()
+
+
+async def test_a_user_over_the_budget_of_all_their_sockets_is_told_when_to_try_again(
+    table, monkeypatch
+):
+    """The per-user budget answers with an error frame; only a socket's own
+    flood closes it (4008)."""
+    from games import ratelimit
+
+    monkeypatch.setitem(ratelimit.USER_LIMITS, "act", (2, 5))
+    game, white, _ = table
+    tabs = [await connect(f"/ws/game/{game.pk}/", white) for _ in range(2)]
+    for tab in tabs:
+        await receive(tab, "hello")
+    stale = {"type": "act", "game": game.pk, "version": 0, "action": FIRST_MOVE}
+    for i, tab in enumerate(tabs):
+        await tab.send_json_to({**stale, "ref": i})
+        assert (await receive(tab, "error"))["code"] == "stale_version"
+    await tabs[0].send_json_to({**stale, "ref": "x"})
+    refused = await receive(tabs[0], "error")
+    assert refused["code"] == "rate_limited" and refused["ref"] == "x"
+    assert 0 < refused["retry_after"] <= 5
+    await tabs[0].send_json_to({"type": "ping", "version": 1})
+    assert (await receive(tabs[0], "pong"))["version"] == 1  # still open
+    await close_all(tabs)
+
+
 async def test_notify_socket_lists_and_marks_read(table):
     game, _, black = table
     from games.models import Notification

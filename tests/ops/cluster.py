@@ -183,7 +183,8 @@ def setup_games(env: dict[str, str], games: list[dict[str, Any]]) -> list[dict[s
     """Create users and started games through Django in a subprocess.
 
     Each spec: {"players": ["name0", "name1"], "clock": {...} | None}. Returns
-    [{"id": game id, "players": [...], "cookies": [cookie header per seat]}].
+    [{"id": game id, "players": [...], "cookies": [cookie header per seat],
+    "tokens": [API token per seat]}].
     """
     proc = run_checked(
         [PYTHON, str(Path(__file__).resolve()), "setup"],
@@ -773,6 +774,7 @@ def _setup_main() -> None:
 
     django.setup()
     from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
 
     from bench.ws_load import session_cookie
     from lobby.services import table_create, table_join, table_start
@@ -799,8 +801,14 @@ def _setup_main() -> None:
         for user in users[1:]:
             table_join(game_id=game.pk, user=user)
         table_start(game_id=game.pk, user=users[0])
+        tokens = [Token.objects.get_or_create(user=user)[0].key for user in users]
         out.append(
-            {"id": game.pk, "players": g["players"], "cookies": [cookies[n] for n in g["players"]]}
+            {
+                "id": game.pk,
+                "players": g["players"],
+                "cookies": [cookies[n] for n in g["players"]],
+                "tokens": tokens,
+            }
         )
     print(SETUP_MARK + json.dumps(out), flush=True)
 
