@@ -1,3 +1,6 @@
+import math
+
+from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -6,8 +9,11 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import i18n
 from django.views.decorators.http import require_http_methods
+
+from games import ratelimit
 
 from .forms import SettingsForm, SignUpForm
 from .language import remember_language
@@ -20,12 +26,33 @@ def signup(request):
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = ""
     form = SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        form.instance.language = request.LANGUAGE_CODE  # the language the page was read in
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(next_url or "lobby")
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+        wait = _signup_wait(request)
+        if wait is None:
+            form.instance.language = request.LANGUAGE_CODE  # the language the page was read in
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url or "lobby")
+        form.add_error(None, _too_many_signups(wait))
+        status = 429
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
+
+
+def _signup_wait(request) -> int | None:
+    """SIGNUPS_PER_HOUR per client address (the address django-axes resolves,
+    behind TRUSTED_PROXY_COUNT proxies), counted in the shared cache."""
+    address = get_client_ip_address(request)
+    return ratelimit.hit(f"signup:{address}", settings.SIGNUPS_PER_HOUR, 3600)
+
+
+def _too_many_signups(wait: int) -> str:
+    minutes = max(1, math.ceil(wait / 60))
+    return ngettext(
+        "Too many new accounts from your address; try again in %(n)s minute.",
+        "Too many new accounts from your address; try again in %(n)s minutes.",
+        minutes,
+    ) % {"n": minutes}
 
 
 @login_required

@@ -9,6 +9,7 @@ production hardening (and demands a real ``DJANGO_SECRET_KEY``).
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
@@ -68,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a lock-out into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -169,6 +173,11 @@ AUTH_PASSWORD_VALIDATORS = [
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out account or address before any password is hashed.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -190,6 +199,43 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
+# --- client address, login and sign-up limits -------------------------------
+# How many proxies in front of Daphne append the address they saw to
+# X-Forwarded-For: 1 for the nginx of docs/deploy.md. With 0 (no proxy) the
+# peer of the socket is the client, and X-Forwarded-For, which the client
+# wrote itself, is ignored. With N the client is the Nth address from the
+# right: entries further left were written by the client and never trusted.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+
+# django-axes counts failed logins (form, /api/token/, admin) per account and,
+# separately, per client address in the cache above; either one over the limit
+# refuses every try, the right password too, until the account or address has
+# been quiet for the cool-off time.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# The client address through django-ipware: with proxies, X-Forwarded-For only,
+# the entry TRUSTED_PROXY_COUNT places from its right (ipware counts the hops
+# left of the client's entry, hence the - 1; not strict, so client-written
+# entries further left are skipped rather than a reason to drop the header).
+if TRUSTED_PROXY_COUNT:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR",)
+    AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT - 1
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+AXES_IPWARE_PROXY_ORDER = "left-most"
+IPWARE_STRICT = False
+if not REDIS_URL:
+    # axes warns about a per-process cache; the embedded default is one process.
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
+
+# Accounts created per client address and hour (accounts/views.py).
+SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "10"))
+
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -202,7 +248,10 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Per user, counted atomically in the shared cache (games/api.py WriteThrottle).
     "DEFAULT_THROTTLE_RATES": {"tables": "30/min", "acts": "300/min", "chat": "60/min"},
+    # Anonymous clients are told apart by address: the same proxies as above.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",

@@ -1,6 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+
+from accounts.api import obtain_token
 
 from . import api
 
@@ -41,7 +42,7 @@ urlpatterns = [
     path("games/import/", api.GameImport.as_view(), name="api-game-import"),
     path("notifications/", api.NotificationList.as_view(), name="api-notifications"),
     path("notifications/read/", api.NotificationRead.as_view(), name="api-notifications-read"),
-    path("token/", obtain_auth_token, name="api-token"),
+    path("token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

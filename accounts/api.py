@@ -1,0 +1,31 @@
+"""The API's token view: failed tries count towards django-axes' lock-out."""
+
+from __future__ import annotations
+
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from .lockout import lockout_json, lockout_seconds
+
+
+class ObtainToken(ObtainAuthToken):
+    """POST username and password, get the user's token.
+
+    DRF's serializer calls authenticate() with this DRF request, so django-axes
+    marks the lock-out on it (not on the Django request its middleware
+    answers): a locked-out try is told so here, not "unable to log in".
+    """
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            if getattr(request, "axes_locked_out", False):
+                return Response(
+                    lockout_json(), status=429, headers={"Retry-After": str(lockout_seconds())}
+                )
+            raise
+
+
+obtain_token = ObtainToken.as_view()
