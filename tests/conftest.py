@@ -80,14 +80,22 @@ def _no_sweeper_in_the_test_process(settings):
     settings.GAME_SWEEPER = False
 
 
+def clear_local_cache() -> None:
+    """Forget per-user rate limits and django-axes' login failures, which live
+    in the cache (the in-process one here: bin/test runs the suite without
+    REDIS_URL). A Redis cache is never cleared: clear() empties the whole
+    shared Redis database."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
-    """Per-user rate limits and django-axes' login failures live in the cache
-    (the in-process one here: the suite runs without REDIS_URL); user ids and
-    the test client's address repeat across tests."""
-    from django.core.cache import cache
-
-    cache.clear()
+    """User ids and the test client's address repeat across tests."""
+    clear_local_cache()
 
 
 @pytest.fixture(autouse=True)

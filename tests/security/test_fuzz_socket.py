@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from config.asgi import application
 from games.consumers import MAX_FRAME, POLICY_VIOLATION
 from games.models import Event, Game, RemisRequest
+from tests.conftest import clear_local_cache
 from tests.db_threads import sync_to_async
 from tests.factories import FIRST_MOVE, make_user, started_game
 
@@ -659,7 +659,7 @@ SENDERS += [("lobby", "anonymous"), ("notify", "watcher"), ("remis", "staff")]
 @given(frames=st.lists(random_frames, min_size=1, max_size=4))
 async def test_random_frames(world, frames):
     """Every sender gets the same random frames; nothing may change the game."""
-    cache.clear()  # the per-user budgets
+    clear_local_cache()  # the per-user budgets
     before = await db_snapshot(world.game)
     for url, role in SENDERS:
         sock = Socket(world, url, role)
