@@ -167,22 +167,19 @@ async def _flush(pending: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 def publish_game_event(game: Game, rs: Ruleset, state: Any, event: Event) -> None:
-    """The spectators' frame to the game's group; a seat whose frame differs
-    (its legal moves, its secrets) gets its own, sent only to its holder."""
+    """Where nothing is secret, every seat's frame in one message to the game's
+    group. Otherwise the spectators' frame to the game's group, and a seat whose
+    frame differs (its legal moves, its secrets) gets its own, sent only to the
+    user who holds that seat now."""
     frames = event_frames(game, rs, state, event)
+    result = {"result": game.result} if game.result else {}
+    message: dict[str, Any] = {"type": "game.frames", "version": event.version, **result}
+    if rs.views_are_public:
+        _send(game_group(game.pk), {**message, "frames": frames})
+        return
     public = frames.pop(SPECTATOR)
     own = {int(seat): text for seat, text in frames.items() if text != public}
-    result = {"result": game.result} if game.result else {}
-    _send(
-        game_group(game.pk),
-        {
-            "type": "game.frames",
-            "version": event.version,
-            "frame": public,
-            "own": sorted(own),
-            **result,
-        },
-    )
+    _send(game_group(game.pk), {**message, "frame": public, "own": sorted(own)})
     holders = seat_holders(game)
     for seat, text in own.items():
         if holders.get(seat) is not None:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop
 
 from . import chat, loop_moves, notifications, presence, remis, selectors, services
 from .broadcast import (
+    SPECTATOR,
     dumps,
     game_group,
     in_thread_then_publish,
@@ -284,9 +285,13 @@ class GameConsumer(
 
     # -- from the group --------------------------------------------------
     async def game_frames(self, message: dict[str, Any]) -> None:
-        if self.seat is not None and self.seat in message["own"]:
-            return  # this seat's own frame comes to its holder's group
-        await self.send_event_frame(message["frame"], message)
+        frames = message.get("frames")
+        if frames is not None:  # nothing secret: every seat's frame is here
+            key = SPECTATOR if self.seat is None else str(self.seat)
+            await self.send_event_frame(frames[key], message)
+        elif self.seat is None or self.seat not in message["own"]:
+            await self.send_event_frame(message["frame"], message)
+        # else: this seat's own frame comes to its holder's group
 
     async def game_own_frame(self, message: dict[str, Any]) -> None:
         if message["seat"] != self.seat:

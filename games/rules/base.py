@@ -83,6 +83,12 @@ class Ruleset:
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # Platform extension: True when nothing any seat's view or legal actions
+    # show is secret from anyone (perfect information; the dice's seed never
+    # appears in a view). The platform then sends every seat's frame in one
+    # message to the game's group; otherwise a seat's own frame goes only to
+    # the user who holds it.
+    views_are_public: ClassVar[bool] = False
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:

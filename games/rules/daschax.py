@@ -380,6 +380,7 @@ class DaschaxRuleset(Ruleset):
     title: ClassVar[str] = "Daschax"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
+    views_are_public: ClassVar[bool] = True
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:

@@ -275,6 +275,7 @@ class MalefizRuleset(Ruleset):
     title = gettext_noop("Malefiz")
     min_seats = 2
     max_seats = 4
+    views_are_public = True  # the dice's seed and counter never appear in a view
 
     # -- options / seats -----------------------------------------------------
     def seat_names(self, seats: int) -> list[str]:

@@ -356,13 +356,11 @@ async def test_frames_published_from_the_loop_say_who_may_request_remis(monkeypa
     white = await sync_to_async(make_user)()
     game = await sync_to_async(started_game)(players=[white, await sync_to_async(make_user)()])
     assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
-    [public] = [m for _, m in sent if m["type"] == "game.frames"]
-    own = {m["seat"]: m["frame"] for _, m in sent if m["type"] == "game.own_frame"}
-    states = {seat: json.loads(frame)["state"] for seat, frame in own.items()}
-    states["s"] = json.loads(public["frame"])["state"]
-    # White's frame is the spectators' (nothing of its own): it is not sent apart.
-    assert public["own"] == [1]
+    # Halma has no secrets: every seat's frame travels in one message.
+    [(_group, message)] = [(g, m) for g, m in sent if m["type"] == "game.frames"]
+    states = {seat: json.loads(frame)["state"] for seat, frame in message["frames"].items()}
     assert {seat: s["remis_allowed"] for seat, s in states.items()} == {
-        1: ["repetition"],  # Black to move; no deadlock claim before move 50
+        "0": [],
+        "1": ["repetition"],  # Black to move; no deadlock claim before move 50
         "s": [],
     }

@@ -186,3 +186,30 @@ async def _orders_seen_by_three_sockets() -> tuple[int, int]:
         assert_secret_free(sock.text(), who)
     await close_all([s.comm for s in socks])
     return game_id, one.pk
+
+
+async def test_where_nothing_is_secret_one_message_carries_every_seat(monkeypatch):
+    """Halma hides nothing: one group message per move (the hot path's cost),
+    and each socket still gets its own seat's frame from it."""
+    from games import broadcast
+    from tests.factories import FIRST_MOVE, started_game
+
+    sent = []
+    real = broadcast._send
+    monkeypatch.setattr(broadcast, "_send", lambda g, m: (sent.append((g, m)), real(g, m)))
+    white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=[white, black])
+    path = f"/ws/game/{game.pk}/"
+    socks = [Recorder(await connect(path, user)) for user in (white, black, None)]
+    for sock in socks:
+        await receive(sock.comm, "hello")
+    await socks[0].comm.send_json_to(
+        {"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE}
+    )
+    frames = [await sock.at_version(2) for sock in socks]
+    assert [f["state"]["view"]["seat"] for f in frames] == [0, 1, None]
+    assert frames[1]["state"]["legal"] and not frames[0]["state"]["legal"]
+    moved = [m for _, m in sent if m.get("version") == 2]
+    assert [m["type"] for m in moved] == ["game.frames"]
+    assert sorted(moved[0]["frames"]) == ["0", "1", "s"]
+    await close_all([s.comm for s in socks])
