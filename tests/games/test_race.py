@@ -7,7 +7,7 @@ module on SQLite and again on PostgreSQL.
 from __future__ import annotations
 
 import os
-import threading
+from functools import partial
 
 import pytest
 from django.db import connection, connections
@@ -17,31 +17,13 @@ from games.errors import GameError
 from games.models import Event, Game
 from games.services import game_act
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
+from tests.together import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def race(game_id: int, calls: list[dict]) -> list:
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = game_act(game_id=game_id, **calls[i])
-        except GameError as exc:
-            results[i] = exc
-        except Exception as exc:  # anything else is a bug, e.g. "database is locked"
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return results
+    return at_once([partial(game_act, game_id=game_id, **call) for call in calls], timeout=30)
 
 
 @pytest.mark.parametrize("attempt", range(3))

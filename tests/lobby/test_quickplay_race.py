@@ -8,36 +8,20 @@ two seekers each find no seek and each leave one, side by side.
 from __future__ import annotations
 
 import threading
+from functools import partial
 
 import pytest
-from django.db import connections
 
 from games.models import Game, Seat
 from lobby import services as lobby
 from tests.factories import make_user
+from tests.together import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def seek_at_once(users: list, **kind) -> list:
-    barrier = threading.Barrier(len(users))
-    results: list = [None] * len(users)
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = lobby.quickplay(user=users[i], **kind)
-        except Exception as exc:  # a GameError or "database is locked" is a failure
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(users))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
+    return at_once([partial(lobby.quickplay, user=user, **kind) for user in users])
 
 
 def open_seeks(ruleset: str = "halma") -> int:
@@ -78,7 +62,7 @@ def test_one_user_seeking_twice_at_once_leaves_one_seek():
 def test_seekers_of_another_kind_do_not_wait():
     """The lock is per kind of seek: a seeker of a 5-minute game passes while a
     transaction holds the lock of the default clock's seeks."""
-    from django.db import connection, transaction
+    from django.db import connection, connections, transaction
 
     if connection.vendor != "postgresql":
         pytest.skip("SQLite serialises every writer; only PostgreSQL locks per kind")
