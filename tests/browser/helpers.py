@@ -88,6 +88,16 @@ def off_loop(fn, *args, **kwargs) -> Any:
         return pool.submit(call).result()
 
 
+def _no_connections_across_the_fork() -> None:
+    """The live server is forked from this process: a PostgreSQL connection
+    (or a pool of them) open here would be shared by both processes, each
+    reading the other's answers. Close them; each side opens its own."""
+    for conn in connections.all():
+        conn.close()
+        if hasattr(conn, "close_pool"):  # PostgreSQL's pool (Django's OPTIONS["pool"])
+            conn.close_pool()
+
+
 class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     """Daphne in a subprocess on the SQLite test file; Chromium launched once per class."""
 
@@ -97,6 +107,7 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     @classmethod
     def setUpClass(cls) -> None:
         require_service(chromium_available(), f"Chromium at {CHROMIUM} (apt-get install chromium)")
+        _no_connections_across_the_fork()
         super().setUpClass()
         # The sync Playwright API keeps an event loop running in this thread; ORM
         # calls in the tests would otherwise raise SynchronousOnlyOperation.
