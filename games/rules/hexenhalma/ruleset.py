@@ -14,7 +14,7 @@ import json
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..base import (
     Action,
@@ -32,7 +32,7 @@ from ..base import (
     gettext_noop,
 )
 from .board import canonical, compile_board, goals_of, is_int, validate_board, validate_params
-from .orders import compile_plans, parse_orders, validate_orders_compiled
+from .orders import Plan, compile_plans, parse_orders, validate_orders_compiled
 from .presets import PRESETS
 from .resolve import run_match
 from .sample import random_orders
@@ -47,6 +47,7 @@ RANDOM_LOCK = 1 / 2
 REASON_FINISHED = gettext_noop("the game master ended the campaign; most witches in goal wins")
 REASON_ROUNDS = gettext_noop("all rounds are played; most witches in goal wins")
 
+T = TypeVar("T")
 Match = tuple[int, int, int, int]  # seat playing side A, seat playing side B, goals A, goals B
 
 
@@ -116,7 +117,7 @@ def standings(state: HexenhalmaState) -> list[dict[str, int]]:
     return ranked
 
 
-def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+def _put(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A copy of ``values`` with one entry replaced (states are immutable)."""
     return (*values[:index], value, *values[index + 1 :])
 
@@ -367,7 +368,7 @@ class HexenhalmaRuleset(
         board, params = json.loads(state.board), json.loads(state.params)
         cb = compile_board(board)
         witches = params["witches"]
-        plans: dict[int, tuple[Any, Any]] = {}
+        plans: dict[int, tuple[list[Plan] | None, list[Plan] | None]] = {}
         for seat in state.teams:
             text = state.orders[seat - 1]
             if text is None:
