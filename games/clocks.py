@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 from .errors import GameError
 from .models import Event, Game
 from .rules import Ruleset
-from .rules.base import LongWork, PhaseDeadline, PhaseTimer
+from .rules.base import LongWork, PhaseDeadline, PhaseTimer, implements
 
 DAY = 86400.0
 DEFAULT_CLOCK = {"kind": "correspondence", "days": 3}
@@ -140,7 +140,7 @@ def set_deadline(
     game.deadline, game.timer = None, ""
     if game.status != Game.Status.ACTIVE or game.paused or state is None:
         return
-    work_due = isinstance(rs, LongWork) and rs.work_due(state)
+    work_due = implements(rs, LongWork) and rs.work_due(state)
     if not game.to_act:
         if work_due:
             game.deadline, game.timer = now, "work"
@@ -162,7 +162,7 @@ def set_deadline(
             game.phase_deadline = now + timedelta(seconds=phase)
         game.timer_key = key
         options.append((game.phase_deadline, "phase"))
-    absolute = rs.phase_deadline(state) if isinstance(rs, PhaseDeadline) else None
+    absolute = rs.phase_deadline(state) if implements(rs, PhaseDeadline) else None
     if absolute:
         when = datetime.fromisoformat(absolute)
         options.append((when if when.tzinfo else when.replace(tzinfo=UTC), "phase"))
@@ -175,7 +175,7 @@ def set_deadline(
 def _phase_timer(rs: Ruleset, state: Any) -> tuple[float | None, str]:
     """The ruleset's own phase timer in seconds (None: none runs) and the key
     naming the timed phase."""
-    if not isinstance(rs, PhaseTimer):
+    if not implements(rs, PhaseTimer):
         return None, ""
     phase = rs.phase_timer(state)
     return phase, (rs.timer_key(state) or "") if phase is not None else ""

@@ -26,7 +26,7 @@ from .errors import GameError
 from .models import Event, Game, Notification, RemisRequest, Seat
 from .replay import walk
 from .rules import IllegalAction, Ruleset, get_ruleset
-from .rules.base import RemisQueue
+from .rules.base import RemisQueue, implements
 from .selectors import remis_refusal
 from .services import (
     _append_event,
@@ -60,7 +60,7 @@ def repetition_candidates(game: Game, seat: int) -> list[dict[str, Any]]:
     """Moves of ``seat`` that would produce a position for the third time
     (the ruleset says which positions count), with the move numbers to cite."""
     rs = get_ruleset(game.ruleset)
-    if not isinstance(rs, RemisQueue):
+    if not implements(rs, RemisQueue):
         return []
     return rs.repetition_candidates(history(game, rs), seat)
 

@@ -237,7 +237,8 @@ class Ruleset(ABC, Generic[S]):
 # Small protocols a ruleset implements only when its game needs the platform
 # for it. They are runtime-checkable: the platform asks ``isinstance(rs, X)``.
 # A ruleset names the ones it implements among its bases, so mypy checks them
-# at the class.
+# at the class. On the move path the platform asks :func:`implements`, the
+# same answer cached per class.
 
 
 @runtime_checkable
@@ -276,6 +277,17 @@ class LongWork(Protocol[S]):
     def do_work(self, state: S) -> tuple[S, list[Event], list[Record]]:
         """Do it: the new state, its events, and records kept outside the state."""
         ...
+
+
+def implements(ruleset: object, hook: type) -> bool:
+    """Whether ``ruleset`` implements the optional ``hook`` protocol.
+
+    The answer of ``isinstance(ruleset, hook)``, asked of the class, where the
+    ABC machinery caches it: under Python 3.11 a runtime protocol's
+    ``isinstance`` inspects every method on each call (some 10 µs), and the
+    platform asks on every move.
+    """
+    return issubclass(type(ruleset), hook)
 
 
 class RepetitionCandidate(TypedDict):

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from games.rules import RULESETS, get_ruleset
-from games.rules.base import LongWork, PhaseDeadline, PhaseTimer, RemisQueue, Ruleset
+from games.rules.base import (
+    LongWork,
+    PhaseDeadline,
+    PhaseTimer,
+    RemisQueue,
+    Ruleset,
+    implements,
+)
 from games.rules.halma import MOVE_LIMIT, HalmaRuleset, HalmaState
 from tests.games.halma_script import RS, repetition_log
 
@@ -23,8 +30,9 @@ CAPABILITIES = {
 def test_each_ruleset_has_exactly_its_platform_hooks(slug):
     rs = get_ruleset(slug)
     assert isinstance(rs, Ruleset)
-    has = {p for p in (LongWork, PhaseDeadline, PhaseTimer, RemisQueue) if isinstance(rs, p)}
-    assert has == CAPABILITIES[slug]
+    hooks = (LongWork, PhaseDeadline, PhaseTimer, RemisQueue)
+    assert {p for p in hooks if isinstance(rs, p)} == CAPABILITIES[slug]
+    assert {p for p in hooks if implements(rs, p)} == CAPABILITIES[slug]
 
 
 def history_of(log):
