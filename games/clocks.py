@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 from .errors import GameError
 from .models import Event, Game
 from .rules import Ruleset
+from .rules.base import LongWork, PhaseDeadline, PhaseTimer, implements
 
 DAY = 86400.0
 DEFAULT_CLOCK = {"kind": "correspondence", "days": 3}
@@ -139,8 +140,9 @@ def set_deadline(
     game.deadline, game.timer = None, ""
     if game.status != Game.Status.ACTIVE or game.paused or state is None:
         return
+    work_due = implements(rs, LongWork) and rs.work_due(state)
     if not game.to_act:
-        if rs.work_due(state):
+        if work_due:
             game.deadline, game.timer = now, "work"
         return
     options: list[tuple[datetime, str]] = []
@@ -152,23 +154,31 @@ def set_deadline(
                 game.clocks[seat] = _period(game)
         left = min(game.clocks[s] for s in game.to_act)
         options.append((now + timedelta(seconds=left), "clock" if kind == "realtime" else "move"))
-    phase = rs.phase_timer(state)
+    phase, key = _phase_timer(rs, state)
     if phase is None:
         game.phase_deadline, game.timer_key = None, ""
     else:
-        key = rs.timer_key(state) or ""
         if not key or key != game.timer_key or game.phase_deadline is None:
             game.phase_deadline = now + timedelta(seconds=phase)
         game.timer_key = key
         options.append((game.phase_deadline, "phase"))
-    absolute = rs.phase_deadline(state)
+    absolute = rs.phase_deadline(state) if implements(rs, PhaseDeadline) else None
     if absolute:
         when = datetime.fromisoformat(absolute)
         options.append((when if when.tzinfo else when.replace(tzinfo=UTC), "phase"))
-    if rs.work_due(state):
+    if work_due:
         options.append((now, "work"))
     if options:
         game.deadline, game.timer = min(options)
+
+
+def _phase_timer(rs: Ruleset, state: Any) -> tuple[float | None, str]:
+    """The ruleset's own phase timer in seconds (None: none runs) and the key
+    naming the timed phase."""
+    if not implements(rs, PhaseTimer):
+        return None, ""
+    phase = rs.phase_timer(state)
+    return phase, (rs.timer_key(state) or "") if phase is not None else ""
 
 
 def timed_out_seat(game: Game) -> int | None:

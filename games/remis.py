@@ -3,7 +3,8 @@
 The player files instead of moving; the game pauses (both clocks stopped,
 time already used stays used) until an admin approves (the game ends as
 remis) or rejects with a reason (play resumes, the clocks where they stood).
-The site computes the evidence, the admin decides. The queue must not be a
+The ruleset computes the evidence (``games.rules.base.RemisQueue``: which
+positions count, the move numbers), the admin decides. The queue must not be a
 way to stall (RULES.md §1): deadlock requests only once move 50 is complete
 and at most two per player and game (``selectors.remis_refusal``), a game
 that ends closes its waiting request, realtime games come first in the queue.
@@ -25,6 +26,7 @@ from .errors import GameError
 from .models import Event, Game, Notification, RemisRequest, Seat
 from .replay import walk
 from .rules import IllegalAction, Ruleset, get_ruleset
+from .rules.base import RemisQueue, implements
 from .selectors import remis_refusal
 from .services import (
     _append_event,
@@ -34,7 +36,6 @@ from .services import (
     _require_seat,
 )
 
-REPETITION_FROM = 51  # positions count once more than 51 full moves were played
 REASON_APPROVED = {
     "repetition": gettext_noop("Remis by repetition, approved by an admin."),
     "deadlock": gettext_noop("Remis: neither side could win, approved by an admin."),
@@ -55,36 +56,13 @@ def history(game: Game, rs: Ruleset) -> list[Any]:
     return states
 
 
-def mover_move_number(plies: int) -> int:
-    """The move number of the move that produced the position after ``plies`` plies."""
-    return (plies - 1) // 2 + 1
-
-
-def plies_after(move: int, seat: int) -> int:
-    """Plies played once ``seat`` has made its ``move``-th move."""
-    return 2 * (move - 1) + seat + 1
-
-
 def repetition_candidates(game: Game, seat: int) -> list[dict[str, Any]]:
     """Moves of ``seat`` that would produce a position for the third time
-    (counting only positions after move 51), with the move numbers to cite."""
+    (the ruleset says which positions count), with the move numbers to cite."""
     rs = get_ruleset(game.ruleset)
-    states = history(game, rs)
-    current = states[-1]
-    keys: dict[str, list[int]] = {}
-    for plies, state in enumerate(states):
-        if plies // 2 > REPETITION_FROM:
-            keys.setdefault(rs.position_key(state), []).append(plies)
-    found = []
-    for action in rs.legal_actions(current, seat) or []:
-        after, _ = rs.apply(current, seat, action)
-        earlier = keys.get(rs.position_key(after), [])
-        if len(earlier) >= 2:
-            numbers = [mover_move_number(p) for p in earlier[-2:]] + [
-                mover_move_number(len(states))
-            ]
-            found.append({"action": action, "move_numbers": numbers})
-    return found
+    if not implements(rs, RemisQueue):
+        return []
+    return rs.repetition_candidates(history(game, rs), seat)
 
 
 # --- filing --------------------------------------------------------------------
@@ -113,40 +91,6 @@ def _check_numbers(numbers: Any, current_move: int) -> list[int]:
             n=current_move,
         )
     return numbers
-
-
-def _evidence(
-    rs: Ruleset, states: list[Any], seat: int, after: Any, numbers: list[int]
-) -> dict[str, Any]:
-    """What the admin sees: the cited positions, whether they match, whether they count."""
-    positions = []
-    for n in numbers[:-1]:
-        plies = plies_after(n, seat)
-        state = states[plies] if plies < len(states) else None
-        positions.append(
-            {
-                "move": n,
-                "pieces": rs.view(state, None)["pieces"] if state is not None else None,
-                "identical": state is not None and rs.position_key(state) == rs.position_key(after),
-                "past_51": plies // 2 > REPETITION_FROM,
-            }
-        )
-    last_plies = len(states)
-    positions.append(
-        {
-            "move": numbers[-1],
-            "pieces": rs.view(after, None)["pieces"],
-            "identical": True,
-            "past_51": last_plies // 2 > REPETITION_FROM,
-            "proposed": True,
-        }
-    )
-    return {
-        "positions": positions,
-        "identical": all(p["identical"] for p in positions),
-        "past_51": all(p["past_51"] for p in positions),
-        "move_legal": True,
-    }
 
 
 def _deadlock_reason(reason: Any) -> str:
@@ -185,7 +129,7 @@ def remis_request(
         if refusal is not None:
             raise refusal
         states = history(game, rs)
-        current_move = mover_move_number(len(states))
+        current_move = rs.move_number_after(len(states))
         evidence: dict[str, Any] = {}
         if kind == RemisRequest.Kind.REPETITION:
             numbers = _check_numbers(move_numbers, current_move)
@@ -194,7 +138,7 @@ def remis_request(
                 after, _ = rs.apply(states[-1], seat, action)
             except IllegalAction as exc:
                 raise GameError("illegal", exc.template, **exc.params) from None
-            evidence = _evidence(rs, states, seat, after, numbers)
+            evidence = rs.repetition_evidence(states, seat, after, numbers)
             if not evidence["identical"]:
                 wrong = next(p["move"] for p in evidence["positions"] if not p["identical"])
                 raise _bad(

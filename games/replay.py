@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from .errors import GameError
 from .models import Event, Game, Seat
 from .rules import RULESETS, IllegalAction, InvalidOptions, Ruleset, get_ruleset
+from .rules.base import LongWork, implements
 from .selectors import client_event
 
 EXPORT_FORMAT = "brettspiele/1"
@@ -29,6 +30,8 @@ def step(rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any) -> A
     if kind == Event.Kind.LEAVE:
         return rs.leave(state, seat)[0]
     if kind == Event.Kind.WORK:
+        if not implements(rs, LongWork):
+            raise IllegalAction(gettext_noop("There is nothing to resolve."))
         return rs.do_work(state)[0]
     return state
 

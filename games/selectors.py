@@ -13,7 +13,7 @@ from .clocks import clock_view
 from .errors import GameError
 from .models import Event, Game, Presence, RemisRequest, Seat
 from .rules import Ruleset, get_ruleset
-from .rules.halma import MOVE_LIMIT, full_moves
+from .rules.base import RemisQueue, implements
 
 PRESENCE_TTL = timedelta(seconds=90)
 REMIS_KINDS = tuple(RemisRequest.Kind.values)
@@ -75,7 +75,7 @@ def remis_refusal(
     control (RULES.md §1: the queue must not be a way to stall). Reads only
     the game row: the snapshot is built on the event loop, without queries.
     """
-    if not getattr(rs, "remis_by_admin", False):
+    if not implements(rs, RemisQueue):
         return GameError(
             "not_supported", gettext_noop("This game has no remis requests; offer a draw instead.")
         )
@@ -93,11 +93,12 @@ def remis_refusal(
             gettext_noop("Time is up for this move; the server is applying the timeout."),
         )
     if kind == "deadlock":
-        if full_moves(state) < MOVE_LIMIT:
+        complete_first = rs.deadlock_claim_from(state)
+        if complete_first is not None:
             return GameError(
                 "remis_too_early",
                 gettext_noop("A deadlock remis can be requested once move %(n)s is complete."),
-                n=MOVE_LIMIT,
+                n=complete_first,
             )
         filed = (game.deadlock_requests or [])[seat : seat + 1]
         if filed and filed[0] >= DEADLOCK_REQUESTS:
@@ -117,7 +118,7 @@ def remis_allowed(
     """The kinds of remis request ``seat`` may file now (the page shows the control)."""
     if seat is None or state is None or game.status != Game.Status.ACTIVE:
         return []
-    if not getattr(rs, "remis_by_admin", False):
+    if not implements(rs, RemisQueue):
         return []
     return [kind for kind in REMIS_KINDS if remis_refusal(game, rs, state, seat, kind, now) is None]
 

@@ -20,6 +20,7 @@ from . import broadcast, clocks, notifications, store
 from .errors import GameError, no_such_game
 from .models import Event, Game, MatchRecord, RemisRequest, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
+from .rules.base import RemisQueue, implements
 from .selectors import game_with_seats
 
 REASON_RESIGNED = gettext_noop("%(player)s resigned.")
@@ -176,7 +177,7 @@ def _store_event(
     last: bool,
 ) -> Event:
     """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
-    if game.is_over and getattr(rs, "remis_by_admin", False):
+    if game.is_over and implements(rs, RemisQueue):
         _close_waiting_remis(game, event.created)
     notifications.after_game_event(game, before_to_act, event)
     store.save_event(game, event, MUTABLE_FIELDS, last=last)

@@ -8,14 +8,60 @@ plus a counter) and is drawn with :func:`draw`, never from a global RNG.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, ClassVar
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    runtime_checkable,
+)
 
 if TYPE_CHECKING:
     import random
 
+# A ruleset's state type: each engine has its own frozen value (HalmaState, ...).
+S = TypeVar("S")
+# The old name of "any ruleset's state", kept for imports; new code writes Ruleset[S].
 State = Any
+S_contra = TypeVar("S_contra", contravariant=True)
+
+# JSON objects with a "type" field. Actions come from clients and are checked
+# by ``apply``; events and views go out through ``view_event`` and ``view``.
 Action = dict[str, Any]
 Event = dict[str, Any]
+View = Mapping[str, Any]  # read-only: views may share static parts
+Options = dict[str, Any]
+# What long work hands the platform to keep outside the state (match traces).
+Record = dict[str, Any]
+
+
+class Outcome(TypedDict):
+    """How a game ended; ``reason`` is a translatable msgid."""
+
+    winners: list[int]
+    draw: bool
+    reason: str
+    reason_params: NotRequired[dict[str, Any]]
+
+
+class OptionField(TypedDict):
+    """One table option, described for the platform's form (labels are msgids)."""
+
+    name: str
+    kind: str  # "bool" | "int" | "choice" | "text"
+    label: str
+    default: Any
+    help: NotRequired[str]
+    min: NotRequired[int]
+    max: NotRequired[int]
+    max_length: NotRequired[int]
+    choices: NotRequired[list[list[Any]]]  # [[value, label msgid], ...]
 
 
 def gettext_noop(message: str) -> str:
@@ -68,15 +114,17 @@ def draw(seed: int, counter: int, sides: int) -> int:
     return z % sides
 
 
-class Ruleset:
-    """Base class with the shared defaults; subclasses implement the rest.
+class Ruleset(ABC, Generic[S]):
+    """The contract every ruleset implements, generic in its state type ``S``.
 
     Contract (ARCHITECTURE.md): slug, title, min_seats, max_seats,
     default_options, validate_options, setup, to_act, legal_actions, apply,
     view, view_event, outcome, position_key, timeout_action, encode, decode.
-    Extensions (extend, never rename): option_fields, seat_names, leave,
-    phase_timer, timer_key, phase_deadline, may_act, work_due, do_work,
-    random_action.
+    Extensions every ruleset answers (extend, never rename): option_fields,
+    seat_names, may_act, leave, random_action. Platform hooks that only some
+    games have are the small protocols below (:class:`PhaseTimer`,
+    :class:`PhaseDeadline`, :class:`LongWork`, :class:`RemisQueue`); the
+    platform asks ``isinstance(rs, LongWork)`` before it uses one.
     """
 
     slug: ClassVar[str]
@@ -91,19 +139,17 @@ class Ruleset:
     views_are_public: ClassVar[bool] = False
 
     # -- options ---------------------------------------------------------
-    def option_fields(self) -> list[dict[str, Any]]:
+    def option_fields(self) -> list[OptionField]:
         """Describe the table options so the platform can build a form.
 
-        Each field: ``{"name", "kind": "bool"|"int"|"choice"|"text",
-        "label", "default", "help"?, "min"?, "max"?, "choices"?: [[value, label]]}``.
         Labels are English msgids marked with :func:`gettext_noop`.
         """
         return []
 
-    def default_options(self) -> dict[str, Any]:
+    def default_options(self) -> Options:
         return {f["name"]: f["default"] for f in self.option_fields()}
 
-    def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+    def validate_options(self, options: Options) -> Options:
         """Check and normalise options against :meth:`option_fields`."""
         if not isinstance(options, dict):
             raise InvalidOptions(gettext_noop("Options must be a JSON object."))
@@ -121,19 +167,23 @@ class Ruleset:
         return []
 
     # -- the game --------------------------------------------------------
-    def setup(self, options: dict[str, Any], seats: int, seed: int) -> State:
-        raise NotImplementedError
+    @abstractmethod
+    def setup(self, options: Options, seats: int, seed: int) -> S:
+        """The opening state; raises InvalidOptions for a bad table."""
 
-    def to_act(self, state: State) -> list[int]:
-        raise NotImplementedError
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """Seats expected to act; [] when the game is over (or waits for work)."""
 
-    def legal_actions(self, state: State, seat: int) -> list[Action] | None:
+    def legal_actions(self, state: S, seat: int) -> list[Action] | None:
+        """Every action ``seat`` may send now; None where they do not enumerate."""
         return None
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        raise NotImplementedError
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """The new state and its events; raises IllegalAction, changing nothing."""
 
-    def random_action(self, state: State, seat: int, rng: random.Random) -> Action | None:
+    def random_action(self, state: S, seat: int, rng: random.Random) -> Action | None:
         """A random action that ``apply`` accepts from ``seat`` now, or None when the
         seat has nothing to do (a seat that only ``may_act`` may also pass).
 
@@ -146,51 +196,31 @@ class Ruleset:
         actions = self.legal_actions(state, seat)
         return rng.choice(actions) if actions else None
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        raise NotImplementedError
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> View:
+        """JSON for ``seat`` (None: a spectator); hides what that seat may not see."""
 
     def view_event(self, event: Event, seat: int | None) -> Event | None:
         """What ``seat`` (None: a spectator) may see of one stored event."""
         return event
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        raise NotImplementedError
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game ended, or None while it goes on (a function of the state)."""
 
-    def position_key(self, state: State) -> str:
+    def position_key(self, state: S) -> str:
         return json.dumps(self.encode(state), sort_keys=True, separators=(",", ":"))
 
-    def timeout_action(self, state: State, seat: int) -> Action | None:
+    def timeout_action(self, state: S, seat: int) -> Action | None:
         """The action a timer applies for ``seat``; None: running out loses/leaves."""
         return None
 
-    def phase_timer(self, state: State) -> float | None:
-        """Seconds a ruleset's own phase timer gives (Idiotenspiel sandglass)."""
-        return None
-
-    def timer_key(self, state: State) -> str | None:
-        """Names the timed phase; the phase timer restarts only when it changes
-        (so moves inside one sandglass phase do not refill it)."""
-        return None
-
-    def may_act(self, state: State, seat: int) -> bool:
+    def may_act(self, state: S, seat: int) -> bool:
         """Whether ``seat`` may send an action although it is not in ``to_act``
         (e.g. a game master closing a round early). The ruleset still checks it."""
         return False
 
-    def phase_deadline(self, state: State) -> str | None:
-        """An absolute ISO deadline the ruleset's phase must end by (a game
-        master's round deadline); the platform applies ``timeout_action`` then."""
-        return None
-
-    def work_due(self, state: State) -> bool:
-        """Whether long work (e.g. resolving a round) waits for the platform's worker."""
-        return False
-
-    def do_work(self, state: State) -> tuple[State, list[Event], list[dict[str, Any]]]:
-        """Do that work: new state, events, and records kept outside the state."""
-        raise IllegalAction(gettext_noop("There is nothing to resolve."))
-
-    def leave(self, state: State, seat: int) -> tuple[State, list[Event]]:
+    def leave(self, state: S, seat: int) -> tuple[S, list[Event]]:
         """A seat leaves a game of 3+ seats (resigned or timed out).
 
         Games that can go on without a seat override this; the default says
@@ -198,14 +228,135 @@ class Ruleset:
         """
         raise IllegalAction(gettext_noop("This game cannot continue without a seat."))
 
-    def encode(self, state: State) -> dict[str, Any]:
-        raise NotImplementedError
+    # -- storage ---------------------------------------------------------
+    @abstractmethod
+    def encode(self, state: S) -> dict[str, Any]:
+        """The state as JSON for storage; :meth:`decode` reads every format stored so far."""
 
-    def decode(self, data: dict[str, Any]) -> State:
-        raise NotImplementedError
+    @abstractmethod
+    def decode(self, data: dict[str, Any]) -> S:
+        """The state from :meth:`encode`'s JSON."""
 
 
-def _check_option(field: dict[str, Any], value: Any) -> Any:
+# -- optional platform hooks ------------------------------------------------------
+#
+# Small protocols a ruleset implements only when its game needs the platform
+# for it. They are runtime-checkable: the platform asks ``isinstance(rs, X)``.
+# A ruleset names the ones it implements among its bases, so mypy checks them
+# at the class. On the move path the platform asks :func:`implements`, the
+# same answer cached per class.
+
+
+@runtime_checkable
+class PhaseTimer(Protocol[S_contra]):
+    """A timer per phase that the ruleset names (the Idiotenspiel sandglass)."""
+
+    def phase_timer(self, state: S_contra) -> float | None:
+        """Seconds the current phase lasts; None: no phase timer now."""
+        ...
+
+    def timer_key(self, state: S_contra) -> str | None:
+        """Names the timed phase; the timer restarts only when it changes
+        (so moves inside one sandglass phase do not refill it)."""
+        ...
+
+
+@runtime_checkable
+class PhaseDeadline(Protocol[S_contra]):
+    """An absolute deadline a phase must end by (a game master's round deadline);
+    the platform then applies ``timeout_action``."""
+
+    def phase_deadline(self, state: S_contra) -> str | None:
+        """An ISO date-time, or None when no such deadline runs."""
+        ...
+
+
+@runtime_checkable
+class LongWork(Protocol[S]):
+    """Work too long for a socket request (resolving a Hexenhalma round); the
+    platform's worker does it once it is due."""
+
+    def work_due(self, state: S) -> bool:
+        """Whether the worker should do the work now."""
+        ...
+
+    def do_work(self, state: S) -> tuple[S, list[Event], list[Record]]:
+        """Do it: the new state, its events, and records kept outside the state."""
+        ...
+
+
+def implements(ruleset: object, hook: type) -> bool:
+    """Whether ``ruleset`` implements the optional ``hook`` protocol.
+
+    The answer of ``isinstance(ruleset, hook)``, asked of the class, where the
+    ABC machinery caches it: under Python 3.11 a runtime protocol's
+    ``isinstance`` inspects every method on each call (some 10 µs), and the
+    platform asks on every move.
+    """
+    return issubclass(type(ruleset), hook)
+
+
+class RepetitionCandidate(TypedDict):
+    """A move that would repeat a position for the third time, and the move
+    numbers a claim would cite."""
+
+    action: Action
+    move_numbers: list[int]
+
+
+class CitedPosition(TypedDict):
+    """One position a repetition claim cites, as the admin sees it."""
+
+    move: int
+    pieces: list[list[list[int]]] | None  # per seat, [row, col] fields; None: not reached
+    identical: bool  # the same position as after the proposed move
+    past_51: bool  # counts for repetition (played after move 51)
+    proposed: NotRequired[bool]  # the position after the proposed move
+
+
+class RepetitionEvidence(TypedDict):
+    positions: list[CitedPosition]
+    identical: bool
+    past_51: bool
+    move_legal: bool
+
+
+@runtime_checkable
+class RemisQueue(Protocol[S_contra]):
+    """Remis claims decided by an admin instead of by the rules (Brettspielnetz
+    Halma, RULES.md §1). The ruleset knows which positions count and what a
+    claim's evidence is; the platform keeps the queue, the history and the
+    decision.
+
+    ``history`` is the list of states from the setup on, one after every
+    logged move: ``history[p]`` after ``p`` plies.
+    """
+
+    def move_number_after(self, plies: int) -> int:
+        """The number of the move that produced the position after ``plies`` plies."""
+        ...
+
+    def deadlock_claim_from(self, state: S_contra) -> int | None:
+        """None when a deadlock claim may be filed in ``state``; otherwise the
+        move that must be complete first."""
+        ...
+
+    def repetition_candidates(
+        self, history: Sequence[S_contra], seat: int
+    ) -> list[RepetitionCandidate]:
+        """Moves of ``seat`` (to move after ``history``) that would produce a
+        counting position for the third time, with the move numbers to cite."""
+        ...
+
+    def repetition_evidence(
+        self, history: Sequence[S_contra], seat: int, after: S_contra, move_numbers: Sequence[int]
+    ) -> RepetitionEvidence:
+        """What the admin sees of a claim: each cited position (the last is
+        ``after``, the proposed move's), whether it matches, whether it counts."""
+        ...
+
+
+def _check_option(field: OptionField, value: Any) -> Any:
     kind = field["kind"]
     name = field["name"]
     if kind == "bool":

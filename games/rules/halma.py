@@ -7,16 +7,31 @@ at import so move generation is table look-ups over a flat occupancy list.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
-from .base import Action, Event, IllegalAction, InvalidOptions, Ruleset, gettext_noop
+from .base import (
+    Action,
+    CitedPosition,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    Options,
+    Outcome,
+    RemisQueue,
+    RepetitionCandidate,
+    RepetitionEvidence,
+    Ruleset,
+    gettext_noop,
+)
 
 SIZE = 10
 FIELDS = SIZE * SIZE
 PIECES = 15
 MOVE_LIMIT = 50  # full moves after which a house must be empty
+REPETITION_FROM = 51  # positions count for repetition once more full moves were played
 MAX_PATH = 100  # longest accepted path; any real chain fits well within it
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
@@ -95,6 +110,36 @@ class HalmaState:
         return self.plies % 2
 
 
+class BoardView(TypedDict):
+    rows: int
+    cols: int
+    houses: list[list[list[int]]]  # per seat, its house's [row, col] fields
+
+
+class LastMoveView(TypedDict):
+    seat: int
+    path: list[list[int]]
+
+
+class HalmaView(TypedDict):
+    """``rs.view(state, seat)``. Other tools read ``board.houses``, ``pieces``,
+    ``move_number`` and ``in_house`` (ARCHITECTURE.md): keep their names."""
+
+    board: BoardView
+    seat: int | None
+    seat_names: list[str]
+    pieces: list[list[list[int]]]  # per seat, [row, col] fields
+    to_move: int | None
+    move_number: int
+    full_moves: int
+    move_limit: int
+    in_house: list[int]
+    house_warning: list[bool]
+    last_move: LastMoveView | None
+    passed: int | None  # a seat that could not move and passed since the last move
+    outcome: Outcome | None
+
+
 # -- small pure helpers the platform may use --------------------------------
 
 
@@ -110,7 +155,22 @@ def full_moves(state: HalmaState) -> int:
 
 def counts_for_repetition(state: HalmaState) -> bool:
     """Whether this position counts towards threefold repetition (after move 51)."""
-    return full_moves(state) > 51
+    return full_moves(state) > REPETITION_FROM
+
+
+def counts_after(plies: int) -> bool:
+    """Whether the position after ``plies`` plies counts towards repetition."""
+    return plies // 2 > REPETITION_FROM
+
+
+def move_number_after(plies: int) -> int:
+    """The number of the move that produced the position after ``plies`` plies."""
+    return (plies - 1) // 2 + 1
+
+
+def plies_after(move: int, seat: int) -> int:
+    """Plies played once ``seat`` has made its ``move``-th move."""
+    return 2 * (move - 1) + seat + 1
 
 
 def in_house(state: HalmaState, seat: int) -> int:
@@ -178,17 +238,14 @@ def _can_move(own: tuple[int, ...], opp: tuple[int, ...]) -> bool:
 
 
 def _field(value: Any) -> int:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(type(x) is int for x in value)
-        or not (0 <= value[0] < SIZE and 0 <= value[1] < SIZE)
-    ):
-        raise IllegalAction(
-            gettext_noop("a field must be [row, col] with whole numbers 0 to 9: %(at)s"),
-            at=_short(value),
-        )
-    return value[0] * SIZE + value[1]
+    if isinstance(value, list) and len(value) == 2:
+        r, c = value
+        if type(r) is int and type(c) is int and 0 <= r < SIZE and 0 <= c < SIZE:
+            return r * SIZE + c
+    raise IllegalAction(
+        gettext_noop("a field must be [row, col] with whole numbers 0 to 9: %(at)s"),
+        at=_short(value),
+    )
 
 
 def _short(value: Any) -> str:
@@ -257,19 +314,20 @@ def _check_path(state: HalmaState, seat: int, path: list[int]) -> None:
 # -- the ruleset ------------------------------------------------------------------
 
 
-class HalmaRuleset(Ruleset):
+class HalmaRuleset(Ruleset[HalmaState], RemisQueue[HalmaState]):
     slug: ClassVar[str] = "halma"
     title: ClassVar[str] = gettext_noop("Halma")
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     views_are_public: ClassVar[bool] = True
-    # Brettspielnetz: remis claims go to an admin queue (platform extension).
+    # Brettspielnetz: remis claims go to an admin queue. The platform asks
+    # isinstance(rs, RemisQueue); the flag stays for callers that read it.
     remis_by_admin: ClassVar[bool] = True
 
     def seat_names(self, seats: int) -> list[str]:
         return list(SEAT_NAMES[:seats])
 
-    def setup(self, options: dict[str, Any], seats: int, seed: int) -> HalmaState:
+    def setup(self, options: Options, seats: int, seed: int) -> HalmaState:
         if seats != 2:
             raise InvalidOptions(gettext_noop("Halma is played by exactly 2 players."))
         self.validate_options(options)
@@ -322,7 +380,7 @@ class HalmaRuleset(Ruleset):
             pieces=state.pieces, plies=state.plies + 1, last=state.last, last_seat=state.last_seat
         )
 
-    def outcome(self, state: HalmaState) -> dict[str, Any] | None:
+    def outcome(self, state: HalmaState) -> Outcome | None:
         # The mover is the only one whose pieces changed, so check them first.
         for s in (1 - state.to_move, state.to_move):
             other = HOUSE_FLAGS[1 - s]
@@ -346,7 +404,7 @@ class HalmaRuleset(Ruleset):
             return {"winners": [], "draw": True, "reason": REASON_BLOCKED}
         return None
 
-    def view(self, state: HalmaState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: HalmaState, seat: int | None) -> HalmaView:
         result = self.outcome(state)
         number = move_number(state)
         houses = [in_house(state, 0), in_house(state, 1)]
@@ -354,7 +412,7 @@ class HalmaRuleset(Ruleset):
             "board": BOARD_VIEW,
             "seat": seat,
             "seat_names": list(SEAT_NAMES),
-            "pieces": [_coords(state.pieces[0]), _coords(state.pieces[1])],
+            "pieces": _pieces(state),
             "to_move": None if result else state.to_move,
             "move_number": number,
             "full_moves": full_moves(state),
@@ -378,9 +436,76 @@ class HalmaRuleset(Ruleset):
         p0, p1 = state.pieces
         return f"{'.'.join(map(str, p0))}/{'.'.join(map(str, p1))}/{state.to_move}"
 
+    # -- remis queue (RemisQueue) ------------------------------------------------
+    # Brettspielnetz Halma (RULES.md §1): a player claims remis by repetition
+    # (the third occurrence of a position, counting only positions after move
+    # 51) or deadlock (once move 50 is complete); an admin decides on the
+    # evidence computed here.
+
+    def move_number_after(self, plies: int) -> int:
+        return move_number_after(plies)
+
+    def deadlock_claim_from(self, state: HalmaState) -> int | None:
+        return None if full_moves(state) >= MOVE_LIMIT else MOVE_LIMIT
+
+    def repetition_candidates(
+        self, history: Sequence[HalmaState], seat: int
+    ) -> list[RepetitionCandidate]:
+        current = history[-1]
+        seen: dict[str, list[int]] = {}
+        for plies, state in enumerate(history):
+            if counts_after(plies):
+                seen.setdefault(self.position_key(state), []).append(plies)
+        found: list[RepetitionCandidate] = []
+        for action in self.legal_actions(current, seat):
+            after, _ = self.apply(current, seat, action)
+            earlier = seen.get(self.position_key(after), [])
+            if len(earlier) >= 2:
+                numbers = [move_number_after(p) for p in earlier[-2:]]
+                numbers.append(move_number_after(len(history)))
+                found.append({"action": action, "move_numbers": numbers})
+        return found
+
+    def repetition_evidence(
+        self,
+        history: Sequence[HalmaState],
+        seat: int,
+        after: HalmaState,
+        move_numbers: Sequence[int],
+    ) -> RepetitionEvidence:
+        key = self.position_key(after)
+        positions: list[CitedPosition] = []
+        for n in move_numbers[:-1]:
+            plies = plies_after(n, seat)
+            state = history[plies] if plies < len(history) else None
+            positions.append(
+                {
+                    "move": n,
+                    "pieces": _pieces(state) if state is not None else None,
+                    "identical": state is not None and self.position_key(state) == key,
+                    "past_51": counts_after(plies),
+                }
+            )
+        positions.append(
+            {
+                "move": move_numbers[-1],
+                "pieces": _pieces(after),
+                "identical": True,
+                "past_51": counts_after(len(history)),
+                "proposed": True,
+            }
+        )
+        return {
+            "positions": positions,
+            "identical": all(p["identical"] for p in positions),
+            "past_51": all(p["past_51"] for p in positions),
+            "move_legal": True,
+        }
+
+    # -- storage -------------------------------------------------------------------
     def encode(self, state: HalmaState) -> dict[str, Any]:
         return {
-            "pieces": [_coords(state.pieces[0]), _coords(state.pieces[1])],
+            "pieces": _pieces(state),
             "plies": state.plies,
             "last": _coords(state.last),
             "last_seat": state.last_seat,
@@ -405,9 +530,18 @@ def _coords(fields: tuple[int, ...]) -> list[list[int]]:
     return [COORDS[i] for i in fields]
 
 
+def _pieces(state: HalmaState) -> list[list[list[int]]]:
+    """Each seat's fields as ``[row, col]`` (the view's and the encoding's ``pieces``)."""
+    return [_coords(state.pieces[0]), _coords(state.pieces[1])]
+
+
 def _indices(coords: list[list[int]]) -> tuple[int, ...]:
     return tuple(sorted(r * SIZE + c for r, c in coords))
 
 
 # The static part of every view, built once (read-only, shared by all views).
-BOARD_VIEW = {"rows": SIZE, "cols": SIZE, "houses": [_coords(HOUSES[0]), _coords(HOUSES[1])]}
+BOARD_VIEW: BoardView = {
+    "rows": SIZE,
+    "cols": SIZE,
+    "houses": [_coords(HOUSES[0]), _coords(HOUSES[1])],
+}

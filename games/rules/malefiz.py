@@ -14,7 +14,17 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .base import Action, Event, IllegalAction, InvalidOptions, Ruleset, draw, gettext_noop
+from .base import (
+    Action,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    Options,
+    Outcome,
+    Ruleset,
+    draw,
+    gettext_noop,
+)
 
 # -- the board ---------------------------------------------------------------
 
@@ -115,6 +125,11 @@ PHASE_NAMES = ("roll", "move", "barricade")
 HOUSE = -1  # ``from`` of a piece leaving its house
 
 
+# The last move: (seat, from field or HOUSE, path, knocked seat or -1,
+# barricade placed at or -1).
+LastMove = tuple[int, int, tuple[int, ...], int, int]
+
+
 class MalefizState(NamedTuple):
     """One position. Plain tuples and ints: cheap to copy, hash and compare."""
 
@@ -130,10 +145,16 @@ class MalefizState(NamedTuple):
     left: tuple[int, ...]  # seats that left, ascending
     rolloff: tuple[tuple[tuple[int, int], ...], ...]  # rounds of (seat, value)
     starter: int
-    # The last move: (seat, from field or HOUSE, path, knocked seat or -1,
-    # barricade placed at or -1); () before the first move. While PLACE, the
-    # barricade in hand was taken from path[-1].
-    last: tuple[Any, ...]
+    # The last move, () before the first. While PLACE, the barricade in hand
+    # was taken from path[-1].
+    last: LastMove | tuple[()]
+
+
+def _barricade_origin(state: MalefizState) -> int:
+    """The field the barricade in hand was taken from (only while PLACE)."""
+    last = state.last
+    assert last, "a barricade is in hand only after a move took it"
+    return last[2][-1]
 
 
 def _bits(mask: int) -> list[int]:
@@ -270,12 +291,13 @@ _PLACE_KEYS = frozenset({"type", "to"})
 # -- the ruleset ---------------------------------------------------------------
 
 
-class MalefizRuleset(Ruleset):
+class MalefizRuleset(Ruleset[MalefizState]):
     slug = "malefiz"
     title = gettext_noop("Malefiz")
     min_seats = 2
     max_seats = 4
-    views_are_public = True  # the dice's seed and counter never appear in a view
+    # The dice's seed and counter never appear in a view.
+    views_are_public: ClassVar[bool] = True
 
     # -- options / seats -----------------------------------------------------
     def seat_names(self, seats: int) -> list[str]:
@@ -285,7 +307,7 @@ class MalefizRuleset(Ruleset):
         return [_COLOUR_NAMES[_HOUSES_LTR[h][0]] for h in houses]
 
     # -- setup -----------------------------------------------------------------
-    def setup(self, options: dict[str, Any], seats: int, seed: int) -> MalefizState:
+    def setup(self, options: Options, seats: int, seed: int) -> MalefizState:
         self.validate_options(options)
         if type(seats) is not int or seats not in HOUSES_FOR:
             raise InvalidOptions(gettext_noop("Malefiz needs 2 to 4 players."))
@@ -330,7 +352,7 @@ class MalefizRuleset(Ruleset):
             return []
         return [state.turn]
 
-    def outcome(self, state: MalefizState) -> dict[str, Any] | None:
+    def outcome(self, state: MalefizState) -> Outcome | None:
         won = _winner(state)
         if won is None:
             return None
@@ -543,6 +565,7 @@ class MalefizRuleset(Ruleset):
                     at=[*FIELDS[at]],
                 )
         last = state.last
+        assert last, "PLACE follows the move that took the barricade"
         return (
             MalefizState(
                 state.seats,
@@ -581,7 +604,7 @@ class MalefizRuleset(Ruleset):
         event: Event = {"type": "left", "seat": seat, "barricade_returned": None}
         if seat == state.turn:
             if phase == PLACE:
-                back = state.last[2][-1]
+                back = _barricade_origin(state)
                 bars |= 1 << back
                 event["barricade_returned"] = [*FIELDS[back]]
             turn, phase = _next_seat(state, seat, left), ROLL
@@ -647,7 +670,9 @@ class MalefizRuleset(Ruleset):
                 for s, mask in enumerate(state.pieces)
             ],
             "barricades": [_xy(f) for f in _bits(state.bars)],
-            "barricade_in_hand": (_xy(last[2][-1]) if in_play and state.phase == PLACE else None),
+            "barricade_in_hand": (
+                _xy(_barricade_origin(state)) if in_play and state.phase == PLACE else None
+            ),
             "turn": state.turn if in_play else None,
             "phase": PHASE_NAMES[state.phase] if in_play else "over",
             "roll": state.last_roll[1] if in_play and state.phase != ROLL else None,
@@ -713,7 +738,7 @@ class MalefizRuleset(Ruleset):
             return m
 
         raw_last = data["last"]
-        last: tuple[Any, ...] = ()
+        last: LastMove | tuple[()] = ()
         if raw_last is not None:
             last = (
                 raw_last["seat"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import Ruleset
 from .daschax import DaschaxRuleset
 from .halma import HalmaRuleset
@@ -9,7 +11,7 @@ from .hexenhalma import HexenhalmaRuleset
 from .idiotenspiel import IdiotenspielRuleset
 from .malefiz import MalefizRuleset
 
-RULESETS: dict[str, Ruleset] = {
+RULESETS: dict[str, Ruleset[Any]] = {
     rs.slug: rs
     for rs in (
         HalmaRuleset(),
@@ -21,6 +23,6 @@ RULESETS: dict[str, Ruleset] = {
 }
 
 
-def get_ruleset(slug: str) -> Ruleset:
+def get_ruleset(slug: str) -> Ruleset[Any]:
     """The ruleset registered under ``slug``; KeyError if there is none."""
     return RULESETS[slug]

@@ -23,7 +23,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from games.rules import RULESETS, IllegalAction, get_ruleset
-from games.rules.base import Ruleset
+from games.rules.base import LongWork, Ruleset
 from games.rules.hexenhalma.presets import PRESETS
 from games.rules.hexenhalma.sample import random_orders
 
@@ -231,7 +231,7 @@ def _play(slug: str, options: dict, seats: int, seed: int) -> list[Position]:
         if played in SNAPSHOTS and played not in snapped:
             snapped.add(played)
             keep("")
-        if rs.work_due(state):
+        if isinstance(rs, LongWork) and rs.work_due(state):
             state = _stored(rs, rs.do_work(state)[0])
             continue
         actors = _actors(rs, state, seats)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..base import IllegalAction, gettext_noop
 
@@ -47,7 +47,8 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
+    """A whole number from JSON (``True`` is no number here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

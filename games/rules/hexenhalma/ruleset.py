@@ -14,11 +14,25 @@ import json
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
-from ..base import Action, Event, IllegalAction, InvalidOptions, Ruleset, draw, gettext_noop
+from ..base import (
+    Action,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    LongWork,
+    OptionField,
+    Options,
+    Outcome,
+    PhaseDeadline,
+    Record,
+    Ruleset,
+    draw,
+    gettext_noop,
+)
 from .board import canonical, compile_board, goals_of, is_int, validate_board, validate_params
-from .orders import compile_plans, parse_orders, validate_orders_compiled
+from .orders import Plan, compile_plans, parse_orders, validate_orders_compiled
 from .presets import PRESETS
 from .resolve import run_match
 from .sample import random_orders
@@ -33,6 +47,7 @@ RANDOM_LOCK = 1 / 2
 REASON_FINISHED = gettext_noop("the game master ended the campaign; most witches in goal wins")
 REASON_ROUNDS = gettext_noop("all rounds are played; most witches in goal wins")
 
+T = TypeVar("T")
 Match = tuple[int, int, int, int]  # seat playing side A, seat playing side B, goals A, goals B
 
 
@@ -72,7 +87,7 @@ def pairings(teams: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def standings(state: HexenhalmaState) -> list[dict[str, Any]]:
+def standings(state: HexenhalmaState) -> list[dict[str, int]]:
     """Teams ranked by total witches in goal, then match points (win 2, draw 1)."""
     rows = {
         s: {"seat": s, "goals": 0, "points": 0, "played": 0, "won": 0, "drawn": 0, "lost": 0}
@@ -102,15 +117,16 @@ def standings(state: HexenhalmaState) -> list[dict[str, Any]]:
     return ranked
 
 
-def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+def _put(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A copy of ``values`` with one entry replaced (states are immutable)."""
     return (*values[:index], value, *values[index + 1 :])
 
 
 def _action_type(action: Any) -> str:
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str):
         raise IllegalAction(gettext_noop('An action is a JSON object with a "type".'))
-    return action["type"]
+    return kind
 
 
 def _deadline(value: Any) -> str | None:
@@ -125,14 +141,16 @@ def _deadline(value: Any) -> str | None:
     raise IllegalAction(gettext_noop("The deadline must be an ISO date-time or null."))
 
 
-class HexenhalmaRuleset(Ruleset):
+class HexenhalmaRuleset(
+    Ruleset[HexenhalmaState], LongWork[HexenhalmaState], PhaseDeadline[HexenhalmaState]
+):
     slug: ClassVar[str] = "hexenhalma"
     title: ClassVar[str] = gettext_noop("Hexenhalma")
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = MAX_TEAMS + 1
 
     # -- options ---------------------------------------------------------
-    def option_fields(self) -> list[dict[str, Any]]:
+    def option_fields(self) -> list[OptionField]:
         return [
             {
                 "name": "rounds",
@@ -150,7 +168,7 @@ class HexenhalmaRuleset(Ruleset):
         return names
 
     # -- the game --------------------------------------------------------
-    def setup(self, options: dict[str, Any], seats: int, seed: int) -> HexenhalmaState:
+    def setup(self, options: Options, seats: int, seed: int) -> HexenhalmaState:
         clean = self.validate_options(options)
         if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
             raise InvalidOptions(
@@ -186,9 +204,7 @@ class HexenhalmaRuleset(Ruleset):
         """The platform's worker resolves the round once every team has locked."""
         return self.round_ready(state)
 
-    def do_work(
-        self, state: HexenhalmaState
-    ) -> tuple[HexenhalmaState, list[Event], list[dict[str, Any]]]:
+    def do_work(self, state: HexenhalmaState) -> tuple[HexenhalmaState, list[Event], list[Record]]:
         return self.resolve_round(state)
 
     def round_ready(self, state: HexenhalmaState) -> bool:
@@ -341,7 +357,7 @@ class HexenhalmaRuleset(Ruleset):
     # -- resolution (called by the platform's worker) ----------------------
     def resolve_round(
         self, state: HexenhalmaState
-    ) -> tuple[HexenhalmaState, list[Event], list[dict[str, Any]]]:
+    ) -> tuple[HexenhalmaState, list[Event], list[Record]]:
         """Play every match of the open round; unlocked teams count as locked.
 
         Returns the new state, the events (``round_resolved``, maybe
@@ -352,7 +368,7 @@ class HexenhalmaRuleset(Ruleset):
         board, params = json.loads(state.board), json.loads(state.params)
         cb = compile_board(board)
         witches = params["witches"]
-        plans: dict[int, tuple[Any, Any]] = {}
+        plans: dict[int, tuple[list[Plan] | None, list[Plan] | None]] = {}
         for seat in state.teams:
             text = state.orders[seat - 1]
             if text is None:
@@ -361,7 +377,7 @@ class HexenhalmaRuleset(Ruleset):
                 parsed = parse_orders(json.loads(text), witches)
                 plans[seat] = (compile_plans(cb, parsed, 0), compile_plans(cb, parsed, 1))
         matches: list[Match] = []
-        records: list[dict[str, Any]] = []
+        records: list[Record] = []
         summary: list[dict[str, Any]] = []
         pairs = pairings(list(state.teams))
         for m, (a, b) in enumerate(pairs):
@@ -416,7 +432,7 @@ class HexenhalmaRuleset(Ruleset):
         return new, events, records
 
     # -- reading ---------------------------------------------------------
-    def outcome(self, state: HexenhalmaState) -> dict[str, Any] | None:
+    def outcome(self, state: HexenhalmaState) -> Outcome | None:
         if state.phase != "finished":
             return None
         table = standings(state)
@@ -426,7 +442,7 @@ class HexenhalmaRuleset(Ruleset):
         return {"winners": winners, "draw": len(winners) > 1, "reason": reason}
 
     def _finished_event(self, state: HexenhalmaState) -> Event:
-        result = self.outcome(state) or {}
+        result: Outcome | dict[str, Any] = self.outcome(state) or {}
         return {"type": "finished", **result, "standings": standings(state)}
 
     def view(self, state: HexenhalmaState, seat: int | None) -> dict[str, Any]:

@@ -312,6 +312,7 @@ def take_prisoner(w: Work, prisoner_id: str, captor_id: str, joins: bool) -> Non
     captor beaten in the same fight)."""
     p, captor = w.unit(prisoner_id), w.unit(captor_id)
     if joins:
+        assert captor.at is not None, "a captor stands on the map"
         w.put(replace(p, at=captor.at, guard=captor.id))
         w.events.append(
             {
@@ -320,7 +321,7 @@ def take_prisoner(w: Work, prisoner_id: str, captor_id: str, joins: bool) -> Non
                 "by": captor.id,
                 "at": list(captor.at),
                 "how": "fight",
-            }  # type: ignore[arg-type]
+            }
         )
         settle(w)
         return

@@ -117,6 +117,12 @@ class MapData:
         }
 
 
+def terrain_range(kind: str, letter: str) -> int:
+    """How far a unit of movement ``kind`` may go on ``letter``; 0: it may not enter."""
+    entry = TERRAIN_TABLE[kind][letter]
+    return 0 if entry is None else entry[0]
+
+
 def build_map(data: dict[str, Any], key: str = "") -> MapData:
     """Check a map's JSON shape and build its tables; ValueError if malformed."""
     if not isinstance(data, dict):
@@ -144,12 +150,7 @@ def build_map(data: dict[str, Any], key: str = "") -> MapData:
                 if 0 <= x + dx < width and 0 <= y + dy < height
             )
         )
-    ranges = {
-        kind: tuple(
-            0 if TERRAIN_TABLE[kind][c] is None else TERRAIN_TABLE[kind][c][0] for c in terrain
-        )  # type: ignore[index]
-        for kind in MOVE_KINDS
-    }
+    ranges = {kind: tuple(terrain_range(kind, c) for c in terrain) for kind in MOVE_KINDS}
     return MapData(
         key=key or str(data.get("name", "")),
         name=str(data.get("name", "")),

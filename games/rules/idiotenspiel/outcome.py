@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from ..base import gettext_noop
+from ..base import Outcome, gettext_noop
 from .maps import MapData
 from .scenarios import MARIAN_ID, ROBIN, SHERIFF, inner_forest, island_castle, lower_castle
 from .state import Unit
@@ -33,7 +32,7 @@ REASON_MARIAN_KILLED = (
 SETUP_PHASES = ("choose", "setup")
 
 
-def _win(seat: int, reason: str) -> dict[str, Any]:
+def _win(seat: int, reason: str) -> Outcome:
     return {"winners": [seat], "draw": False, "reason": reason}
 
 
@@ -45,7 +44,7 @@ def outcome_of(
     marian_killer: int,
     phase: str,
     deciding: bool = False,
-) -> dict[str, Any] | None:
+) -> Outcome | None:
     """The result, or None while the game goes on. ``deciding``: a side is choosing
     whether to capture a leader it beat, so that fight's result is not known yet."""
     if phase in SETUP_PHASES or deciding:
@@ -63,7 +62,7 @@ def outcome_of(
     return None
 
 
-def _grundspiel(units: Sequence[Unit]) -> dict[str, Any] | None:
+def _grundspiel(units: Sequence[Unit]) -> Outcome | None:
     lost = [False, False]
     alive = [False, False]
     for u in units:
@@ -81,7 +80,7 @@ def _grundspiel(units: Sequence[Unit]) -> dict[str, Any] | None:
     return None
 
 
-def _marian(md: MapData, units: Sequence[Unit], killer: int) -> dict[str, Any] | None:
+def _marian(md: MapData, units: Sequence[Unit], killer: int) -> Outcome | None:
     if killer >= 0:
         return _win(1 - killer, REASON_MARIAN_KILLED[killer])
     m = next((u for u in units if u.id == MARIAN_ID), None)

@@ -9,7 +9,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..base import Action, Event, IllegalAction, InvalidOptions, Ruleset, draw, gettext_noop
+from ..base import (
+    Action,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    OptionField,
+    Options,
+    Outcome,
+    PhaseTimer,
+    Ruleset,
+    draw,
+    gettext_noop,
+)
 from . import combat as cb
 from . import flow
 from .maps import MAPS, TERRAIN_NAMES
@@ -98,14 +110,14 @@ def _xy(p: Pos | None) -> list[int] | None:
     return None if p is None else [p[0], p[1]]
 
 
-class IdiotenspielRuleset(Ruleset):
+class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
     slug: ClassVar[str] = "idiotenspiel"
     title: ClassVar[str] = gettext_noop("Das Idiotenspiel: Robin Hood vs. the Sheriff")
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
 
     # -- options ------------------------------------------------------------------------
-    def option_fields(self) -> list[dict[str, Any]]:
+    def option_fields(self) -> list[OptionField]:
         return [
             {
                 "name": "scenario",
@@ -138,7 +150,7 @@ class IdiotenspielRuleset(Ruleset):
             },
         ]
 
-    def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+    def validate_options(self, options: Options) -> Options:
         clean = super().validate_options(options)
         if clean["scenario"] == "marian" and clean["map"] != "die_burg":
             raise InvalidOptions(gettext_noop("Rettet Maid Marian! is played on Die Burg."))
@@ -148,7 +160,7 @@ class IdiotenspielRuleset(Ruleset):
         return list(SEAT_NAMES[:seats])
 
     # -- the game -----------------------------------------------------------------------
-    def setup(self, options: dict[str, Any], seats: int, seed: int) -> State:
+    def setup(self, options: Options, seats: int, seed: int) -> State:
         opts = self.validate_options(options)
         if seats != 2:
             raise InvalidOptions(gettext_noop("Das Idiotenspiel is played by two."))
@@ -193,7 +205,7 @@ class IdiotenspielRuleset(Ruleset):
             return [ROBIN]
         return [state.active]
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
+    def outcome(self, state: State) -> Outcome | None:
         return outcome_of(
             state.scenario,
             MAPS[state.map_key],

@@ -1,4 +1,4 @@
-// Daschax geometry and step simulation for the page (mirrors games/rules/daschax.py).
+// Daschax geometry and step simulation for the page (mirrors games/rules/daschax/).
 // The page never decides legality by itself: it simulates steps only to preview a
 // turn and to group the server's legal actions (state.legal) by their end result.
 import { key } from "./toolkit.js";
