@@ -176,9 +176,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api_parsers.PlainJSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    "DEFAULT_THROTTLE_RATES": {"tables": "30/min", "acts": "300/min", "chat": "60/min"},
+    "DEFAULT_THROTTLE_RATES": {
+        "tables": "30/min",
+        "acts": "300/min",
+        "chat": "60/min",
+        # Replays, match records, remis candidates: per user, else per address.
+        "reads": "120/min",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",
@@ -225,3 +231,6 @@ GAME_SWEEP_SECONDS = float(os.environ.get("GAME_SWEEP_SECONDS", "0.5"))
 MOVES_ON_LOOP = env_bool("MOVES_ON_LOOP", True)
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500
+# API bodies: what the game socket takes in one frame (64 KiB); imports more.
+API_MAX_BODY_BYTES = 64 * 1024
+API_IMPORT_MAX_BYTES = int(os.environ.get("API_IMPORT_MAX_BYTES", str(8 * 1024 * 1024)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -293,6 +294,11 @@ class GameExport(APIView):
 
 
 class GameImport(APIView):
+    @property
+    def max_body_bytes(self) -> int:
+        """Exports are larger than moves (see games.api_parsers)."""
+        return settings.API_IMPORT_MAX_BYTES
+
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: TableOut})
     def post(self, request: Request) -> Response:
         game = replay.import_game(user=request.user, data=request.data)

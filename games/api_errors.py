@@ -24,6 +24,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "message": _("Some fields are missing or invalid."),
             "fields": exc.detail,
         }
+    elif isinstance(exc, exceptions.ParseError):
+        # Malformed JSON, strings no database stores, nesting too deep.
+        response.data = {"code": "bad_request", "message": str(exc.detail)}
     else:
         detail = getattr(exc, "detail", str(exc))
         response.data = {

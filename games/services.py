@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast, clocks, notifications, store
+from . import broadcast, clocks, notifications, plain_json, store
 from .errors import GameError, no_such_game
 from .models import Event, Game, MatchRecord, Seat
 from .rules import IllegalAction, Ruleset, get_ruleset
@@ -81,13 +81,16 @@ def _seat_index(game: Game, user: Any) -> int | None:
 
 
 def _require_json_object(action: Any) -> None:
-    """An action is stored as it came: it must be a plain JSON object (no NaN)."""
+    """An action must be a plain JSON object (no NaN, nothing a database refuses)."""
     if not isinstance(action, dict):
         raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
     try:
         json.dumps(action, allow_nan=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise GameError("bad_request", gettext_noop("The action must be plain JSON.")) from None
+    found = plain_json.problem(action)
+    if found:
+        raise GameError("bad_request", found)
 
 
 def conflicts_are_stale(service):

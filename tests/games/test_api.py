@@ -146,3 +146,72 @@ def test_table_creation_is_rate_limited_per_user():
             GameModel.objects.filter(pk=response.json()["id"]).update(status="aborted")
     assert 429 in codes and codes.count(201) == 30
     assert client.post("/api/tables/", {"ruleset": "halma"}, format="json").json()["message"]
+
+
+# --- what the API lets in: the socket's limits (issue 14, items 8 and 9) ------------
+
+
+def _event_count(game) -> int:
+    from games.models import Event
+
+    return Event.objects.filter(game=game).count()
+
+
+def test_act_bodies_over_64_kib_are_refused_as_the_socket_refuses_them():
+    game = started_game()
+    white = game.seats.get(index=0).user
+    body = {"version": 1, "action": {**FIRST_MOVE, "note": "x" * (64 * 1024)}}
+    response = client_for(white).post(f"/api/games/{game.pk}/act/", body, format="json")
+    assert response.status_code == 413
+    assert response.json()["code"] == "bad_request" and response.json()["message"]
+    game.refresh_from_db()
+    assert game.version == 1 and _event_count(game) == 1
+
+
+NUL_ACTION = '{"version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "n": "a\\u0000"}}'
+SURROGATE_ACTION = (
+    '{"version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "n": "\\ud800"}}'
+)
+SURROGATE_KEY = '{"version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "\\udfff": 1}}'
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("act", NUL_ACTION, 400),
+        ("act", SURROGATE_ACTION, 400),
+        ("act", SURROGATE_KEY, 400),
+        ("chat", '{"text": "hello\\u0000"}', 400),
+        ("chat", '{"text": "\\ud800 hello"}', 400),
+        ("act", '{"version": 1, "action": ' + "[" * 30_000 + "]" * 30_000 + "}", 400),
+        ("act", '{"version": 1, "action": ' + "[" * 100_000 + "]" * 100_000 + "}", 413),
+        ("act", '{"version": 1, "action": ' + '{"a":' * 100 + "1" + "}" * 100 + "}", 400),
+        ("import", '{"format": ' + "[" * 100_000 + "]" * 100_000 + "}", 400),
+        ("import", '{"format": "brettspiele/1", "result": {"reason": "\\u0000"}}', 400),
+    ],
+)
+def test_nul_surrogates_and_deep_nesting_are_bad_requests_that_change_nothing(path, body, status):
+    from games.models import ChatMessage
+
+    game = started_game()
+    white = game.seats.get(index=0).user
+    games_before = Game.objects.count()
+    url = "/api/games/import/" if path == "import" else f"/api/games/{game.pk}/{path}/"
+    response = client_for(white).post(url, body, content_type="application/json")
+    assert response.status_code == status, response.content[:300]
+    assert response.json()["code"] == "bad_request" and response.json()["message"]
+    game.refresh_from_db()
+    assert game.version == 1 and _event_count(game) == 1
+    assert not ChatMessage.objects.exists() and Game.objects.count() == games_before
+
+
+def test_unicode_beyond_the_basic_plane_is_fine():
+    """Escaped surrogate pairs are one character (an emoji), not a lone surrogate."""
+    game = started_game()
+    white = game.seats.get(index=0).user
+    response = client_for(white).post(
+        f"/api/games/{game.pk}/chat/",
+        '{"text": "gg \\ud83d\\ude00"}',
+        content_type="application/json",
+    )
+    assert response.status_code == 201 and response.json()["text"] == "gg \U0001f600"
