@@ -251,10 +251,14 @@ def game_start(*, game: Game) -> Event:
     )
 
 
-def _apply(game: Game, rs: Ruleset, seat: int, action: dict[str, Any]) -> tuple[Any, list]:
+def _apply(
+    game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
+) -> tuple[dict[str, Any], Any, list]:
+    """The ruleset's normalised action (what is stored), the new state and its events."""
     state = rs.decode(game.state)
     try:
-        return rs.apply(state, seat, action)
+        action = rs.normalize_action(state, seat, action)
+        return action, *rs.apply(state, seat, action)
     except IllegalAction as exc:
         raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
 
@@ -297,7 +301,7 @@ def decide_act(
     rs = get_ruleset(game.ruleset)
     if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
-    new_state, events = _apply(game, rs, seat, action)
+    action, new_state, events = _apply(game, rs, seat, action)
     clocks.charge(game, now)
     clocks.credit(game, seat)
     game.draw_offers = []

@@ -72,13 +72,16 @@ class Ruleset:
     default_options, validate_options, setup, to_act, legal_actions, apply,
     view, view_event, outcome, position_key, timeout_action, encode, decode.
     Extensions (extend, never rename): option_fields, seat_names, leave,
-    phase_timer, timer_key, phase_deadline, may_act, work_due, do_work.
+    phase_timer, timer_key, phase_deadline, may_act, work_due, do_work,
+    normalize_action.
     """
 
     slug: ClassVar[str]
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # Per action type, every key ``apply`` reads ("type" included); see normalize_action.
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {}
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:
@@ -122,6 +125,26 @@ class Ruleset:
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         raise NotImplementedError
+
+    def normalize_action(self, state: State, seat: int, action: Action) -> Action:
+        """The action as the platform applies and stores it: only what this ruleset reads.
+
+        A client's extra keys never reach the log. The default keeps the keys
+        ``action_keys`` lists for the action's type, else those the legal
+        actions of that type carry; an action of a type neither names is
+        returned unchanged (``apply`` refuses it). Raises IllegalAction only
+        where ``apply`` would too.
+        """
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            return action
+        keys = self.action_keys.get(action["type"])
+        if keys is None:
+            legal = self.legal_actions(state, seat) or []
+            found = {k for a in legal if a.get("type") == action["type"] for k in a}
+            keys = frozenset(found) if found else None
+        if keys is None:
+            return action
+        return {k: v for k, v in action.items() if k in keys}
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError

@@ -380,6 +380,11 @@ class DaschaxRuleset(Ruleset):
     title: ClassVar[str] = "Daschax"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {
+        "place": frozenset({"type", "size", "at"}),
+        "turn": frozenset({"type", "at", "steps"}),
+        "remove": frozenset({"type", "at"}),
+    }
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:

@@ -262,6 +262,7 @@ class HalmaRuleset(Ruleset):
     title: ClassVar[str] = gettext_noop("Halma")
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {"move": frozenset({"type", "path"})}
     # Brettspielnetz: remis claims go to an admin queue (platform extension).
     remis_by_admin: ClassVar[bool] = True
 

@@ -275,6 +275,7 @@ class MalefizRuleset(Ruleset):
     title = gettext_noop("Malefiz")
     min_seats = 2
     max_seats = 4
+    action_keys = {"roll": _ROLL_KEYS, "move": _MOVE_KEYS, "barricade": _PLACE_KEYS}
 
     # -- options / seats -----------------------------------------------------
     def seat_names(self, seats: int) -> list[str]:

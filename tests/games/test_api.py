@@ -157,6 +157,19 @@ def _event_count(game) -> int:
     return Event.objects.filter(game=game).count()
 
 
+def test_act_stores_the_rulesets_action_not_the_clients_object():
+    from games.models import Event
+
+    game = started_game()
+    white = game.seats.get(index=0).user
+    padded = {**FIRST_MOVE, "note": "x" * 30_000, "extra": {"nested": [1, 2, 3]}}
+    acted = client_for(white).post(
+        f"/api/games/{game.pk}/act/", {"version": 1, "action": padded}, format="json"
+    )
+    assert acted.json() == {"version": 2}
+    assert Event.objects.get(game=game, version=2).action == FIRST_MOVE
+
+
 def test_act_bodies_over_64_kib_are_refused_as_the_socket_refuses_them():
     game = started_game()
     white = game.seats.get(index=0).user
