@@ -392,3 +392,13 @@ async def test_nul_lone_surrogates_and_deep_nesting_are_bad_requests_the_socket_
     assert await sync_to_async(Event.objects.filter(game=game).count)() == 1
     assert not await sync_to_async(ChatMessage.objects.filter(game=game).exists)()
     await sock.disconnect()
+
+
+async def test_a_stored_result_whose_text_does_not_format_still_says_hello(table):
+    game = table[0]
+    result = {"winners": [0], "draw": False, "reason": "%(nope)s", "reason_params": {"x": 1}}
+    await sync_to_async(Game.objects.filter(pk=game.pk).update)(status="finished", result=result)
+    sock = await connect(f"/ws/game/{game.pk}/")
+    hello = await receive(sock, "hello")
+    assert hello["state"]["result_text"] == "%(nope)s"
+    await sock.disconnect()

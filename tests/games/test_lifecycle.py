@@ -357,3 +357,51 @@ def test_chat_through_the_api_and_no_system_lines_in_hidden_games():
     assert list(ChatMessage.objects.filter(game=game).values_list("user_id", flat=True)) == [
         users[1].pk
     ]
+
+
+# --- stored texts never break a page (issue 14, item 7) ---------------------------
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        None,
+        "text",
+        {"reason": "%(nope)s"},
+        {"reason": "%(nope)s", "reason_params": {"x": 1}},
+        {"reason": "%(player)s resigned.", "reason_params": ["a"]},
+        {"reason": "%d %s", "reason_params": {"player": "a"}},
+        {"reason": ["not", "text"], "reason_params": {}},
+        {"reason": "%(player)s resigned.", "reason_params": {"player": "ann"}},
+    ],
+)
+def test_result_text_never_raises(result):
+    from games.selectors import result_text
+
+    text = result_text(result)
+    assert isinstance(text, str)
+    if isinstance(result, dict) and result.get("reason_params") == {"player": "ann"}:
+        assert text == "ann resigned."
+
+
+def test_a_stored_result_whose_text_does_not_format_breaks_no_page():
+    game, _white, _black = finished_game()
+    bad = {"winners": [0], "draw": False, "reason": "%(nope)s", "reason_params": {"x": 1}}
+    Game.objects.filter(pk=game.pk).update(result=bad)
+    for url in ("/", "/replay/", "/events/?since=0"):
+        response = APIClient().get(f"/api/games/{game.pk}{url}")
+        assert response.status_code == 200, (url, response.content[:200])
+    assert APIClient().get(f"/api/games/{game.pk}/").json()["state"]["result_text"] == "%(nope)s"
+
+
+def test_an_imported_format_string_stays_a_parameter():
+    """A player's name is the one thing only the export knows: it is a
+    parameter of a known template, never a template itself."""
+    game, _white, _black = finished_game()
+    data = copy.deepcopy(replay.export_game(game))
+    data["result"]["reason_params"] = {"player": "%(nope)s"}
+    client = APIClient()
+    client.force_authenticate(make_user())
+    copied = client.post("/api/games/import/", data, format="json").json()
+    detail = APIClient().get(f"/api/games/{copied['id']}/").json()
+    assert detail["state"]["result_text"] == "%(nope)s resigned."
