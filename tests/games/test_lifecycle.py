@@ -312,6 +312,13 @@ def test_export_import_round_trip():
         lambda d: d["log"].pop(1),
         lambda d: d.update(log="nope"),
         lambda d: d.update(seat_count=9),
+        lambda d: d["result"].update(winners=[1]),
+        lambda d: (
+            d["log"].insert(2, {**d["log"][-1], "version": 3})
+            or [e.update(version=n) for n, e in enumerate(d["log"], 1)]
+        ),
+        lambda d: d["log"][-1]["events"].clear(),
+        lambda d: d["log"][1].update(seat="0"),
     ],
 )
 def test_tampered_exports_are_refused(tamper):
@@ -359,7 +366,7 @@ def test_chat_through_the_api_and_no_system_lines_in_hidden_games():
     ]
 
 
-# --- stored texts never break a page (issue 14, item 7) ---------------------------
+# --- imports recompute; stored texts never break a page (issue 14, item 7) ----------
 
 
 @pytest.mark.parametrize(
@@ -392,6 +399,33 @@ def test_a_stored_result_whose_text_does_not_format_breaks_no_page():
         response = APIClient().get(f"/api/games/{game.pk}{url}")
         assert response.status_code == 200, (url, response.content[:200])
     assert APIClient().get(f"/api/games/{game.pk}/").json()["state"]["result_text"] == "%(nope)s"
+
+
+def test_import_recomputes_the_result_and_every_event_from_the_log():
+    from games.services import REASON_RESIGNED
+
+    game, _white, black = finished_game()
+    data = copy.deepcopy(replay.export_game(game))
+    data["result"]["reason"] = "%(nope)s"
+    data["result"]["reason_params"] = {"player": black.username, "nope": "%(nope)s"}
+    for entry in data["log"]:
+        entry["events"] = [{"type": "moved", "note": "%(nope)s" * 100}, *entry["events"]]
+    data["log"][1]["action"]["junk"] = "x" * 10_000
+    client = APIClient()
+    client.force_authenticate(make_user())
+    created = client.post("/api/games/import/", data, format="json")
+    assert created.status_code == 201, created.json()
+    copied = Game.objects.get(pk=created.json()["id"])
+    assert copied.result == {**game.result, "reason": REASON_RESIGNED}
+    assert copied.result["reason_params"] == {"player": black.username}
+    original = list(Event.objects.filter(game=game).values_list("kind", "seat", "action", "events"))
+    rebuilt = list(
+        Event.objects.filter(game=copied).values_list("kind", "seat", "action", "events")
+    )
+    assert rebuilt == original
+    for url in ("/", "/replay/", "/events/?since=0"):
+        response = APIClient().get(f"/api/games/{copied.pk}{url}")
+        assert response.status_code == 200, (url, response.content[:200])
 
 
 def test_an_imported_format_string_stays_a_parameter():
