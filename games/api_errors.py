@@ -14,7 +14,10 @@ from .errors import GameError
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
-        return Response(exc.as_dict(), status=exc.status)
+        response = Response(exc.as_dict(), status=exc.status)
+        if getattr(exc, "retry_after", None):  # e.g. a replay being prepared
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     response = drf_handler(exc, context)
     if response is None:
         return None

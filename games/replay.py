@@ -6,6 +6,7 @@ same walk serves the replay page and proves an imported export genuine.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_noop
 
 from . import plain_json
 from .errors import GameError
-from .models import Event, Game, Seat
+from .models import Event, Game, MatchRecord, ReplayCheckpoint, Seat, record_summary
 from .rules import RULESETS, IllegalAction, InvalidOptions, Ruleset, get_ruleset
 from .selectors import client_event
 
@@ -31,6 +32,21 @@ SEATED_KINDS = {
 }
 UNSEATED_KINDS = {Event.Kind.START, Event.Kind.WORK}
 TIMERS = {"clock", "move", "phase", "work", ""}
+# A stored replay keeps the state at least this often, after all long work and
+# after every CHECKPOINT_CPU_SECONDS of stepping: a replay page walks at most
+# that far (in versions and in CPU) before its first frame.
+CHECKPOINT_EVERY = 25
+CHECKPOINT_CPU_SECONDS = 0.01
+
+
+def checkpoint_due(kind: str, version: int, last: int, spent: float = 0.0) -> bool:
+    """Whether the state after ``version`` is kept (``last``: the latest one kept,
+    ``spent``: the CPU seconds stepping took since)."""
+    return (
+        kind == Event.Kind.WORK
+        or version - last >= CHECKPOINT_EVERY
+        or spent >= CHECKPOINT_CPU_SECONDS
+    )
 
 
 def step(rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any) -> Any:
@@ -141,6 +157,8 @@ class Rebuilt:
     def __init__(self, rs: Ruleset, seats: int, state: Any) -> None:
         self.rs, self.seats, self.state = rs, seats, state
         self.events: list[Event] = []
+        self.records: list[tuple[int, list[dict[str, Any]]]] = []
+        self.checkpoints: list[tuple[int, dict[str, Any]]] = []
         self.left: list[int] = []
         self.remis_kind = ""
         self.end_item: dict[str, Any] = {}
@@ -284,6 +302,7 @@ def _entry(item: Any, n: int, seats: int) -> tuple[str, int | None, Any]:
 def _rebuild(rs: Ruleset, options: dict, seats: int, seed: int, log: list) -> Rebuilt:
     """Replay the log; every state, event item, record and the result are computed."""
     built = Rebuilt(rs, seats, rs.setup(options, seats, seed))
+    last_checkpoint, since = 0, time.thread_time()
     for n, item in enumerate(log, start=1):
         kind, seat, action = _entry(item, n, seats)
         if rs.outcome(built.state) is not None or (kind == Event.Kind.END and n != len(log)):
@@ -293,7 +312,7 @@ def _rebuild(rs: Ruleset, options: dict, seats: int, seed: int, log: list) -> Re
                 action = rs.normalize_action(built.state, seat, action)
             else:
                 action = None
-            state, items, _records = step_full(rs, built.state, kind, seat, action)
+            state, items, records = step_full(rs, built.state, kind, seat, action)
         except (IllegalAction, TypeError, KeyError, AttributeError, ValueError):
             raise _bad(
                 gettext_noop("Log entry %(n)s is not a legal action here; the export was changed."),
@@ -307,6 +326,11 @@ def _rebuild(rs: Ruleset, options: dict, seats: int, seed: int, log: list) -> Re
         lead = kind in (Event.Kind.TIMEOUT, Event.Kind.LEAVE)
         items = platform + items if lead else items + platform
         built.events.append(Event(version=n, seat=seat, kind=kind, action=action, events=items))
+        if records:
+            built.records.append((n, records))
+        if checkpoint_due(kind, n, last_checkpoint, time.thread_time() - since):
+            built.checkpoints.append((n, rs.encode(state)))
+            last_checkpoint, since = n, time.thread_time()
     return built
 
 
@@ -332,8 +356,8 @@ def import_game(*, user: Any, data: Any) -> Game:
     """Rebuild a finished game from an export; refuses anything tampered with.
 
     Only the options, seed and actions are taken from the export (and the
-    few platform facts only it holds, each checked): states, event items
-    and the result are computed by replaying the log.
+    few platform facts only it holds, each checked): states, event items,
+    records and the result are computed by replaying the log.
     """
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to import games."), status=403)
@@ -367,4 +391,14 @@ def import_game(*, user: Any, data: Any) -> Game:
     for event in built.events:
         event.game = game
     Event.objects.bulk_create(built.events)
+    MatchRecord.objects.bulk_create(
+        [
+            MatchRecord(game=game, version=v, index=i, data=r, summary=record_summary(r))
+            for v, records in built.records
+            for i, r in enumerate(records)
+        ]
+    )
+    ReplayCheckpoint.objects.bulk_create(
+        [ReplayCheckpoint(game=game, version=v, state=state) for v, state in built.checkpoints]
+    )
     return game

@@ -16,9 +16,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast, clocks, notifications, plain_json, store
+from . import broadcast, clocks, notifications, plain_json, replay_store, store
 from .errors import GameError, no_such_game
-from .models import Event, Game, MatchRecord, Seat
+from .models import Event, Game, MatchRecord, Seat, record_summary
 from .rules import IllegalAction, Ruleset, get_ruleset
 from .selectors import game_with_seats
 
@@ -235,6 +235,8 @@ def _after_commit(game: Game, rs: Ruleset, state: Any, event: Event, lobby_chang
     broadcast.publish_game_event(game, rs, state, event)
     if lobby_changed:
         broadcast.publish_table(game_with_seats(game.pk))
+    if game.is_over:  # the worker prepares its replay once, now
+        replay_store.request_build(game.pk)
 
 
 def game_start(*, game: Game) -> Event:
@@ -413,15 +415,19 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
 
 def _do_work(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
     """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
-    its records (match traces) are kept outside the state."""
+    its records (match traces) are kept outside the state, and so is the
+    state after it, so that replays never redo the work."""
     state, events, records = rs.do_work(state)
     event = _append_event(game, rs, state, seat=None, kind=Event.Kind.WORK, events=events, now=now)
     MatchRecord.objects.bulk_create(
         [
-            MatchRecord(game=game, version=event.version, index=i, data=r)
+            MatchRecord(
+                game=game, version=event.version, index=i, data=r, summary=record_summary(r)
+            )
             for i, r in enumerate(records)
         ]
     )
+    replay_store.keep_work_state(game, event.version)
     return event
 
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
+from . import replay_store
 from .models import Game
 from .services import game_timeout
 
@@ -45,18 +48,55 @@ def sweep_once() -> int:
     return applied
 
 
+def build_replays() -> int:
+    """Prepare the replays asked for (games that ended, pages that found no
+    checkpoint near); returns how many games were done."""
+    done = 0
+    for game_id, since, until in replay_store.take_requests():
+        try:
+            replay_store.build(game_id, since, until)
+        except Exception:  # one broken log must not stop the others' replays
+            log.exception("preparing the replay of game %s failed", game_id)
+        done += 1
+    return done
+
+
+def build_replays_in_thread() -> int:
+    """``build_replays`` in a worker thread of its own, which keeps no connection."""
+    try:
+        return build_replays()
+    finally:
+        connections.close_all()
+
+
 class Sweeper:
     """Started once per process, on the server's event loop."""
 
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
+        self.builder: asyncio.Task | None = None
 
     def ensure_started(self) -> None:
         if self.task is not None and not self.task.done():
             return
         if not getattr(settings, "GAME_SWEEPER", True):
             return
-        self.task = asyncio.get_running_loop().create_task(self.run())
+        loop = asyncio.get_running_loop()
+        self.task = loop.create_task(self.run())
+        self.builder = loop.create_task(self.run_builder())
+
+    async def run_builder(self) -> None:
+        """Replays are prepared in a thread of their own: not the one the
+        sockets' database work shares, so a long campaign's replay (seconds
+        of work for games stored before checkpoints) holds up no move, and
+        not on the sweep's timer, so no deadline waits for it either."""
+        interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)
+        while True:
+            try:
+                await sync_to_async(build_replays_in_thread, thread_sensitive=False)()
+            except Exception:
+                log.exception("preparing replays failed")
+            await asyncio.sleep(interval)
 
     async def run(self) -> None:
         interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)

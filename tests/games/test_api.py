@@ -228,3 +228,20 @@ def test_unicode_beyond_the_basic_plane_is_fine():
         content_type="application/json",
     )
     assert response.status_code == 201 and response.json()["text"] == "gg \U0001f600"
+
+
+def test_costly_reads_are_throttled_per_address(monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {**ScopedRateThrottle.THROTTLE_RATES, "reads": "3/min"},
+    )
+    game = started_game()
+    anon = APIClient()
+    codes = [anon.get(f"/api/games/{game.pk}/replay/").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert anon.get(f"/api/games/{game.pk}/records/").status_code == 429
+    other = APIClient(REMOTE_ADDR="10.1.2.3")
+    assert other.get(f"/api/games/{game.pk}/records/").status_code == 200
