@@ -33,15 +33,16 @@ function seatName(i) {
   return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : String(i + 1);
 }
 
-/** One page of the replay; a replay the server is still preparing is asked for again. */
+/** One page of the replay; a replay the server is still preparing is asked for
+ *  again (for about a minute at most). */
 async function fetchPage(params) {
   const query = new URLSearchParams(params);
   if (eye !== null) query.set("seat", String(eye));
-  for (;;) {
+  for (let tries = 1; ; tries++) {
     try {
       return await api(`/api/games/${gameId}/replay/?${query}`);
     } catch (err) {
-      if (err.data?.code !== "replay_pending") throw err;
+      if (err.data?.code !== "replay_pending" || tries >= 30) throw err;
       $("position").textContent = gettext("Preparing the replay…");
       await new Promise((resolve) => setTimeout(resolve, 1000 * (err.data.retry_after || 2)));
     }
