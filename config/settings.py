@@ -185,6 +185,11 @@ REST_FRAMEWORK = {
         # Replays, match records, remis candidates: per user, else per address.
         "reads": "120/min",
     },
+    # Proxies in front that append to X-Forwarded-For (1 behind the nginx of
+    # docs/deploy.md): the address throttles count is then the client's own.
+    "NUM_PROXIES": int(os.environ["DRF_NUM_PROXIES"])
+    if os.environ.get("DRF_NUM_PROXIES")
+    else None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",

@@ -37,7 +37,7 @@ class WriteThrottle(ScopedRateThrottle):
 class CostlyRead(APIView):
     """A read that costs the server (replays, records, remis candidates):
     limited per user, else per address (DRF's ``get_ident``; behind a proxy
-    set ``NUM_PROXIES`` so that the address is the client's)."""
+    set ``DRF_NUM_PROXIES`` so that the address is the client's)."""
 
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ScopedRateThrottle]
