@@ -246,10 +246,16 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api_parsers.PlainJSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Per user, counted atomically in the shared cache (games/api.py WriteThrottle).
-    "DEFAULT_THROTTLE_RATES": {"tables": "30/min", "acts": "300/min", "chat": "60/min"},
+    "DEFAULT_THROTTLE_RATES": {
+        "tables": "30/min",
+        "acts": "300/min",
+        "chat": "60/min",
+        # Replays, match records, remis candidates: per user, else per address.
+        "reads": "120/min",
+    },
     # Anonymous clients are told apart by address: the same proxies as above.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
@@ -303,3 +309,6 @@ MOVES_ON_LOOP = env_bool("MOVES_ON_LOOP", True)
 MOVES_POOL_SIZE = int(os.environ.get("MOVES_POOL_SIZE", "4"))
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500
+# API bodies: what the game socket takes in one frame (64 KiB); imports more.
+API_MAX_BODY_BYTES = 64 * 1024
+API_IMPORT_MAX_BYTES = int(os.environ.get("API_IMPORT_MAX_BYTES", str(8 * 1024 * 1024)))

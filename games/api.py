@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from lobby import services as lobby_services
 
-from . import chat, notifications, ratelimit, remis, replay, selectors, services
+from . import chat, notifications, ratelimit, remis, replay, replay_store, selectors, services
 from .errors import GameError, no_such_game
-from .models import Game, MatchRecord, RemisRequest
+from .models import Event, Game, MatchRecord, RemisRequest
 from .rules import RULESETS, get_ruleset
 
 
@@ -45,6 +49,30 @@ class WriteThrottle(ScopedRateThrottle):
 
     def wait(self) -> float | None:
         return self.retry_after
+
+
+class CostlyRead(APIView):
+    """A read that costs the server (replays, records, remis candidates):
+    limited per user, else per address (DRF's ``get_ident``; behind a proxy
+    set ``TRUSTED_PROXY_COUNT`` so that the address is the client's)."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "reads"
+
+
+def _whole_number(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """A query parameter as a whole number, clamped to [low, high]."""
+    raw = request.query_params.get(name, "")
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise GameError(
+            "bad_request", gettext_noop("%(name)s must be a whole number."), name=name
+        ) from None
+    return min(max(value, low), high)
 
 
 class CreateTableIn(serializers.Serializer):
@@ -268,40 +296,65 @@ def _game(pk: int) -> Game:
     return game
 
 
-class GameReplay(APIView):
-    permission_classes = [permissions.AllowAny]
+def _eye(request: Request, game: Game) -> int | None:
+    """The seat whose eyes a replay shows (None: a spectator's)."""
+    raw = request.query_params.get("seat", "")
+    try:
+        seat = int(raw) if raw not in ("", "spectator") else None
+    except ValueError:
+        raise GameError("bad_request", gettext_noop("seat must be a whole number.")) from None
+    if seat is not None and not 0 <= seat < game.seat_count:
+        raise GameError("bad_request", gettext_noop("There is no such seat."))
+    return seat
+
+
+class GameReplay(CostlyRead):
+    """A page of versions as one seat (or a spectator) saw them."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("seat", int, description="whose eyes; empty: a spectator's")],
+        parameters=[
+            OpenApiParameter("seat", int, description="whose eyes; empty: a spectator's"),
+            OpenApiParameter("from", int, description="first version of the page (default 1)"),
+            OpenApiParameter(
+                "limit", int, description="versions per page (at most 50, or 500 without views)"
+            ),
+            OpenApiParameter("views", bool, description="0: events only, no views (cheap)"),
+        ],
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = _game(pk)
-        raw = request.query_params.get("seat", "")
-        try:
-            seat = int(raw) if raw not in ("", "spectator") else None
-        except ValueError:
-            raise GameError("bad_request", gettext_noop("seat must be a whole number.")) from None
-        if seat is not None and not 0 <= seat < game.seat_count:
-            raise GameError("bad_request", gettext_noop("There is no such seat."))
-        full = selectors.game_with_seats(pk)
+        seat = _eye(request, game)
+        views = request.query_params.get("views", "1") not in {"0", "false"}
+        if views:
+            default, most = replay_store.FRAMES_DEFAULT, replay_store.FRAMES_MAX
+        else:
+            default, most = replay_store.EVENTS_DEFAULT, replay_store.EVENTS_MAX
+        first = _whole_number(request, "from", 1, 1, 2**31)
+        limit = _whole_number(request, "limit", default, 1, most)
+        page = replay_store.frames_page if views else replay_store.events_page
+        frames = page(game, seat, first, limit)
+        end = frames[-1]["version"] if frames else game.version
+        more = end < game.version
         return Response(
             {
                 "game": pk,
                 "ruleset": game.ruleset,
                 "status": game.status,
                 "seat": seat,
-                "seats": selectors.seat_list(full),
+                "seats": selectors.seat_list(selectors.game_with_seats(pk)),
                 "result": game.result,
                 "result_text": selectors.result_text(game.result),
-                "frames": replay.replay_frames(game, seat),
+                "version": game.version,
+                "frames": frames,
+                "next": replace_query_param(request.build_absolute_uri(), "from", end + 1)
+                if more
+                else None,
             }
         )
 
 
-class GameExport(APIView):
-    permission_classes = [permissions.AllowAny]
-
+class GameExport(CostlyRead):
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> Response:
         response = Response(replay.export_game(_game(pk)))
@@ -310,6 +363,11 @@ class GameExport(APIView):
 
 
 class GameImport(APIView):
+    @property
+    def max_body_bytes(self) -> int:
+        """Exports are larger than moves (see games.api_parsers)."""
+        return settings.API_IMPORT_MAX_BYTES
+
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: TableOut})
     def post(self, request: Request) -> Response:
         game = replay.import_game(user=request.user, data=request.data)
@@ -335,47 +393,55 @@ class NotificationRead(APIView):
         return Response({"marked": notifications.mark_read(user=request.user, ids=data.get("ids"))})
 
 
-class GameRecords(APIView):
+class RecordPages(PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 200  # a Hexenhalma round of 20 teams has 190 matches
+
+
+class FullRecordPages(RecordPages):
+    page_size = 5  # each with its trace: tens of kB
+    max_page_size = 10
+
+
+class GameRecords(CostlyRead):
     """Results of long work kept outside the state (Hexenhalma match traces).
 
     They exist only once a round is resolved, so they reveal no secret orders."""
 
-    permission_classes = [permissions.AllowAny]
-
     @extend_schema(
-        parameters=[OpenApiParameter("full", bool, description="include each record's data")],
+        parameters=[
+            OpenApiParameter("full", bool, description="include each record's data (traces)"),
+            OpenApiParameter("round", int, description="only this round's records"),
+            OpenApiParameter("version", int, description="only the records of this version"),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int, description="at most 200 (10 with full)"),
+        ],
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:
         game = _game(pk)
         full = request.query_params.get("full") in {"1", "true"}
-        rows = MatchRecord.objects.filter(game=game)
-        return Response(
-            [
-                {
-                    "version": r.version,
-                    "index": r.index,
-                    **(r.data if full else _record_summary(r.data)),
-                }
-                for r in rows
-            ]
+        rows = MatchRecord.objects.filter(game=game).order_by("version", "index")
+        if "round" in request.query_params:
+            rows = rows.filter(summary__round=_whole_number(request, "round", 0, 0, 2**31))
+        if "version" in request.query_params:
+            rows = rows.filter(version=_whole_number(request, "version", 0, 0, 2**31))
+        column = "data" if full else "summary"
+        pages = FullRecordPages() if full else RecordPages()
+        page = pages.paginate_queryset(rows.values("version", "index", column), request, self)
+        return pages.get_paginated_response(
+            [{"version": r["version"], "index": r["index"], **r[column]} for r in page]
         )
 
 
-class GameRecord(APIView):
-    permission_classes = [permissions.AllowAny]
-
+class GameRecord(CostlyRead):
     @extend_schema(operation_id="games_record_retrieve", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int, version: int, index: int) -> Response:
         record = MatchRecord.objects.filter(game_id=pk, version=version, index=index).first()
         if record is None:
             raise GameError("not_found", gettext_noop("There is no such record."), status=404)
         return Response({"version": record.version, "index": record.index, **record.data})
-
-
-def _record_summary(data: dict) -> dict:
-    """Everything but the bulky parts (traces), for listings."""
-    return {k: v for k, v in data.items() if k not in {"trace", "board", "params"}}
 
 
 class RemisIn(serializers.Serializer):
@@ -398,7 +464,9 @@ class GameRemis(APIView):
         return Response(remis.request_summary(filed), status=201)
 
 
-class GameRemisCandidates(APIView):
+class GameRemisCandidates(CostlyRead):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> Response:
         game = _game(pk)
@@ -408,7 +476,20 @@ class GameRemisCandidates(APIView):
         allowed = selectors.remis_allowed(game, rs, state, seat, timezone.now())
         if RemisRequest.Kind.REPETITION not in allowed:
             return Response({"candidates": []})
-        return Response({"candidates": remis.repetition_candidates(game, seat)})
+        return Response({"candidates": _candidates(game, seat)})
+
+
+def _candidates(game: Game, seat: int) -> list[dict[str, Any]]:
+    """Remis candidates, found once per version: finding them replays the game."""
+    plies = Event.objects.filter(game=game, kind__in=[Event.Kind.ACT, Event.Kind.TIMEOUT]).count()
+    if plies // 2 <= remis.REPETITION_FROM:
+        return []  # positions count only after move 51: none can repeat a third time yet
+    key = f"remis-candidates:{game.pk}:{game.version}:{seat}"
+    found = cache.get(key)
+    if found is None:
+        found = remis.repetition_candidates(game, seat)
+        cache.set(key, found, 600)
+    return found
 
 
 class IsStaff(permissions.BasePermission):

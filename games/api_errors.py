@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
         response = Response(exc.as_dict(), status=exc.status)
-        if exc.retry_after is not None:
+        if getattr(exc, "retry_after", None) is not None:  # a limit, a replay being prepared
             response["Retry-After"] = str(exc.retry_after)
         return response
     response = drf_handler(exc, context)
@@ -34,6 +34,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "message": _("Some fields are missing or invalid."),
             "fields": exc.detail,
         }
+    elif isinstance(exc, exceptions.ParseError):
+        # Malformed JSON, strings no database stores, nesting too deep.
+        response.data = {"code": "bad_request", "message": str(exc.detail)}
     else:
         detail = getattr(exc, "detail", str(exc))
         response.data = {

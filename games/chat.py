@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from . import broadcast, ratelimit
+from . import broadcast, plain_json, ratelimit
 from .errors import GameError, no_such_game
 from .models import ChatMessage, Game, Seat
 
@@ -34,6 +34,9 @@ def chat_post(*, game_id: Any, user: Any, text: Any) -> dict[str, Any]:
     if not isinstance(text, str) or not text.strip():
         raise GameError("bad_request", gettext_noop("Write a message first."))
     text = text.strip()
+    bad = plain_json.text_problem(text)
+    if bad:
+        raise GameError("bad_request", bad)
     limit = settings.CHAT_MAX_LENGTH
     if len(text) > limit:
         raise GameError(

@@ -11,7 +11,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import chat, loop_moves, notifications, presence, remis, selectors, services
+from . import chat, loop_moves, notifications, plain_json, presence, remis, selectors, services
 from .broadcast import (
     SPECTATOR,
     dumps,
@@ -83,6 +83,9 @@ def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
         return {}, _("The message is not valid JSON.")
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         return {}, _('A message must be a JSON object with a "type".')
+    found = plain_json.problem(frame)  # NUL, lone surrogates, deep nesting
+    if found:
+        return {}, _(found)
     return frame, None
 
 

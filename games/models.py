@@ -217,6 +217,14 @@ class OutgoingMail(models.Model):
         return f"mail for notification {self.notification_id}"
 
 
+BULKY_RECORD_KEYS = {"trace", "board", "params"}
+
+
+def record_summary(data: dict) -> dict:
+    """A long work record without its bulky parts (traces, boards), for listings."""
+    return {k: v for k, v in data.items() if k not in BULKY_RECORD_KEYS}
+
+
 class MatchRecord(models.Model):
     """Long work's results kept outside the state (Hexenhalma match traces)."""
 
@@ -224,6 +232,8 @@ class MatchRecord(models.Model):
     version = models.PositiveIntegerField()  # the work event that produced it
     index = models.PositiveSmallIntegerField()
     data = models.JSONField()
+    # ``data`` without its bulky parts (traces, boards): what listings read.
+    summary = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["version", "index"]
@@ -233,6 +243,25 @@ class MatchRecord(models.Model):
 
     def __str__(self) -> str:
         return f"record {self.index} of game {self.game_id} v{self.version}"
+
+
+class ReplayCheckpoint(models.Model):
+    """The encoded state after one version, so a replay page starts close by
+    instead of replaying the game from its start (games/replay_store.py).
+    Server-only, like the state itself: it can hold secrets (orders)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="checkpoint_unique_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"checkpoint of game {self.game_id} at v{self.version}"
 
 
 class RemisRequest(models.Model):

@@ -6,6 +6,7 @@ same walk serves the replay page and proves an imported export genuine.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -13,27 +14,60 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from . import plain_json
 from .errors import GameError
-from .models import Event, Game, Seat
+from .models import Event, Game, MatchRecord, ReplayCheckpoint, Seat, record_summary
 from .rules import RULESETS, IllegalAction, InvalidOptions, Ruleset, get_ruleset
 from .rules.base import LongWork, implements
 from .selectors import client_event
 
 EXPORT_FORMAT = "brettspiele/1"
 REPLAYED_KINDS = {Event.Kind.ACT, Event.Kind.TIMEOUT, Event.Kind.LEAVE, Event.Kind.WORK}
+# Entries a seat makes (or that happen to a seat): their ``seat`` may not be empty.
+SEATED_KINDS = {
+    Event.Kind.ACT,
+    Event.Kind.TIMEOUT,
+    Event.Kind.LEAVE,
+    Event.Kind.DRAW_OFFER,
+    Event.Kind.DRAW_DECLINE,
+}
+UNSEATED_KINDS = {Event.Kind.START, Event.Kind.WORK}
+TIMERS = {"clock", "move", "phase", "work", ""}
+# A stored replay keeps the state at least this often, after all long work and
+# after every CHECKPOINT_CPU_SECONDS of stepping: a replay page walks at most
+# that far (in versions and in CPU) before its first frame.
+CHECKPOINT_EVERY = 25
+CHECKPOINT_CPU_SECONDS = 0.01
+
+
+def checkpoint_due(kind: str, version: int, last: int, spent: float = 0.0) -> bool:
+    """Whether the state after ``version`` is kept (``last``: the latest one kept,
+    ``spent``: the CPU seconds stepping took since)."""
+    return (
+        kind == Event.Kind.WORK
+        or version - last >= CHECKPOINT_EVERY
+        or spent >= CHECKPOINT_CPU_SECONDS
+    )
 
 
 def step(rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any) -> Any:
     """The state after one logged event (platform-only events change nothing)."""
+    return step_full(rs, state, kind, seat, action)[0]
+
+
+def step_full(
+    rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any
+) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    """One logged event: the new state, the ruleset's events and long work's records."""
     if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
-        return rs.apply(state, seat, action)[0]
+        return (*rs.apply(state, seat, action), [])
     if kind == Event.Kind.LEAVE:
-        return rs.leave(state, seat)[0]
+        return (*rs.leave(state, seat), [])
     if kind == Event.Kind.WORK:
         if not implements(rs, LongWork):
             raise IllegalAction(gettext_noop("There is nothing to resolve."))
-        return rs.do_work(state)[0]
-    return state
+        return rs.do_work(state)
+    return state, [], []
 
 
 def walk(
@@ -120,47 +154,226 @@ def _check_header(data: Any) -> tuple[Ruleset, dict, int, int, list]:
     return rs, options, seats, seed, log
 
 
-def _check_log(rs: Ruleset, options: dict, seats: int, seed: int, log: list) -> Any:
-    entries = []
-    for i, item in enumerate(log, start=1):
-        if (
-            not isinstance(item, dict)
-            or item.get("version") != i
-            or item.get("kind") not in Event.Kind.values
-        ):
-            raise _bad(gettext_noop("Log entry %(n)s is malformed."), n=i)
-        if (item["kind"] == Event.Kind.START) != (i == 1):
-            raise _bad(gettext_noop("Log entry %(n)s is malformed."), n=i)
-        entries.append((item["kind"], item.get("seat"), item.get("action")))
-    state = rs.setup(options, seats, seed)
-    for n, (kind, seat, action) in enumerate(entries, start=1):
+class Rebuilt:
+    """An export's log replayed: what the import stores, all of it computed here."""
+
+    def __init__(self, rs: Ruleset, seats: int, state: Any) -> None:
+        self.rs, self.seats, self.state = rs, seats, state
+        self.events: list[Event] = []
+        self.records: list[tuple[int, list[dict[str, Any]]]] = []
+        self.checkpoints: list[tuple[int, dict[str, Any]]] = []
+        self.left: list[int] = []
+        self.remis_kind = ""
+        self.end_item: dict[str, Any] = {}
+
+
+def _seat_or_none(value: Any, seats: int) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats:
+        return value
+    return None
+
+
+def _text(value: Any, limit: int) -> str:
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def _whole_numbers(value: Any, limit: int) -> list[int]:
+    if not isinstance(value, list):
+        return []
+    return [n for n in value[:limit] if isinstance(n, int) and not isinstance(n, bool)]
+
+
+def _stored_item(item: dict[str, Any], types: tuple[str, ...]) -> dict[str, Any]:
+    """The export's platform event item of one of ``types`` (any other content is ignored)."""
+    stored = item.get("events")
+    for candidate in stored if isinstance(stored, list) else []:
+        if isinstance(candidate, dict) and candidate.get("type") in types:
+            return candidate
+    return {}
+
+
+def _platform_items(built: Rebuilt, kind: str, seat: int | None, item: dict) -> list[dict]:
+    """The platform's own event items of one log entry, as the services make them.
+
+    What only the export can know (which timer ran out, who resigned or ran
+    out of time, an admin's or a player's remis text) is taken from it, each
+    value checked and bounded; everything else is computed.
+    """
+    seats = built.seats
+    if kind == Event.Kind.START:
+        return [{"type": "start"}]
+    if kind == Event.Kind.TIMEOUT:
+        timer = _stored_item(item, ("timeout",)).get("timer")
+        return [{"type": "timeout", "seat": seat, "timer": timer if timer in TIMERS else ""}]
+    if kind == Event.Kind.LEAVE:
+        how = _stored_item(item, ("resigned", "flagged")).get("type", "resigned")
+        return [{"type": how, "seat": seat}]
+    if kind == Event.Kind.DRAW_OFFER:
+        offers = _whole_numbers(_stored_item(item, ("draw_offered",)).get("offers"), seats)
+        offers = sorted({s for s in offers if 0 <= s < seats} | {seat})
+        return [{"type": "draw_offered", "seat": seat, "offers": offers}]
+    if kind == Event.Kind.DRAW_DECLINE:
+        return [{"type": "draw_declined", "seat": seat}]
+    if kind == Event.Kind.REMIS:
+        return [_remis_item(built, seat, item)]
+    if kind == Event.Kind.END:
+        return [_end_item(built, seat, item)]
+    return []
+
+
+def _remis_item(built: Rebuilt, seat: int | None, item: dict) -> dict[str, Any]:
+    found = _stored_item(item, ("remis_requested", "remis_rejected"))
+    if found.get("type") != "remis_requested":
+        return {
+            "type": "remis_rejected",
+            "seat": _seat_or_none(found.get("seat"), built.seats),
+            "reason": _text(found.get("reason"), 2000),
+        }
+    kind = found.get("kind") if found.get("kind") in ("repetition", "deadlock") else "deadlock"
+    built.remis_kind = kind
+    path = found.get("path")
+    fields = path[:64] if isinstance(path, list) else []
+    return {
+        "type": "remis_requested",
+        "seat": seat,
+        "kind": kind,
+        "move_numbers": _whole_numbers(found.get("move_numbers"), 3),
+        "path": [_whole_numbers(f, 2) for f in fields] if isinstance(path, list) else None,
+        "reason": _text(found.get("reason"), 1000),
+    }
+
+
+def _end_item(built: Rebuilt, seat: int | None, item: dict) -> dict[str, Any]:
+    found = _stored_item(item, ("resigned", "flagged", "draw_accepted", "remis_approved"))
+    how = found.get("type")
+    if how is None or (how != "remis_approved" and seat is None):
+        raise _bad(gettext_noop("The end of the game does not match the log."))
+    if how == "remis_approved":
+        built.end_item = {
+            "type": how,
+            "seat": _seat_or_none(found.get("seat"), built.seats),
+            "reason": _text(found.get("reason"), 2000),
+        }
+    else:
+        built.end_item = {"type": how, "seat": seat}
+    return built.end_item
+
+
+def _platform_result(built: Rebuilt, exported: Any) -> dict[str, Any]:
+    """How the platform ended the game (resign, time, draw, remis), recomputed.
+
+    Only a player's name comes from the export, as a parameter: never a template.
+    """
+    from .remis import REASON_APPROVED
+    from .services import REASON_DRAW_AGREED, REASON_FLAGGED, REASON_RESIGNED
+
+    how, seat = built.end_item.get("type"), built.end_item.get("seat")
+    if how == "draw_accepted":
+        return {"winners": [], "draw": True, "reason": REASON_DRAW_AGREED, "reason_params": {}}
+    if how == "remis_approved":
+        if not built.remis_kind:
+            raise _bad(gettext_noop("The end of the game does not match the log."))
+        return {"winners": [], "draw": True, "reason": REASON_APPROVED[built.remis_kind]}
+    params = exported.get("reason_params") if isinstance(exported, dict) else None
+    name = params.get("player") if isinstance(params, dict) else None
+    if not isinstance(name, str) or not name or len(name) > 150:
+        name = str(seat + 1)
+    winners = [s for s in range(built.seats) if s != seat and s not in built.left]
+    reason = REASON_RESIGNED if how == "resigned" else REASON_FLAGGED
+    return {"winners": winners, "draw": False, "reason": reason, "reason_params": {"player": name}}
+
+
+def _entry(item: Any, n: int, seats: int) -> tuple[str, int | None, Any]:
+    """(kind, seat, action) of log entry ``n``, its shape checked."""
+    if (
+        not isinstance(item, dict)
+        or item.get("version") != n
+        or item.get("kind") not in Event.Kind.values
+        or (item["kind"] == Event.Kind.START) != (n == 1)
+    ):
+        raise _bad(gettext_noop("Log entry %(n)s is malformed."), n=n)
+    kind, seat = item["kind"], item.get("seat")
+    if seat is not None and _seat_or_none(seat, seats) is None:
+        raise _bad(gettext_noop("Log entry %(n)s is malformed."), n=n)
+    if (kind in SEATED_KINDS and seat is None) or (kind in UNSEATED_KINDS and seat is not None):
+        raise _bad(gettext_noop("Log entry %(n)s is malformed."), n=n)
+    if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT) and not isinstance(item.get("action"), dict):
+        raise _bad(gettext_noop("Log entry %(n)s is malformed."), n=n)
+    return kind, seat, item.get("action")
+
+
+def _rebuild(rs: Ruleset, options: dict, seats: int, seed: int, log: list) -> Rebuilt:
+    """Replay the log; every state, event item, record and the result are computed."""
+    built = Rebuilt(rs, seats, rs.setup(options, seats, seed))
+    last_checkpoint, since = 0, time.thread_time()
+    for n, item in enumerate(log, start=1):
+        kind, seat, action = _entry(item, n, seats)
+        if rs.outcome(built.state) is not None or (kind == Event.Kind.END and n != len(log)):
+            raise _bad(gettext_noop("Log entry %(n)s comes after the end of the game."), n=n)
         try:
-            state = step(rs, state, kind, seat, action)
+            if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
+                action = rs.normalize_action(built.state, seat, action)
+            else:
+                action = None
+            state, items, records = step_full(rs, built.state, kind, seat, action)
         except (IllegalAction, TypeError, KeyError, AttributeError, ValueError):
             raise _bad(
                 gettext_noop("Log entry %(n)s is not a legal action here; the export was changed."),
                 n=n,
             ) from None
-    return state
+        if kind == Event.Kind.LEAVE:
+            built.left.append(seat)
+        built.state = state
+        platform = _platform_items(built, kind, seat, item)
+        # The platform's item leads where it caused the ruleset's (a timer, a leave).
+        lead = kind in (Event.Kind.TIMEOUT, Event.Kind.LEAVE)
+        items = platform + items if lead else items + platform
+        built.events.append(Event(version=n, seat=seat, kind=kind, action=action, events=items))
+        if records:
+            built.records.append((n, records))
+        if checkpoint_due(kind, n, last_checkpoint, time.thread_time() - since):
+            built.checkpoints.append((n, rs.encode(state)))
+            last_checkpoint, since = n, time.thread_time()
+    return built
+
+
+def _result(built: Rebuilt, exported: Any) -> dict[str, Any]:
+    """The result the log gives, checked against the export's; the game_over item added."""
+    result = built.rs.outcome(built.state)
+    if result is None:
+        if built.events[-1].kind != Event.Kind.END:
+            raise _bad(gettext_noop("The log ends before the game does."))
+        result = _platform_result(built, exported)
+    if (
+        not isinstance(exported, dict)
+        or exported.get("winners") != result["winners"]
+        or bool(exported.get("draw")) != bool(result.get("draw"))
+    ):
+        raise _bad(gettext_noop("The result does not match the log; the export was changed."))
+    built.events[-1].events.append({"type": "game_over", **result})
+    return result
 
 
 @transaction.atomic
 def import_game(*, user: Any, data: Any) -> Game:
-    """Rebuild a finished game from an export; refuses anything tampered with."""
+    """Rebuild a finished game from an export; refuses anything tampered with.
+
+    Only the options, seed and actions are taken from the export (and the
+    few platform facts only it holds, each checked): states, event items,
+    records and the result are computed by replaying the log.
+    """
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to import games."), status=403)
+    found = plain_json.problem(data)
+    if found:
+        raise GameError("bad_request", found)
     rs, options, seats, seed, log = _check_header(data)
-    state = _check_log(rs, options, seats, seed, log)
-    if rs.encode(state) != data.get("final_state"):
+    built = _rebuild(rs, options, seats, seed, log)
+    if rs.encode(built.state) != data.get("final_state"):
         raise _bad(
             gettext_noop("The final position does not match the log; the export was changed.")
         )
-    result = data.get("result")
-    outcome = rs.outcome(state)
-    if not isinstance(result, dict) or (
-        outcome is not None and outcome.get("winners") != result.get("winners")
-    ):
-        raise _bad(gettext_noop("The result does not match the log; the export was changed."))
+    result = _result(built, data.get("result"))
     now = timezone.now()
     game = Game.objects.create(
         ruleset=rs.slug,
@@ -170,7 +383,7 @@ def import_game(*, user: Any, data: Any) -> Game:
         host=user,
         status=Game.Status.FINISHED,
         version=len(log),
-        state=rs.encode(state),
+        state=rs.encode(built.state),
         result=result,
         started=now,
         ended=now,
@@ -178,17 +391,17 @@ def import_game(*, user: Any, data: Any) -> Game:
         clock={"kind": "none"},
     )
     Seat.objects.bulk_create([Seat(game=game, index=i) for i in range(seats)])
-    Event.objects.bulk_create(
+    for event in built.events:
+        event.game = game
+    Event.objects.bulk_create(built.events)
+    MatchRecord.objects.bulk_create(
         [
-            Event(
-                game=game,
-                version=item["version"],
-                seat=item.get("seat"),
-                kind=item["kind"],
-                action=item.get("action"),
-                events=item.get("events") if isinstance(item.get("events"), list) else [],
-            )
-            for item in log
+            MatchRecord(game=game, version=v, index=i, data=r, summary=record_summary(r))
+            for v, records in built.records
+            for i, r in enumerate(records)
         ]
+    )
+    ReplayCheckpoint.objects.bulk_create(
+        [ReplayCheckpoint(game=game, version=v, state=state) for v, state in built.checkpoints]
     )
     return game

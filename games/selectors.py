@@ -53,13 +53,20 @@ def seat_list(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def result_text(result: dict[str, Any] | None) -> str:
-    if not result:
+def result_text(result: Any) -> str:
+    """A game's result in the reader's language; never raises, whatever is stored."""
+    if not isinstance(result, dict):
         return ""
-    reason = result.get("reason") or ""
-    params = result.get("reason_params")
-    text = gettext(reason) if reason else ""
-    return text % params if params else text
+    reason, params = result.get("reason"), result.get("reason_params")
+    if not isinstance(reason, str) or not reason:
+        return ""
+    text = gettext(reason)
+    if not isinstance(params, dict) or not params:
+        return text
+    try:
+        return text % params
+    except (KeyError, TypeError, ValueError):  # a template its params do not fit
+        return text
 
 
 # A player may file at most this many deadlock remis requests per game (RULES.md §1).

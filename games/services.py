@@ -16,9 +16,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast, clocks, notifications, store
+from . import broadcast, clocks, notifications, plain_json, replay_store, store
 from .errors import GameError, no_such_game
-from .models import Event, Game, MatchRecord, RemisRequest, Seat
+from .models import Event, Game, MatchRecord, RemisRequest, Seat, record_summary
 from .rules import IllegalAction, Ruleset, get_ruleset
 from .rules.base import RemisQueue, implements
 from .selectors import game_with_seats
@@ -83,13 +83,16 @@ def _seat_index(game: Game, user: Any) -> int | None:
 
 
 def _require_json_object(action: Any) -> None:
-    """An action is stored as it came: it must be a plain JSON object (no NaN)."""
+    """An action must be a plain JSON object (no NaN, nothing a database refuses)."""
     if not isinstance(action, dict):
         raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
     try:
         json.dumps(action, allow_nan=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise GameError("bad_request", gettext_noop("The action must be plain JSON.")) from None
+    found = plain_json.problem(action)
+    if found:
+        raise GameError("bad_request", found)
 
 
 def conflicts_are_stale(service):
@@ -266,6 +269,8 @@ def _after_commit(game: Game, rs: Ruleset, state: Any, event: Event, lobby_chang
     broadcast.publish_game_event(game, rs, state, event)
     if lobby_changed:
         broadcast.publish_table(game_with_seats(game.pk))
+    if game.is_over:  # the worker prepares its replay once, now
+        replay_store.request_build(game.pk)
 
 
 def game_start(*, game: Game) -> Event:
@@ -282,10 +287,14 @@ def game_start(*, game: Game) -> Event:
     )
 
 
-def _apply(game: Game, rs: Ruleset, seat: int, action: dict[str, Any]) -> tuple[Any, list]:
+def _apply(
+    game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
+) -> tuple[dict[str, Any], Any, list]:
+    """The ruleset's normalised action (what is stored), the new state and its events."""
     state = rs.decode(game.state)
     try:
-        return rs.apply(state, seat, action)
+        action = rs.normalize_action(state, seat, action)
+        return action, *rs.apply(state, seat, action)
     except IllegalAction as exc:
         raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
 
@@ -328,7 +337,7 @@ def decide_act(
     rs = get_ruleset(game.ruleset)
     if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
-    new_state, events = _apply(game, rs, seat, action)
+    action, new_state, events = _apply(game, rs, seat, action)
     game.draw_offers = []
     event = next_event(
         game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
@@ -436,15 +445,19 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
 
 def _do_work(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
     """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
-    its records (match traces) are kept outside the state."""
+    its records (match traces) are kept outside the state, and so is the
+    state after it, so that replays never redo the work."""
     state, events, records = rs.do_work(state)
     event = _append_event(game, rs, state, seat=None, kind=Event.Kind.WORK, events=events, now=now)
     MatchRecord.objects.bulk_create(
         [
-            MatchRecord(game=game, version=event.version, index=i, data=r)
+            MatchRecord(
+                game=game, version=event.version, index=i, data=r, summary=record_summary(r)
+            )
             for i, r in enumerate(records)
         ]
     )
+    replay_store.keep_work_state(game, event.version)
     return event
 
 

@@ -15,9 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
-from . import mailer
+from . import mailer, replay_store
 from .models import Game
 from .services import game_timeout
 from .threads import closing_connections
@@ -50,6 +51,27 @@ def sweep_once() -> int:
     return applied
 
 
+def build_replays() -> int:
+    """Prepare the replays asked for (games that ended, pages that found no
+    checkpoint near); returns how many games were done."""
+    done = 0
+    for game_id, since, until in replay_store.take_requests():
+        try:
+            replay_store.build(game_id, since, until)
+        except Exception:  # one broken log must not stop the others' replays
+            log.exception("preparing the replay of game %s failed", game_id)
+        done += 1
+    return done
+
+
+def build_replays_in_thread() -> int:
+    """``build_replays`` in a worker thread of its own, which keeps no connection."""
+    try:
+        return build_replays()
+    finally:
+        connections.close_all()
+
+
 class Sweeper:
     """Started once per process, on the server's event loop: the deadline
     sweep, and beside it the mail outbox's sender."""
@@ -57,6 +79,7 @@ class Sweeper:
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
         self.mail_task: asyncio.Task | None = None
+        self.builder: asyncio.Task | None = None
 
     def ensure_started(self) -> None:
         if not getattr(settings, "GAME_SWEEPER", True):
@@ -66,6 +89,21 @@ class Sweeper:
             self.task = loop.create_task(self.run())
         if self.mail_task is None or self.mail_task.done():
             self.mail_task = loop.create_task(self.run_mail())
+        if self.builder is None or self.builder.done():
+            self.builder = loop.create_task(self.run_builder())
+
+    async def run_builder(self) -> None:
+        """Replays are prepared in a thread of their own: not the one the
+        sockets' database work shares, so a long campaign's replay (seconds
+        of work for games stored before checkpoints) holds up no move, and
+        not on the sweep's timer, so no deadline waits for it either."""
+        interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)
+        while True:
+            try:
+                await sync_to_async(build_replays_in_thread, thread_sensitive=False)()
+            except Exception:
+                log.exception("preparing replays failed")
+            await asyncio.sleep(interval)
 
     async def run(self) -> None:
         interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)

@@ -121,7 +121,8 @@ class Ruleset(ABC, Generic[S]):
     default_options, validate_options, setup, to_act, legal_actions, apply,
     view, view_event, outcome, position_key, timeout_action, encode, decode.
     Extensions every ruleset answers (extend, never rename): option_fields,
-    seat_names, may_act, leave, random_action. Platform hooks that only some
+    seat_names, may_act, leave, random_action, normalize_action (with
+    ``action_keys``). Platform hooks that only some
     games have are the small protocols below (:class:`PhaseTimer`,
     :class:`PhaseDeadline`, :class:`LongWork`, :class:`RemisQueue`); the
     platform asks ``isinstance(rs, LongWork)`` before it uses one.
@@ -137,6 +138,8 @@ class Ruleset(ABC, Generic[S]):
     # message to the game's group; otherwise a seat's own frame goes only to
     # the user who holds it.
     views_are_public: ClassVar[bool] = False
+    # Per action type, every key ``apply`` reads ("type" included); see normalize_action.
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {}
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[OptionField]:
@@ -195,6 +198,26 @@ class Ruleset(ABC, Generic[S]):
         """
         actions = self.legal_actions(state, seat)
         return rng.choice(actions) if actions else None
+
+    def normalize_action(self, state: S, seat: int, action: Action) -> Action:
+        """The action as the platform applies and stores it: only what this ruleset reads.
+
+        A client's extra keys never reach the log. The default keeps the keys
+        ``action_keys`` lists for the action's type, else those the legal
+        actions of that type carry; an action of a type neither names is
+        returned unchanged (``apply`` refuses it). Raises IllegalAction only
+        where ``apply`` would too.
+        """
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            return action
+        keys = self.action_keys.get(action["type"])
+        if keys is None:
+            legal = self.legal_actions(state, seat) or []
+            found = {k for a in legal if a.get("type") == action["type"] for k in a}
+            keys = frozenset(found) if found else None
+        if keys is None:
+            return action
+        return {k: v for k, v in action.items() if k in keys}
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> View:

@@ -320,6 +320,7 @@ class HalmaRuleset(Ruleset[HalmaState], RemisQueue[HalmaState]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     views_are_public: ClassVar[bool] = True
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {"move": frozenset({"type", "path"})}
     # Brettspielnetz: remis claims go to an admin queue. The platform asks
     # isinstance(rs, RemisQueue); the flag stays for callers that read it.
     remis_by_admin: ClassVar[bool] = True

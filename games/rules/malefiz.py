@@ -298,6 +298,7 @@ class MalefizRuleset(Ruleset[MalefizState]):
     max_seats = 4
     # The dice's seed and counter never appear in a view.
     views_are_public: ClassVar[bool] = True
+    action_keys = {"roll": _ROLL_KEYS, "move": _MOVE_KEYS, "barricade": _PLACE_KEYS}
 
     # -- options / seats -----------------------------------------------------
     def seat_names(self, seats: int) -> list[str]:

@@ -231,18 +231,17 @@ class HexenhalmaPlayTests(BrowserLiveTestCase):
             self.assertIn("hexe1", rows.first.inner_text(), name)
         self.assertIn("Round 1 resolved", spec.inner_text("#moves"))
 
-        # Team 2's page plays the replay live to its end.
-        p2.wait_for_function(
-            "n => document.querySelector('[data-testid=hh-step-label]').textContent === `Step ${n} of ${n}`",
-            arg=last,
-            timeout=20_000,
-        )
+        # Every page plays the replay live to its end (team 2's and the spectator's).
+        for page in (p2, spec):
+            page.wait_for_function(
+                "n => document.querySelector('[data-testid=hh-step-label]').textContent === `Step ${n} of ${n}`",
+                arg=last,
+                timeout=20_000,
+            )
+            page.wait_for_selector('[data-testid=hh-play][data-icon="play"]')
         self.assertIn("burst", p2.inner_text("[data-testid=hh-fates]"))
 
-        # The spectator steps through it: pause, back to the start, step by step.
-        spec.wait_for_selector("[data-testid=hh-play]")
-        if spec.get_attribute("[data-testid=hh-play]", "data-icon") == "pause":
-            spec.click("[data-testid=hh-play]")
+        # The spectator steps through it: back to the start, step by step.
         spec.click("[data-testid=hh-first]")
         spec.wait_for_selector("text=Step 0 of")
         self.assertEqual(spec.locator("#board .hh-rwitch").count(), 4)

@@ -149,3 +149,102 @@ def test_table_creation_is_rate_limited_per_user():
     body = refused.json()
     assert body["code"] == "throttled" and "seconds" in body["message"]
     assert 0 < body["retry_after"] <= 60 and refused["Retry-After"] == str(body["retry_after"])
+
+
+# --- what the API lets in: the socket's limits (issue 14, items 8 and 9) ------------
+
+
+def _event_count(game) -> int:
+    from games.models import Event
+
+    return Event.objects.filter(game=game).count()
+
+
+def test_act_stores_the_rulesets_action_not_the_clients_object():
+    from games.models import Event
+
+    game = started_game()
+    white = game.seats.get(index=0).user
+    padded = {**FIRST_MOVE, "note": "x" * 30_000, "extra": {"nested": [1, 2, 3]}}
+    acted = client_for(white).post(
+        f"/api/games/{game.pk}/act/", {"version": 1, "action": padded}, format="json"
+    )
+    assert acted.json() == {"version": 2}
+    assert Event.objects.get(game=game, version=2).action == FIRST_MOVE
+
+
+def test_act_bodies_over_64_kib_are_refused_as_the_socket_refuses_them():
+    game = started_game()
+    white = game.seats.get(index=0).user
+    body = {"version": 1, "action": {**FIRST_MOVE, "note": "x" * (64 * 1024)}}
+    response = client_for(white).post(f"/api/games/{game.pk}/act/", body, format="json")
+    assert response.status_code == 413
+    assert response.json()["code"] == "bad_request" and response.json()["message"]
+    game.refresh_from_db()
+    assert game.version == 1 and _event_count(game) == 1
+
+
+NUL_ACTION = '{"version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "n": "a\\u0000"}}'
+SURROGATE_ACTION = (
+    '{"version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "n": "\\ud800"}}'
+)
+SURROGATE_KEY = '{"version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "\\udfff": 1}}'
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("act", NUL_ACTION, 400),
+        ("act", SURROGATE_ACTION, 400),
+        ("act", SURROGATE_KEY, 400),
+        ("chat", '{"text": "hello\\u0000"}', 400),
+        ("chat", '{"text": "\\ud800 hello"}', 400),
+        ("act", '{"version": 1, "action": ' + "[" * 30_000 + "]" * 30_000 + "}", 400),
+        ("act", '{"version": 1, "action": ' + "[" * 100_000 + "]" * 100_000 + "}", 413),
+        ("act", '{"version": 1, "action": ' + '{"a":' * 100 + "1" + "}" * 100 + "}", 400),
+        ("import", '{"format": ' + "[" * 100_000 + "]" * 100_000 + "}", 400),
+        ("import", '{"format": "brettspiele/1", "result": {"reason": "\\u0000"}}', 400),
+    ],
+)
+def test_nul_surrogates_and_deep_nesting_are_bad_requests_that_change_nothing(path, body, status):
+    from games.models import ChatMessage
+
+    game = started_game()
+    white = game.seats.get(index=0).user
+    games_before = Game.objects.count()
+    url = "/api/games/import/" if path == "import" else f"/api/games/{game.pk}/{path}/"
+    response = client_for(white).post(url, body, content_type="application/json")
+    assert response.status_code == status, response.content[:300]
+    assert response.json()["code"] == "bad_request" and response.json()["message"]
+    game.refresh_from_db()
+    assert game.version == 1 and _event_count(game) == 1
+    assert not ChatMessage.objects.exists() and Game.objects.count() == games_before
+
+
+def test_unicode_beyond_the_basic_plane_is_fine():
+    """Escaped surrogate pairs are one character (an emoji), not a lone surrogate."""
+    game = started_game()
+    white = game.seats.get(index=0).user
+    response = client_for(white).post(
+        f"/api/games/{game.pk}/chat/",
+        '{"text": "gg \\ud83d\\ude00"}',
+        content_type="application/json",
+    )
+    assert response.status_code == 201 and response.json()["text"] == "gg \U0001f600"
+
+
+def test_costly_reads_are_throttled_per_address(monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {**ScopedRateThrottle.THROTTLE_RATES, "reads": "3/min"},
+    )
+    game = started_game()
+    anon = APIClient()
+    codes = [anon.get(f"/api/games/{game.pk}/replay/").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert anon.get(f"/api/games/{game.pk}/records/").status_code == 429
+    other = APIClient(REMOTE_ADDR="10.1.2.3")
+    assert other.get(f"/api/games/{game.pk}/records/").status_code == 200

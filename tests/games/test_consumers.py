@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
 from config.asgi import application
-from games.models import Event, Game
+from games.models import ChatMessage, Event, Game
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
@@ -461,3 +461,42 @@ async def test_a_page_that_missed_its_table_filling_up_catches_up_at_its_ping(mo
     await comm.send_json_to({"type": "sync", "version": 0})
     assert (await receive(comm, "sync"))["table"]["taken"] == 2
     await comm.disconnect()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"type": "chat", "text": "hi\\u0000"}',
+        '{"type": "chat", "text": "\\ud800 hi"}',
+        '{"type": "act", "version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "x": "\\u0000"}}',
+        '{"type": "act", "version": 1, "action": {"type": "move", "path": [[5, 9], [4, 9]], "\\udc00": 1}}',
+        '{"type": "remis", "kind": "deadlock", "reason": "stuck\\u0000"}',
+        '{"type": "act", "version": 1, "action": ' + '{"a": ' * 70 + "1" + "}" * 70 + "}",
+    ],
+)
+async def test_nul_lone_surrogates_and_deep_nesting_are_bad_requests_the_socket_survives(
+    table, frame
+):
+    """Neither database stores them (PostgreSQL refuses NUL, nothing encodes a
+    lone surrogate): refused at the frame, no 1011 close, nothing changed."""
+    game, white, _ = table
+    sock = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(sock, "hello")
+    await sock.send_to(text_data=frame)
+    error = await receive(sock, "error")
+    assert error["code"] == "bad_request" and error["message"]
+    await sock.send_json_to({"type": "ping", "version": 1})
+    assert (await receive(sock, "pong"))["version"] == 1, "the socket is still open"
+    assert await sync_to_async(Event.objects.filter(game=game).count)() == 1
+    assert not await sync_to_async(ChatMessage.objects.filter(game=game).exists)()
+    await sock.disconnect()
+
+
+async def test_a_stored_result_whose_text_does_not_format_still_says_hello(table):
+    game = table[0]
+    result = {"winners": [0], "draw": False, "reason": "%(nope)s", "reason_params": {"x": 1}}
+    await sync_to_async(Game.objects.filter(pk=game.pk).update)(status="finished", result=result)
+    sock = await connect(f"/ws/game/{game.pk}/")
+    hello = await receive(sock, "hello")
+    assert hello["state"]["result_text"] == "%(nope)s"
+    await sock.disconnect()

@@ -109,7 +109,8 @@ def test_orders_stay_secret_through_the_api():
         assert detail.status_code == events.status_code == 200
         assert_no_orders(text_of(detail.json()), f"{who} (detail)", words)
         assert_no_orders(text_of(events.json()), f"{who} (events)", words)
-        assert client.get(f"{base}/records/").json() == [], "no records before resolution"
+        records = client.get(f"{base}/records/").json()
+        assert records["results"] == [], "no records before resolution"
     gm_view = client_for(gm).get(f"{base}/").json()["state"]["view"]
     assert gm_view["submitted"] == [1, 2] and gm_view["locked"] == [1]
     two_events = client_for(two).get(f"{base}/events/", {"since": 0}).json()["events"]
@@ -241,11 +242,15 @@ def test_the_sweeper_resolves_a_round_once_every_team_has_locked():
     client = client_for()
     base = f"/api/games/{game_id}/records"
     summary = client.get(f"{base}/").json()
-    assert summary == [
+    assert summary["count"] == 1 and summary["next"] is None
+    assert summary["results"] == [
         {"version": 7, "index": 0, "round": 1, "match": 0, "teams": [1, 2], "score": [2, 0],
          "fates": record.data["fates"]}
     ]  # fmt: skip
-    assert client.get(f"{base}/", {"full": 1}).json()[0]["trace"] == record.data["trace"]
+    assert client.get(f"{base}/", {"round": 1}).json()["results"] == summary["results"]
+    assert client.get(f"{base}/", {"round": 2}).json()["results"] == []
+    full = client.get(f"{base}/", {"full": 1}).json()["results"]
+    assert full[0]["trace"] == record.data["trace"]
     one_match = client.get(f"{base}/7/0/").json()
     assert one_match["board"]["rows"] == 12 and len(one_match["trace"]) == 7
 

@@ -444,6 +444,13 @@ def test_export_import_round_trip():
         lambda d: d["log"].pop(1),
         lambda d: d.update(log="nope"),
         lambda d: d.update(seat_count=9),
+        lambda d: d["result"].update(winners=[1]),
+        lambda d: (
+            d["log"].insert(2, {**d["log"][-1], "version": 3})
+            or [e.update(version=n) for n, e in enumerate(d["log"], 1)]
+        ),
+        lambda d: d["log"][-1]["events"].clear(),
+        lambda d: d["log"][1].update(seat="0"),
     ],
 )
 def test_tampered_exports_are_refused(tamper):
@@ -489,3 +496,78 @@ def test_chat_through_the_api_and_no_system_lines_in_hidden_games():
     assert list(ChatMessage.objects.filter(game=game).values_list("user_id", flat=True)) == [
         users[1].pk
     ]
+
+
+# --- imports recompute; stored texts never break a page (issue 14, item 7) ----------
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        None,
+        "text",
+        {"reason": "%(nope)s"},
+        {"reason": "%(nope)s", "reason_params": {"x": 1}},
+        {"reason": "%(player)s resigned.", "reason_params": ["a"]},
+        {"reason": "%d %s", "reason_params": {"player": "a"}},
+        {"reason": ["not", "text"], "reason_params": {}},
+        {"reason": "%(player)s resigned.", "reason_params": {"player": "ann"}},
+    ],
+)
+def test_result_text_never_raises(result):
+    from games.selectors import result_text
+
+    text = result_text(result)
+    assert isinstance(text, str)
+    if isinstance(result, dict) and result.get("reason_params") == {"player": "ann"}:
+        assert text == "ann resigned."
+
+
+def test_a_stored_result_whose_text_does_not_format_breaks_no_page():
+    game, _white, _black = finished_game()
+    bad = {"winners": [0], "draw": False, "reason": "%(nope)s", "reason_params": {"x": 1}}
+    Game.objects.filter(pk=game.pk).update(result=bad)
+    for url in ("/", "/replay/", "/events/?since=0"):
+        response = APIClient().get(f"/api/games/{game.pk}{url}")
+        assert response.status_code == 200, (url, response.content[:200])
+    assert APIClient().get(f"/api/games/{game.pk}/").json()["state"]["result_text"] == "%(nope)s"
+
+
+def test_import_recomputes_the_result_and_every_event_from_the_log():
+    from games.services import REASON_RESIGNED
+
+    game, _white, black = finished_game()
+    data = copy.deepcopy(replay.export_game(game))
+    data["result"]["reason"] = "%(nope)s"
+    data["result"]["reason_params"] = {"player": black.username, "nope": "%(nope)s"}
+    for entry in data["log"]:
+        entry["events"] = [{"type": "moved", "note": "%(nope)s" * 100}, *entry["events"]]
+    data["log"][1]["action"]["junk"] = "x" * 10_000
+    client = APIClient()
+    client.force_authenticate(make_user())
+    created = client.post("/api/games/import/", data, format="json")
+    assert created.status_code == 201, created.json()
+    copied = Game.objects.get(pk=created.json()["id"])
+    assert copied.result == {**game.result, "reason": REASON_RESIGNED}
+    assert copied.result["reason_params"] == {"player": black.username}
+    original = list(Event.objects.filter(game=game).values_list("kind", "seat", "action", "events"))
+    rebuilt = list(
+        Event.objects.filter(game=copied).values_list("kind", "seat", "action", "events")
+    )
+    assert rebuilt == original
+    for url in ("/", "/replay/", "/events/?since=0"):
+        response = APIClient().get(f"/api/games/{copied.pk}{url}")
+        assert response.status_code == 200, (url, response.content[:200])
+
+
+def test_an_imported_format_string_stays_a_parameter():
+    """A player's name is the one thing only the export knows: it is a
+    parameter of a known template, never a template itself."""
+    game, _white, _black = finished_game()
+    data = copy.deepcopy(replay.export_game(game))
+    data["result"]["reason_params"] = {"player": "%(nope)s"}
+    client = APIClient()
+    client.force_authenticate(make_user())
+    copied = client.post("/api/games/import/", data, format="json").json()
+    detail = APIClient().get(f"/api/games/{copied['id']}/").json()
+    assert detail["state"]["result_text"] == "%(nope)s resigned."

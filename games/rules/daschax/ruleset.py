@@ -55,6 +55,11 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     views_are_public: ClassVar[bool] = True
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {
+        "place": frozenset({"type", "size", "at"}),
+        "turn": frozenset({"type", "at", "steps"}),
+        "remove": frozenset({"type", "at"}),
+    }
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[OptionField]:

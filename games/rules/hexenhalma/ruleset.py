@@ -141,6 +141,21 @@ def _deadline(value: Any) -> str | None:
     raise IllegalAction(gettext_noop("The deadline must be an ISO date-time or null."))
 
 
+def _round_settings(action: Action) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An ``open_round`` action's board and params, validated (a preset's name allowed)."""
+    board = action.get("board")
+    params = action.get("params")
+    if isinstance(board, str):
+        preset = PRESETS.get(board)
+        if preset is None:
+            raise IllegalAction(gettext_noop("Unknown preset board: %(name)s."), name=board[:30])
+        board = preset["board"]
+        if params is None:
+            params = preset["params"]
+    norm_board = validate_board(board)
+    return norm_board, validate_params(params, norm_board)
+
+
 class HexenhalmaRuleset(
     Ruleset[HexenhalmaState], LongWork[HexenhalmaState], PhaseDeadline[HexenhalmaState]
 ):
@@ -148,6 +163,13 @@ class HexenhalmaRuleset(
     title: ClassVar[str] = gettext_noop("Hexenhalma")
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = MAX_TEAMS + 1
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {
+        "open_round": frozenset({"type", "board", "params", "deadline"}),
+        "close": frozenset({"type"}),
+        "finish": frozenset({"type"}),
+        "orders": frozenset({"type", "orders"}),
+        "lock": frozenset({"type"}),
+    }
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[OptionField]:
@@ -282,19 +304,7 @@ class HexenhalmaRuleset(
     def _open_round(
         self, state: HexenhalmaState, action: Action
     ) -> tuple[HexenhalmaState, list[Event]]:
-        board = action.get("board")
-        params = action.get("params")
-        if isinstance(board, str):
-            preset = PRESETS.get(board)
-            if preset is None:
-                raise IllegalAction(
-                    gettext_noop("Unknown preset board: %(name)s."), name=board[:30]
-                )
-            board = preset["board"]
-            if params is None:
-                params = preset["params"]
-        norm_board = validate_board(board)
-        norm_params = validate_params(params, norm_board)
+        norm_board, norm_params = _round_settings(action)
         deadline = _deadline(action.get("deadline"))
         number = state.round + 1
         new = replace(
@@ -338,6 +348,26 @@ class HexenhalmaRuleset(
         orders = _put(state.orders, team, canonical(normal))
         event = {"type": "orders", "seat": seat, "round": state.round, "orders": normal}
         return replace(state, orders=orders), [event]
+
+    def normalize_action(self, state: HexenhalmaState, seat: int, action: Action) -> Action:
+        """Besides the top-level keys, boards, params and orders as validated:
+        what a client nests inside them beyond the rules is not kept either."""
+        clean = super().normalize_action(state, seat, action)
+        kind = clean.get("type")
+        if kind == "open_round" and seat == 0 and state.phase == "waiting":
+            board, params = _round_settings(clean)
+            named = isinstance(clean.get("board"), str) and clean.get("params") is None
+            clean = {
+                "type": kind,
+                "board": clean["board"] if named else board,
+                "params": None if named else params,
+                "deadline": _deadline(clean.get("deadline")),
+            }
+        elif kind == "orders" and seat in self.to_act(state) and state.phase == "orders":
+            board, params = json.loads(state.board or "{}"), json.loads(state.params or "{}")
+            orders = validate_orders_compiled(compile_board(board), params, clean.get("orders"))
+            clean = {"type": kind, "orders": orders}
+        return clean
 
     def leave(self, state: HexenhalmaState, seat: int) -> tuple[HexenhalmaState, list[Event]]:
         """A team may leave: from now on its witches starve. The GM cannot leave."""

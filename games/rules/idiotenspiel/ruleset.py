@@ -115,6 +115,23 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
     title: ClassVar[str] = gettext_noop("Das Idiotenspiel: Robin Hood vs. the Sheriff")
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {
+        kind: frozenset({"type", *keys})
+        for kind, keys in {
+            "choose_setup": ("side", "zone"),
+            "place": ("unit", "at", "facing"),
+            "move": ("unit", "to", "with", "facing"),
+            "end_movement": (),
+            "sandglass": (),
+            "attack": ("unit", "target", "kind", "capture"),
+            "end_combat": (),
+            "roll": (),
+            "decline": (),
+            "retreat": ("to",),
+            "advance": ("yes",),
+            "move_marian": ("to",),
+        }.items()
+    }
 
     # -- options ------------------------------------------------------------------------
     def option_fields(self) -> list[OptionField]:

@@ -149,4 +149,35 @@ def test_junk_actions_raise_illegal_action(slug, action):
     for seat in rs.to_act(state):
         with contextlib.suppress(IllegalAction):
             rs.apply(state, seat, action)
+        with contextlib.suppress(IllegalAction):
+            rs.normalize_action(state, seat, action)
     assert rs.encode(state) == before
+
+
+JUNK = {"junk": "x" * 1000, "nested": {"deeper": [1, 2, 3]}}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_normalize_action_keeps_what_the_rules_read_and_drops_the_rest(slug):
+    """Every legal action normalises to itself (its keys are all the ruleset's);
+    the same action with a client's extra keys normalises to it too, so the
+    log stores nothing else and replays the same."""
+    rs = get_ruleset(slug)
+    rng = random.Random(7)
+    checked = 0
+    for seats in {rs.min_seats, rs.max_seats}:
+        state = rs.setup(rs.default_options(), seats, 4242)
+        for _ in range(120):
+            to_act = rs.to_act(state)
+            actions = rs.legal_actions(state, to_act[0]) if to_act else None
+            if not actions:
+                break
+            seat = to_act[0]
+            action = rng.choice(actions)
+            assert rs.normalize_action(state, seat, action) == action
+            padded = {**action, **JUNK}
+            clean = rs.normalize_action(state, seat, padded)
+            assert clean == action, f"{slug} kept {set(clean) - set(action)}"
+            state, _ = rs.apply(state, seat, clean)
+            checked += 1
+    assert checked or rs.legal_actions(state, rs.to_act(state)[0]) is None

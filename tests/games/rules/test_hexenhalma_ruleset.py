@@ -430,3 +430,41 @@ def test_random_action_of_the_game_master_and_of_teams() -> None:
     assert answers == {"orders", "lock"}
     closes = {str(RULES.random_action(state, 0, random.Random(k))) for k in range(100)}
     assert closes == {"None", str({"type": "close"})}
+
+
+def test_normalize_action_keeps_only_validated_boards_params_and_orders():
+    """A team's orders and the GM's round are stored as the rules read them:
+    extra keys are dropped (or, inside params and orders, refused), and the
+    normalised action replays to the same state as the one sent."""
+    import random
+
+    from games.rules.hexenhalma import PRESETS
+    from games.rules.hexenhalma.sample import random_orders
+
+    rs = HexenhalmaRuleset()
+    state = rs.setup({}, 3, 99)
+    preset = PRESETS["rectangle"]
+    sent = {"type": "open_round", "board": "rectangle", "deadline": None, "junk": "x" * 500}
+    clean = rs.normalize_action(state, 0, sent)
+    assert clean == {"type": "open_round", "board": "rectangle", "params": None, "deadline": None}
+    custom = {
+        "type": "open_round",
+        "board": {**preset["board"], "junk": [1] * 100},
+        "params": preset["params"],
+        "deadline": None,
+    }
+    normal = rs.normalize_action(state, 0, custom)
+    assert "junk" not in normal["board"]
+    assert rs.normalize_action(state, 0, normal) == normal
+    assert rs.encode(rs.apply(state, 0, normal)[0]) == rs.encode(rs.apply(state, 0, custom)[0])
+    state, _ = rs.apply(state, 0, clean)
+
+    orders = random_orders(preset["board"], preset["params"], random.Random(3))
+    padded = [{**o, "steps": [{**s, "junk": 1} for s in o["steps"]]} for o in orders]
+    with pytest.raises(IllegalAction):
+        rs.normalize_action(state, 1, {"type": "orders", "orders": padded})
+    sent = {"type": "orders", "orders": orders, "extra": {"big": "z" * 1000}}
+    clean = rs.normalize_action(state, 1, sent)
+    assert clean == {"type": "orders", "orders": orders}
+    assert rs.encode(rs.apply(state, 1, clean)[0]) == rs.encode(rs.apply(state, 1, sent)[0])
+    assert rs.normalize_action(state, 1, {"type": "lock", "why": "x"}) == {"type": "lock"}

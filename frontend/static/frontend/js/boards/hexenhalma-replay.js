@@ -98,8 +98,7 @@ export function createResults(pane, ctx) {
   const rounds = h("div", "hh-rounds");
   const player = h("div", "hh-player");
   pane.append(standings, rounds, player);
-  let summaries = null; // from /records/
-  let fetchedFor = -1;
+  const summaries = new Map(); // round -> its matches' records (from /records/?round=)
   let selected = null; // {round, match}
   let replay = null;
   let lastView = null;
@@ -110,19 +109,13 @@ export function createResults(pane, ctx) {
     return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : String(i);
   }
 
-  async function fetchSummaries(count) {
-    fetchedFor = count;
-    if (!count) {
-      summaries = [];
-      return drawRounds();
+  /** The records of one resolved round (at most 190 matches: one page). */
+  async function roundSummaries(round) {
+    if (!summaries.has(round)) {
+      const page = await api(`/api/games/${gameId()}/records/?round=${round}&page_size=200`);
+      summaries.set(round, page.results);
     }
-    try {
-      summaries = await api(`/api/games/${gameId()}/records/`);
-    } catch (err) {
-      toast(err.message, "error");
-      summaries = [];
-    }
-    drawRounds();
+    return summaries.get(round);
   }
 
   function drawStandings(view) {
@@ -150,7 +143,6 @@ export function createResults(pane, ctx) {
         const on = selected && selected.round === r.round && selected.match === i;
         const label = `${seatName(m.teams[0])}  ${m.score[0]} : ${m.score[1]}  ${seatName(m.teams[1])}`;
         const b = button(label, () => select(r.round, i, false), `hh-match${on ? " selected" : ""}${mine ? " mine" : ""}`, { "data-testid": `hh-match-${r.round}-${i}` });
-        b.disabled = !summaryFor(r.round, i);
         const li = h("li");
         li.append(b);
         list.append(li);
@@ -160,16 +152,12 @@ export function createResults(pane, ctx) {
     rounds.replaceChildren(...out);
   }
 
-  function summaryFor(round, match) {
-    return summaries?.find((s) => s.round === round && s.match === match) ?? null;
-  }
-
   async function select(round, match, autoplay) {
-    const sum = summaryFor(round, match);
-    if (!sum) return;
     selected = { round, match };
     drawRounds();
     try {
+      const sum = (await roundSummaries(round)).find((s) => s.match === match);
+      if (!sum) return toast(gettext("No replay is stored for this match."), "error");
       const record = await api(`/api/games/${gameId()}/records/${sum.version}/${sum.index}/`);
       replay?.stop();
       replay = createPlayer(player, record, seatName);
@@ -181,7 +169,7 @@ export function createResults(pane, ctx) {
 
   function autoSelect() {
     const latest = lastView?.results.at(-1);
-    if (!summaries || !latest || (selected && !wantLive)) return;
+    if (!latest || (selected && !wantLive)) return;
     const live = wantLive;
     wantLive = false;
     const mine = latest.matches.findIndex((m) => m.teams.includes(ctx.seat()));
@@ -194,11 +182,8 @@ export function createResults(pane, ctx) {
       lastView = view;
       drawStandings(view);
       if (info.event?.events?.some((e) => e.type === "round_resolved")) wantLive = true;
-      if (fetchedFor !== view.results.length) fetchSummaries(view.results.length).then(autoSelect);
-      else {
-        drawRounds();
-        autoSelect();
-      }
+      drawRounds();
+      autoSelect();
     },
   };
 }
