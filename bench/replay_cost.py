@@ -47,40 +47,9 @@ from django.test.utils import setup_test_environment  # noqa: E402
 def build_campaign(teams: int, rounds: int, seed: int) -> int:
     """A finished campaign of ``teams`` teams and ``rounds`` rounds; its id."""
     from games.models import Game
-    from games.rules.hexenhalma import PRESETS
-    from games.rules.hexenhalma.sample import random_orders
-    from games.services import game_act
-    from games.sweeper import sweep_once
-    from lobby import services as lobby
-    from tests.factories import make_user
+    from tests.factories import hexenhalma_campaign
 
-    users = [make_user() for _ in range(teams + 1)]
-    game = lobby.table_create(
-        host=users[0],
-        ruleset="hexenhalma",
-        options={"rounds": rounds},
-        seat_count=teams + 1,
-        clock={"kind": "none"},
-    )
-    for user in users[1:]:
-        lobby.table_join(game_id=game.pk, user=user)
-    lobby.table_start(game_id=game.pk, user=users[0])
-    preset = PRESETS["arena"]
-    rng = random.Random(seed)
-
-    def act(user, action):
-        version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        game_act(game_id=game.pk, user=user, version=version, action=action)
-
-    for _ in range(rounds):
-        act(users[0], {"type": "open_round", "board": "arena", "deadline": None})
-        for user in users[1:]:
-            orders = random_orders(preset["board"], preset["params"], rng)
-            act(user, {"type": "orders", "orders": orders})
-            act(user, {"type": "lock"})
-        while sweep_once():
-            pass
-    game.refresh_from_db()
+    game = hexenhalma_campaign(rounds=rounds, teams=teams, board="arena", seed=seed)
     assert game.status == Game.Status.FINISHED, game.status
     return game.pk
 

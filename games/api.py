@@ -22,7 +22,7 @@ from lobby import services as lobby_services
 
 from . import chat, notifications, ratelimit, remis, replay, replay_store, selectors, services
 from .errors import GameError, no_such_game
-from .models import Event, Game, MatchRecord, RemisRequest
+from .models import Game, MatchRecord, RemisRequest
 from .rules import RULESETS, get_ruleset
 
 
@@ -481,9 +481,8 @@ class GameRemisCandidates(CostlyRead):
 
 def _candidates(game: Game, seat: int) -> list[dict[str, Any]]:
     """Remis candidates, found once per version: finding them replays the game."""
-    plies = Event.objects.filter(game=game, kind__in=[Event.Kind.ACT, Event.Kind.TIMEOUT]).count()
-    if plies // 2 <= remis.REPETITION_FROM:
-        return []  # positions count only after move 51: none can repeat a third time yet
+    if not remis.candidates_possible(game):
+        return []
     key = f"remis-candidates:{game.pk}:{game.version}:{seat}"
     found = cache.get(key)
     if found is None:

@@ -65,6 +65,16 @@ def repetition_candidates(game: Game, seat: int) -> list[dict[str, Any]]:
     return rs.repetition_candidates(history(game, rs), seat)
 
 
+def candidates_possible(game: Game) -> bool:
+    """Whether a repetition claim can exist yet (cheap: no replay). Before the
+    first position that counts, none can stand a third time."""
+    rs = get_ruleset(game.ruleset)
+    if not implements(rs, RemisQueue):
+        return False
+    plies = Event.objects.filter(game=game, kind__in=[Event.Kind.ACT, Event.Kind.TIMEOUT]).count()
+    return rs.position_counts_after(plies)
+
+
 # --- filing --------------------------------------------------------------------
 
 

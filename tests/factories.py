@@ -37,3 +37,45 @@ def started_game(
 
 FIRST_MOVE = {"type": "move", "path": [[5, 9], [4, 9]]}  # White (seat 0) steps up
 BLACK_MOVE = {"type": "move", "path": [[4, 0], [5, 0]]}  # Black (seat 1) steps down
+
+
+def hexenhalma_campaign(
+    *, rounds: int, teams: int = 2, board: str = "rectangle", seed: int | None = None
+) -> Game:
+    """A finished Hexenhalma campaign: every round opened on a preset board,
+    random valid orders locked by every team, resolved by the sweeper."""
+    import random
+
+    from games.rules.hexenhalma import PRESETS
+    from games.rules.hexenhalma.sample import random_orders
+    from games.services import game_act
+    from games.sweeper import sweep_once
+
+    users = [make_user() for _ in range(teams + 1)]
+    game = lobby.table_create(
+        host=users[0],
+        ruleset="hexenhalma",
+        options={"rounds": rounds},
+        seat_count=teams + 1,
+        clock={"kind": "none"},
+    )
+    for user in users[1:]:
+        lobby.table_join(game_id=game.pk, user=user)
+    lobby.table_start(game_id=game.pk, user=users[0])
+    preset, rng = PRESETS[board], random.Random(rounds if seed is None else seed)
+
+    def act(user, action) -> None:
+        version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+        game_act(game_id=game.pk, user=user, version=version, action=action)
+
+    for _ in range(rounds):
+        act(users[0], {"type": "open_round", "board": board, "deadline": None})
+        for user in users[1:]:
+            act(
+                user,
+                {"type": "orders", "orders": random_orders(preset["board"], preset["params"], rng)},
+            )
+            act(user, {"type": "lock"})
+        assert sweep_once() == 1
+    game.refresh_from_db()
+    return game

@@ -359,6 +359,11 @@ class RemisQueue(Protocol[S_contra]):
         """The number of the move that produced the position after ``plies`` plies."""
         ...
 
+    def position_counts_after(self, plies: int) -> bool:
+        """Whether the position after ``plies`` plies counts for repetition
+        (before the first that does, no claim can be found: nothing to replay)."""
+        ...
+
     def deadlock_claim_from(self, state: S_contra) -> int | None:
         """None when a deadlock claim may be filed in ``state``; otherwise the
         move that must be complete first."""

@@ -446,6 +446,9 @@ class HalmaRuleset(Ruleset[HalmaState], RemisQueue[HalmaState]):
     def move_number_after(self, plies: int) -> int:
         return move_number_after(plies)
 
+    def position_counts_after(self, plies: int) -> bool:
+        return counts_after(plies)
+
     def deadlock_claim_from(self, state: HalmaState) -> int | None:
         return None if full_moves(state) >= MOVE_LIMIT else MOVE_LIMIT
 

@@ -19,12 +19,9 @@ from rest_framework.test import APIClient
 from games import replay, replay_store, sweeper
 from games.models import Event, Game, MatchRecord, ReplayCheckpoint
 from games.rules import get_ruleset
-from games.rules.hexenhalma import PRESETS, HexenhalmaRuleset
-from games.rules.hexenhalma.sample import random_orders
+from games.rules.hexenhalma import HexenhalmaRuleset
 from games.services import game_act, game_resign
-from games.sweeper import sweep_once
-from lobby import services as lobby
-from tests.factories import make_user, started_game
+from tests.factories import hexenhalma_campaign, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 EVERY = replay_store.CHECKPOINT_EVERY
@@ -162,35 +159,6 @@ def test_bad_page_parameters_are_bad_requests():
 
 
 # -- Hexenhalma: long work is never redone for a replay ------------------------------
-
-
-def hexenhalma_campaign(rounds: int, teams: int = 2) -> Game:
-    users = [make_user() for _ in range(teams + 1)]
-    game = lobby.table_create(
-        host=users[0],
-        ruleset="hexenhalma",
-        options={"rounds": rounds},
-        seat_count=teams + 1,
-        clock={"kind": "none"},
-    )
-    for user in users[1:]:
-        lobby.table_join(game_id=game.pk, user=user)
-    lobby.table_start(game_id=game.pk, user=users[0])
-    preset, rng = PRESETS["rectangle"], random.Random(rounds)
-
-    def act(user, action):
-        version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        game_act(game_id=game.pk, user=user, version=version, action=action)
-
-    for _ in range(rounds):
-        act(users[0], {"type": "open_round", "board": "rectangle", "deadline": None})
-        for user in users[1:]:
-            orders = random_orders(preset["board"], preset["params"], rng)
-            act(user, {"type": "orders", "orders": orders})
-            act(user, {"type": "lock"})
-        assert sweep_once() == 1
-    game.refresh_from_db()
-    return game
 
 
 def test_hexenhalma_pages_read_each_rounds_state_instead_of_resolving_it_again():
