@@ -352,6 +352,9 @@ class HexenhalmaRuleset(
     def normalize_action(self, state: HexenhalmaState, seat: int, action: Action) -> Action:
         """Besides the top-level keys, boards, params and orders as validated:
         what a client nests inside them beyond the rules is not kept either."""
+        sent: object = action  # a client's junk, not even an object, comes back as sent
+        if not isinstance(sent, dict):
+            return action  # apply refuses it
         clean = super().normalize_action(state, seat, action)
         kind = clean.get("type")
         if kind == "open_round" and seat == 0 and state.phase == "waiting":
