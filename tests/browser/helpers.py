@@ -3,6 +3,7 @@ page helpers that read the game page's state and click moves like a player."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -88,14 +89,13 @@ def off_loop(fn, *args, **kwargs) -> Any:
         return pool.submit(call).result()
 
 
-def _no_connections_across_the_fork() -> None:
-    """The live server is forked from this process: a PostgreSQL connection
-    (or a pool of them) open here would be shared by both processes, each
-    reading the other's answers. Close them; each side opens its own."""
-    for conn in connections.all():
-        conn.close()
-        if hasattr(conn, "close_pool"):  # PostgreSQL's pool (Django's OPTIONS["pool"])
-            conn.close_pool()
+# The live server runs in a process of its own. Forked, it would inherit what
+# earlier tests left in this one: asgiref's thread-sensitive executor whose
+# worker thread does not survive a fork (every socket's login then waits for
+# ever), open PostgreSQL connections that both processes would then read
+# from. Started fresh ("spawn"), it inherits
+# nothing; channels builds its arguments to be picklable for that.
+multiprocessing.set_start_method("spawn", force=True)
 
 
 class BrowserLiveTestCase(ChannelsLiveServerTestCase):
@@ -107,7 +107,6 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     @classmethod
     def setUpClass(cls) -> None:
         require_service(chromium_available(), f"Chromium at {CHROMIUM} (apt-get install chromium)")
-        _no_connections_across_the_fork()
         super().setUpClass()
         # The sync Playwright API keeps an event loop running in this thread; ORM
         # calls in the tests would otherwise raise SynchronousOnlyOperation.
