@@ -61,3 +61,13 @@ def _neighbour(col: int, row: int, facing: int) -> int:
 NEIGHBOUR: tuple[tuple[int, ...], ...] = tuple(
     tuple(_neighbour(cell % COLS, cell // COLS, f) for f in range(6)) for cell in range(CELLS)
 )
+
+
+def after_step(cell: int, facing: int, step: str) -> tuple[int, int]:
+    """Field and facing after one step on an empty board ("L"/"R" turn, "F"/"B"
+    move; a step known to stay on the board)."""
+    if step == "L":
+        return cell, (facing - 1) % 6
+    if step == "R":
+        return cell, (facing + 1) % 6
+    return NEIGHBOUR[cell][facing if step == "F" else (facing + 3) % 6], facing

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from ..base import Action
-from .geometry import NEIGHBOUR, Board, xy
+from .geometry import NEIGHBOUR, Board, after_step, xy
 
 # A node: (depth, target cell or -1 for a turn, end key = cell * 6 + facing,
 #          index after the subtree, emits an action?, ends as it began?, steps)
@@ -114,12 +114,7 @@ def _rank(steps: tuple[str, ...]) -> tuple[int, list[int]]:
 def _follow(cell: int, facing: int, steps: tuple[str, ...]) -> tuple[int, int]:
     """Where a step sequence ends on an empty board (steps known to stay on it)."""
     for step in steps:
-        if step == "L":
-            facing = (facing - 1) % 6
-        elif step == "R":
-            facing = (facing + 1) % 6
-        else:
-            cell = NEIGHBOUR[cell][facing if step == "F" else (facing + 3) % 6]
+        cell, facing = after_step(cell, facing, step)
     return cell, facing
 
 

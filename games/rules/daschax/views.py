@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .geometry import FACINGS, NEIGHBOUR, SIZES, Counts, Piece, xy
+from .geometry import FACINGS, SIZES, Counts, Piece, after_step, xy
 from .state import Last, Variants
 
 
@@ -44,12 +44,7 @@ def last_view(last: Last | None) -> dict[str, Any] | None:
         path = [{"at": xy(last.at), "facing": FACINGS[last.piece[2]]}]
         cell, facing = last.at, last.piece[2]
         for step in last.steps:
-            if step == "L":
-                facing = (facing - 1) % 6
-            elif step == "R":
-                facing = (facing + 1) % 6
-            else:
-                cell = NEIGHBOUR[cell][facing if step == "F" else (facing + 3) % 6]
+            cell, facing = after_step(cell, facing, step)
             path.append({"at": xy(cell), "facing": FACINGS[facing]})
         data["steps"] = list(last.steps)
         data["path"] = path
