@@ -286,14 +286,7 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             "removed": [list(c) for c in state.removed],
             "first_mover": state.first_mover,
             "tosses": [list(t) for t in state.tosses],
-            "variants": {
-                "formation": v.formation,
-                "move_on": v.move_on,
-                "removal": v.removal,
-                "backward": v.backward,
-                "place_first": v.place_first,
-                "move_first": v.move_first,
-            },
+            "variants": options_view(v),  # the stored format is the view's
             "turns": state.turns,
             "last": None if state.last is None else encode_last(state.last),
             "pending": encode_taken(state.pending),
