@@ -35,7 +35,7 @@ def _application(lean: bool = False):
     from channels.routing import ProtocolTypeRouter, URLRouter
     from django.urls import path
 
-    from games.consumer_base import LoopOnlyDispatchMixin
+    from games.realtime.consumer_base import LoopOnlyDispatchMixin
 
     # Stock: channels' own dispatch (a thread hop per message to close stale
     # ORM connections). Lean: the site's dispatch, straight to the handler.

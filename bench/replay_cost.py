@@ -58,7 +58,7 @@ def build_halma(plies: int) -> tuple[int, object]:
     """A running Halma game of ``plies`` random moves; its id and the user to move."""
     from games.models import Game
     from games.rules import get_ruleset
-    from games.services import game_act
+    from games.services.play import game_act
     from tests.factories import started_game
 
     game = started_game("halma")
@@ -92,7 +92,7 @@ def follow(client: Client, url: str, label: str) -> None:
 
     A page answered ``replay_pending`` is asked again once the worker's job
     (run here, as the server's worker would) is done; those are counted."""
-    from games.sweeper import build_replays
+    from games.realtime.sweeper import build_replays
 
     cpus, sizes, pages, pending = [], [], 0, 0
     while url:
@@ -159,17 +159,17 @@ def main() -> None:
             """What the server's worker does when a game ends; its CPU, also
             for a game stored before checkpoints (its rounds resolved again)."""
             try:
-                from games import replay_store
                 from games.models import ReplayCheckpoint
+                from games.services import replay_checkpoints
             except ImportError:  # the code before replays were stored
                 return "nothing to prepare"
             start = time.process_time()
-            replay_store.build(game_id)
+            replay_checkpoints.build(game_id)
             live = time.process_time() - start
             # The same game as if stored before checkpoints (the same states result).
             ReplayCheckpoint.objects.filter(game_id=game_id).delete()
             start = time.process_time()
-            replay_store.build(game_id)
+            replay_checkpoints.build(game_id)
             old = time.process_time() - start
             return (
                 f"prepared once by the worker in {live:.2f} s CPU "

@@ -12,7 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.sweeper import StartSweeper  # noqa: E402
+from games.realtime.sweeper import StartSweeper  # noqa: E402
 
 from .routing import websocket_urlpatterns  # noqa: E402
 

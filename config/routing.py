@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.consumers import GameConsumer, NotifyConsumer, RemisQueueConsumer
+from games.realtime.consumers import GameConsumer, NotifyConsumer, RemisQueueConsumer
 from lobby.consumers import LobbyConsumer
 
 websocket_urlpatterns = [

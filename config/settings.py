@@ -244,9 +244,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["games.api_parsers.PlainJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.PlainJSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Per user, counted atomically in the shared cache (games/api.py WriteThrottle).
     "DEFAULT_THROTTLE_RATES": {

@@ -16,7 +16,7 @@ urlpatterns = [
     path("my/games/", pages.my_games, name="my-games"),
     path("remis/", pages.remis_queue, name="remis-queue"),
     path("accounts/", include("accounts.urls")),
-    path("api/", include("games.api_urls")),
+    path("api/", include("games.api.urls")),
     # Django's language switch, which also stores a logged-in user's choice.
     path("i18n/setlang/", account_pages.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend"]), name="javascript-catalog"),

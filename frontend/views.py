@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 from games.errors import GameError
 from games.models import Game
 from games.rules import RULESETS
-from games.selectors import game_with_seats, seat_list, seat_of, table_by_invite
+from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from lobby.services import table_join_by_invite
 
 

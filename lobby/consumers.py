@@ -7,12 +7,13 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from games.broadcast import LOBBY_GROUP, dumps, in_thread_then_publish, user_group
-from games.consumer_base import LoopOnlyDispatchMixin
-from games.consumers import FrameConsumerMixin, error_frame
 from games.i18n import TranslatedConsumerMixin
+from games.publish import LOBBY_GROUP, in_thread_then_publish, user_group
 from games.ratelimit import ConnectionBudget
-from games.selectors import lobby_tables
+from games.realtime.consumer_base import LoopOnlyDispatchMixin
+from games.realtime.socket_frames import FrameConsumerMixin, error_frame
+from games.selectors.frames import dumps
+from games.selectors.tables import lobby_tables
 
 
 class LobbyConsumer(

@@ -13,22 +13,23 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import broadcast, clocks, notifications
+from games import clocks, publish
 from games.errors import GameError
 from games.models import Game, Notification, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
-from games.selectors import game_with_seats, table_by_invite
-from games.services import game_start
+from games.selectors.seats import game_with_seats, table_by_invite
+from games.services import notifications
+from games.services.play import game_start
 
 MAX_OPEN_TABLES_PER_USER = 10
 
 
 def _publish_after_commit(game_id: int) -> None:
-    broadcast.after_commit(partial(_publish, game_id))
+    publish.after_commit(partial(_publish, game_id))
 
 
 def _publish(game_id: int) -> None:
-    broadcast.publish_table(game_with_seats(game_id))
+    publish.publish_table(game_with_seats(game_id))
 
 
 def _check_ruleset(slug: Any):
@@ -134,7 +135,7 @@ def table_create(
                 game=game,
                 params={"game": game.pk, "title": rs.title, "player": host.username},
             )
-            broadcast.after_commit(partial(_notify_challenge, game.pk, opponent.pk, host.username))
+            publish.after_commit(partial(_notify_challenge, game.pk, opponent.pk, host.username))
     return game
 
 
@@ -154,7 +155,7 @@ def _challenged_user(host: Any, name: Any) -> Any:
 
 
 def _notify_challenge(game_id: int, user_id: int, host_name: str) -> None:
-    broadcast.publish_to_user(user_id, {"kind": "challenge", "game": game_id, "from": host_name})
+    publish.publish_to_user(user_id, {"kind": "challenge", "game": game_id, "from": host_name})
 
 
 def _close_table(game: Game) -> None:
@@ -224,9 +225,9 @@ def table_decline(*, game_id: Any, user: Any) -> Game:
             )
         _close_table(game)
         _publish_after_commit(game.pk)
-        broadcast.after_commit(
+        publish.after_commit(
             partial(
-                broadcast.publish_to_user,
+                publish.publish_to_user,
                 game.host_id,
                 {"kind": "declined", "game": game.pk, "from": user.username},
             )

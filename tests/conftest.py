@@ -100,13 +100,13 @@ def _fresh_rate_limits():
 
 @pytest.fixture(autouse=True)
 def _close_loop_connections():
-    """Moves on PostgreSQL keep connections per event loop (games/loop_moves.py);
+    """Moves on PostgreSQL keep connections per event loop (games/store/loop_pool.py);
     each test's loop ends with the test, and so do its connections, or the
     test database could not be dropped."""
     yield
-    from games import loop_moves
+    from games.store import loop_pool
 
-    loop_moves.close_all()
+    loop_pool.close_all()
 
 
 @pytest.fixture(scope="session")

@@ -46,10 +46,10 @@ def hexenhalma_campaign(
     random valid orders locked by every team, resolved by the sweeper."""
     import random
 
+    from games.realtime.sweeper import sweep_once
     from games.rules.hexenhalma import PRESETS
     from games.rules.hexenhalma.sample import random_orders
-    from games.services import game_act
-    from games.sweeper import sweep_once
+    from games.services.play import game_act
 
     users = [make_user() for _ in range(teams + 1)]
     game = lobby.table_create(

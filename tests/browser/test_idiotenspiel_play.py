@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules.idiotenspiel import IdiotenspielRuleset
-from games.services import game_act
+from games.services.play import game_act
 from lobby.services import table_create, table_join, table_start
 
 from .helpers import SHOTS, BrowserLiveTestCase, key, off_loop, settle

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import remis
 from games.models import Game, RemisRequest
-from games.services import game_act
+from games.services import remis
+from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import make_user
 from tests.games.halma_script import repetition_log

@@ -1,4 +1,4 @@
-"""Publishing from the event loop after database work (games/broadcast.py)."""
+"""Publishing from the event loop after database work (games/publish.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 from channels.layers import get_channel_layer
 
-from games import broadcast
+from games import publish
 
 
 class SlowChange:
@@ -21,7 +21,7 @@ class SlowChange:
     def __call__(self, group: str) -> str:
         self.started.set()
         self.release.wait(10)
-        broadcast._send(group, {"type": "game.watchers", "count": 1})
+        publish._send(group, {"type": "game.watchers", "count": 1})
         return "done"
 
 
@@ -30,7 +30,7 @@ async def test_work_of_a_cancelled_handler_still_publishes():
     channel = await layer.new_channel()
     await layer.group_add("game-cancelled", channel)
     change = SlowChange()
-    handler = asyncio.ensure_future(broadcast.in_thread_then_publish(change)("game-cancelled"))
+    handler = asyncio.ensure_future(publish.in_thread_then_publish(change)("game-cancelled"))
     await asyncio.to_thread(change.started.wait, 10)
     handler.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -44,5 +44,5 @@ async def test_a_failing_publish_is_logged_not_raised(caplog):
     def broken(game_id: int, count: int) -> None:
         raise RuntimeError("no layer")
 
-    await broadcast.publish_from_loop(broken, 1, 2)
+    await publish.publish_from_loop(broken, 1, 2)
     assert "publishing" in caplog.text

@@ -327,7 +327,7 @@ async def test_a_user_over_the_budget_of_all_their_sockets_is_told_when_to_try_a
 async def test_notify_socket_lists_and_marks_read(table):
     game, _, black = table
     from games.models import Notification
-    from games.notifications import notify
+    from games.services.notifications import notify
 
     await sync_to_async(notify)(
         user_ids=[black.pk],
@@ -388,7 +388,7 @@ async def test_a_stuck_publish_does_not_hold_back_the_ack(table, monkeypatch):
     # the mover still gets its ack and the others catch up through sync.
     import asyncio
 
-    from games import broadcast
+    from games import publish
 
     game, white, _ = table
     path = f"/ws/game/{game.pk}/"
@@ -402,7 +402,7 @@ async def test_a_stuck_publish_does_not_hold_back_the_ack(table, monkeypatch):
             await asyncio.sleep(3600)
         await real_send(group, message)
 
-    monkeypatch.setattr(broadcast, "PUBLISH_TIMEOUT", 0.2)
+    monkeypatch.setattr(publish, "PUBLISH_TIMEOUT", 0.2)
     monkeypatch.setattr(layer, "group_send", stuck)
     await sock.send_json_to({"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE})
     ack = await receive(sock, "ack", timeout=3)
@@ -418,7 +418,7 @@ async def test_a_failure_of_the_server_is_an_error_frame_not_a_close(table, monk
     socket stays open (channels would close it with 1011)."""
     from django.db import OperationalError
 
-    from games import consumers
+    from games.realtime import consumers
 
     game, white, _ = table
 
@@ -445,7 +445,7 @@ async def test_a_failure_of_the_server_is_an_error_frame_not_a_close(table, monk
 async def test_a_page_that_missed_its_table_filling_up_catches_up_at_its_ping(monkeypatch):
     """Joins move no version: the pong says how many seats are taken, so a
     page whose push was lost (another process's layer, say) asks for sync."""
-    from games import broadcast
+    from games import publish
     from lobby import services as lobby
 
     host, guest = await sync_to_async(make_user)(), await sync_to_async(make_user)()
@@ -453,7 +453,7 @@ async def test_a_page_that_missed_its_table_filling_up_catches_up_at_its_ping(mo
     comm = await connect(f"/ws/game/{game.pk}/", host)
     hello = await receive(comm, "hello")
     assert hello["table"]["taken"] == 1
-    monkeypatch.setattr(broadcast, "publish_table", lambda game: None)  # the push is lost
+    monkeypatch.setattr(publish, "publish_table", lambda game: None)  # the push is lost
     await sync_to_async(lobby.table_join)(game_id=game.pk, user=guest)
     await comm.send_json_to({"type": "ping", "game": game.pk, "version": 0})
     pong = await receive(comm, "pong")

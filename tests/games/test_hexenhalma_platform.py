@@ -5,7 +5,7 @@
   the team itself sees its orders before the round resolves: the GM and the
   other teams learn only that it submitted, spectators not even that.
 - Once every team has locked, the game is due for "work"; the sweeper
-  (``games.sweeper.sweep_once``) resolves the round exactly once, stores a
+  (``games.realtime.sweeper.sweep_once``) resolves the round exactly once, stores a
   "work" event and one MatchRecord per match, and broadcasts the result.
 - A team whose clock runs out is locked by the sweeper (its timeout action).
 """
@@ -21,9 +21,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Event, Game, MatchRecord
+from games.realtime.sweeper import sweep_once
 from games.rules.hexenhalma import HexenhalmaRuleset
-from games.services import game_act
-from games.sweeper import sweep_once
+from games.services.play import game_act
 from lobby import services as lobby
 from tests.db_threads import sync_to_async
 from tests.factories import make_user

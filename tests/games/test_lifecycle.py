@@ -11,21 +11,23 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import chat, clocks, replay
+from games import clocks
 from games.errors import GameError
-from games.mailer import send_due_mail
 from games.models import ChatMessage, Event, Game, Notification
+from games.realtime.sweeper import sweep_once
 from games.rules import RULESETS
 from games.rules.malefiz import MalefizRuleset
-from games.services import (
+from games.selectors import replays
+from games.services import chat
+from games.services.endings import (
     game_abort,
     game_accept_draw,
-    game_act,
     game_decline_draw,
     game_offer_draw,
     game_resign,
 )
-from games.sweeper import sweep_once
+from games.services.mail import send_due_mail
+from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user
 
@@ -410,7 +412,7 @@ def finished_game():
 
 def test_replay_frames_for_each_eye():
     game, _white, _ = finished_game()
-    frames = replay.replay_frames(game, None)
+    frames = replays.replay_frames(game, None)
     assert [f["version"] for f in frames] == [1, 2, 3, 4]
     assert frames[1]["view"]["last_move"]["path"] == FIRST_MOVE["path"]
     assert APIClient().get(f"/api/games/{game.pk}/replay/?seat=1").status_code == 200
@@ -455,7 +457,7 @@ def test_export_import_round_trip():
 )
 def test_tampered_exports_are_refused(tamper):
     game, _, _ = finished_game()
-    data = copy.deepcopy(replay.export_game(game))
+    data = copy.deepcopy(replays.export_game(game))
     tamper(data)
     client = APIClient()
     client.force_authenticate(make_user())
@@ -515,7 +517,7 @@ def test_chat_through_the_api_and_no_system_lines_in_hidden_games():
     ],
 )
 def test_result_text_never_raises(result):
-    from games.selectors import result_text
+    from games.selectors.frames import result_text
 
     text = result_text(result)
     assert isinstance(text, str)
@@ -534,10 +536,10 @@ def test_a_stored_result_whose_text_does_not_format_breaks_no_page():
 
 
 def test_import_recomputes_the_result_and_every_event_from_the_log():
-    from games.services import REASON_RESIGNED
+    from games.reasons import REASON_RESIGNED
 
     game, _white, black = finished_game()
-    data = copy.deepcopy(replay.export_game(game))
+    data = copy.deepcopy(replays.export_game(game))
     data["result"]["reason"] = "%(nope)s"
     data["result"]["reason_params"] = {"player": black.username, "nope": "%(nope)s"}
     for entry in data["log"]:
@@ -564,7 +566,7 @@ def test_an_imported_format_string_stays_a_parameter():
     """A player's name is the one thing only the export knows: it is a
     parameter of a known template, never a template itself."""
     game, _white, _black = finished_game()
-    data = copy.deepcopy(replay.export_game(game))
+    data = copy.deepcopy(replays.export_game(game))
     data["result"]["reason_params"] = {"player": "%(nope)s"}
     client = APIClient()
     client.force_authenticate(make_user())

@@ -1,4 +1,4 @@
-"""Moves on the event loop (games/loop_moves.py): PostgreSQL only.
+"""Moves on the event loop (games/services/moves_on_loop.py): PostgreSQL only.
 
 bin/test runs this file in its PostgreSQL run; on SQLite every move takes
 the thread-pool path, which the rest of the suite covers.
@@ -18,9 +18,12 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone, translation
 
-from games import broadcast, loop_moves, services
+from games import publish
 from games.errors import GameError
 from games.models import Event, Game, Notification, OutgoingMail, Presence
+from games.rules import get_ruleset
+from games.services import endings, moves_on_loop, play
+from games.store import loop_pool
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
@@ -36,15 +39,15 @@ REALTIME = {"kind": "realtime", "minutes": 10, "increment": 0}
 def moves(monkeypatch):
     """Records what the usual path made and what was published."""
     record = {"usual": 0, "published": []}
-    usual = services.game_act
+    usual = play.game_act
 
     def counted(**kwargs):
         record["usual"] += 1
         return usual(**kwargs)
 
-    monkeypatch.setattr(services, "game_act", counted)
+    monkeypatch.setattr(play, "game_act", counted)
     monkeypatch.setattr(
-        broadcast,
+        publish,
         "publish_game_event",
         lambda game, rs, state, event: record["published"].append(event.version),
     )
@@ -75,7 +78,7 @@ async def stored(game) -> tuple[int, list[int]]:
 async def pooled() -> tuple[psycopg.pq.TransactionStatus, int, dict[str, int]]:
     """The state and backend of the connection the next move would get, and
     the pool's figures."""
-    pool = await loop_moves.pool_for_this_loop()
+    pool = await loop_pool.pool_for_this_loop()
     async with pool.connection() as conn:
         status, pid = conn.info.transaction_status, conn.info.backend_pid
     return status, pid, pool.get_stats()
@@ -83,8 +86,8 @@ async def pooled() -> tuple[psycopg.pq.TransactionStatus, int, dict[str, int]]:
 
 async def test_a_plain_move_is_made_on_the_loop(moves):
     game, white, black = await new_game(moves)
-    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
-    assert await loop_moves.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert moves == {"usual": 0, "published": [2, 3]}
     assert await stored(game) == (3, [1, 2, 3])
     # One connection served both moves and is back, outside any transaction.
@@ -108,13 +111,13 @@ async def test_refusals_change_nothing_and_release_the_row(moves, who, version, 
     game, white, black = await new_game(moves)
     user = {"white": white, "black": black}.get(who) or await sync_to_async(make_user)()
     with pytest.raises(GameError) as refused:
-        await loop_moves.act(game_id=game.pk, user=user, version=version, action=action)
+        await moves_on_loop.act(game_id=game.pk, user=user, version=version, action=action)
     assert refused.value.code == code
     assert await stored(game) == (1, [1])
     assert moves == {"usual": 0, "published": []}
     assert (await pooled())[0] == psycopg.pq.TransactionStatus.IDLE
     # The row is not left locked: the usual path can take it.
-    version = await sync_to_async(services.game_act)(
+    version = await sync_to_async(play.game_act)(
         game_id=game.pk, user=white, version=1, action=FIRST_MOVE
     )
     assert version == 2
@@ -125,7 +128,7 @@ async def test_refusals_change_nothing_and_release_the_row(moves, who, version, 
 )
 async def test_an_unknown_game_is_refused(moves, game_id, code):
     with pytest.raises(GameError) as refused:
-        await loop_moves.act(game_id=game_id, user=None, version=1, action=FIRST_MOVE)
+        await moves_on_loop.act(game_id=game_id, user=None, version=1, action=FIRST_MOVE)
     assert refused.value.code == code
 
 
@@ -133,7 +136,7 @@ async def test_two_tabs_racing_make_one_move(moves):
     game, white, _ = await new_game(moves)
     results = await asyncio.gather(
         *(
-            loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+            moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
             for _ in range(2)
         ),
         return_exceptions=True,
@@ -155,7 +158,7 @@ async def test_a_version_conflict_is_stale_and_changes_nothing(moves):
         game=game, version=2, seat=None, kind=Event.Kind.ACT, events=[]
     )
     with pytest.raises(GameError) as refused:
-        await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+        await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
     assert refused.value.code == "stale_version"
     assert moves == {"usual": 1, "published": []}
     assert await stored(game) == (1, [1, 2])
@@ -163,11 +166,9 @@ async def test_a_version_conflict_is_stale_and_changes_nothing(moves):
 
 async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeypatch):
     pushed = []
-    monkeypatch.setattr(
-        broadcast, "publish_to_user", lambda user_id, payload: pushed.append(user_id)
-    )
+    monkeypatch.setattr(publish, "publish_to_user", lambda user_id, payload: pushed.append(user_id))
     game, white, black = await new_game(moves, clock={"kind": "correspondence", "days": 3})
-    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert moves == {"usual": 0, "published": [2]}
     turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
     assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [black.pk]
@@ -176,19 +177,21 @@ async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeyp
     await sync_to_async(Presence.objects.create)(
         game=game, user=white, seat=0, channel_name="page", last_seen=timezone.now()
     )
-    assert await loop_moves.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert await sync_to_async(turns.count)() == 1
     assert pushed == [black.pk]
 
 
 async def test_a_turn_on_the_loop_queues_its_mail_in_the_recipients_language(moves, monkeypatch):
     pushed = []
-    monkeypatch.setattr(broadcast, "publish_to_user", lambda user_id, p: pushed.append(p))
+    monkeypatch.setattr(publish, "publish_to_user", lambda user_id, p: pushed.append(p))
     game, white, black = await new_game(moves, clock={"kind": "correspondence", "days": 3})
     black.email, black.email_notifications, black.language = "b@example.org", True, "de"
     await sync_to_async(black.save)()
     with translation.override("en"):
-        assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+        assert (
+            await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+        )
     assert mail.outbox == []  # sent later, from the outbox
     queued = OutgoingMail.objects.filter(notification__user=black)
     assert await sync_to_async(queued.count)() == 1
@@ -198,12 +201,12 @@ async def test_a_turn_on_the_loop_queues_its_mail_in_the_recipients_language(mov
 async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch):
     game, white, _ = await new_game(moves)
     tables = []
-    monkeypatch.setattr(broadcast, "publish_table", lambda g: tables.append((g.pk, g.status)))
-    halma = type(services.get_ruleset("halma"))
+    monkeypatch.setattr(publish, "publish_table", lambda g: tables.append((g.pk, g.status)))
+    halma = type(get_ruleset("halma"))
     ending = {"winners": [0], "draw": False, "reason": "", "reason_params": {}}
     # Pretend the first move wins (it is the first ply of the game).
     monkeypatch.setattr(halma, "outcome", lambda self, state: ending if state.plies else None)
-    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert moves == {"usual": 1, "published": [2]}
     finished = await sync_to_async(Game.objects.get)(pk=game.pk)
     assert finished.status == Game.Status.FINISHED
@@ -215,7 +218,7 @@ async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch
 
 async def test_a_connection_the_server_dropped_is_replaced(moves):
     game, white, black = await new_game(moves)
-    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     _, dropped, _ = await pooled()
 
     def terminate(pid):
@@ -224,7 +227,7 @@ async def test_a_connection_the_server_dropped_is_replaced(moves):
 
     await sync_to_async(terminate)(dropped)
     # The move is tried again on a fresh connection, still on the loop.
-    assert await loop_moves.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert moves == {"usual": 0, "published": [2, 3]}
     status, fresh, _ = await pooled()
     assert fresh != dropped and status == psycopg.pq.TransactionStatus.IDLE
@@ -282,7 +285,7 @@ async def test_a_move_whose_socket_closes_is_still_made_and_published(moves):
     game, white, _ = await new_game(moves)
     async with RowHolder(game.pk):
         move = asyncio.ensure_future(
-            loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+            moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
         )
         await until(lambda: _positive(lock_waiters()), "the move waiting for the row")
         move.cancel()  # as Daphne does with the handler of a socket that went away
@@ -305,7 +308,7 @@ async def test_a_row_locked_for_long_is_waited_for_in_a_thread(moves):
     game, white, _ = await new_game(moves)
     async with RowHolder(game.pk):
         move = asyncio.ensure_future(
-            loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+            moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
         )
         # Past the loop's lock timeout the usual path takes over and waits.
         await until(lambda: _true(moves["usual"] == 1), "the hand-over to the usual path")
@@ -319,10 +322,10 @@ async def test_a_failing_publish_does_not_undo_or_refuse_the_move(moves, monkeyp
         raise RuntimeError("the layer is gone")
 
     game, white, black = await new_game(moves)
-    monkeypatch.setattr(broadcast, "publish_game_event", broken)
-    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    monkeypatch.setattr(publish, "publish_game_event", broken)
+    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     # And through the usual path (thread pool, on_commit):
-    version = await sync_to_async(services.game_act)(
+    version = await sync_to_async(play.game_act)(
         game_id=game.pk, user=black, version=2, action=BLACK_MOVE
     )
     assert version == 3
@@ -336,9 +339,11 @@ async def test_a_move_on_the_loop_charges_the_clock_once_after_a_draw_offer(move
     with clock.patch:
         game, white, _ = await new_game(moves)
         clock.advance(10)
-        await sync_to_async(services.game_offer_draw)(game_id=game.pk, user=white)
+        await sync_to_async(endings.game_offer_draw)(game_id=game.pk, user=white)
         clock.advance(5)
-        assert await loop_moves.act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE) == 3
+        assert (
+            await moves_on_loop.act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE) == 3
+        )
     assert moves["usual"] == 0
     moved = await sync_to_async(Game.objects.get)(pk=game.pk)
     assert moved.clocks == [585.0, 600.0]  # 10 s before the offer, 5 s after: 15 s in all
@@ -351,11 +356,11 @@ async def test_frames_published_from_the_loop_say_who_may_request_remis(monkeypa
     async def capture(pending):
         sent.extend(pending)
 
-    monkeypatch.setattr(broadcast, "_flush", capture)
-    monkeypatch.setattr(services, "game_act", None)  # the move must stay on the loop
+    monkeypatch.setattr(publish, "_flush", capture)
+    monkeypatch.setattr(play, "game_act", None)  # the move must stay on the loop
     white = await sync_to_async(make_user)()
     game = await sync_to_async(started_game)(players=[white, await sync_to_async(make_user)()])
-    assert await loop_moves.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     # Halma has no secrets: every seat's frame travels in one message.
     [(_group, message)] = [(g, m) for g, m in sent if m["type"] == "game.frames"]
     states = {seat: json.loads(frame)["state"] for seat, frame in message["frames"].items()}

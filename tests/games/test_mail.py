@@ -18,10 +18,13 @@ from django.core.mail.backends.locmem import EmailBackend as MemoryBackend
 from django.db import connections, transaction
 from django.utils import timezone, translation
 
-from games import broadcast, mailer, notifications
+from games import publish
 from games.models import Notification, OutgoingMail
-from games.services import game_act
-from games.sweeper import Sweeper
+from games.realtime.sweeper import Sweeper
+from games.selectors import notifications as notification_reads
+from games.services import mail as mailer
+from games.services import notifications
+from games.services.play import game_act
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
@@ -136,7 +139,7 @@ def test_mail_goes_out_after_the_commit_in_the_recipients_language(
     django_capture_on_commit_callbacks, monkeypatch
 ):
     pushed: list[tuple[int, dict]] = []
-    monkeypatch.setattr(broadcast, "publish_to_user", lambda uid, p: pushed.append((uid, p)))
+    monkeypatch.setattr(publish, "publish_to_user", lambda uid, p: pushed.append((uid, p)))
     white, black = mail_reader("en"), mail_reader("de")
     game = started_game(players=[white, black])
     with translation.override("en"), django_capture_on_commit_callbacks(execute=True):
@@ -147,8 +150,8 @@ def test_mail_goes_out_after_the_commit_in_the_recipients_language(
     assert to == black.pk
     assert payload["notification"]["text"].startswith("Du bist am Zug in Partie")
     with translation.override("en"):
-        assert notifications.unread(black)[0]["text"].startswith("Du bist am Zug")
-        assert notifications.unread(white) == []
+        assert notification_reads.unread(black)[0]["text"].startswith("Du bist am Zug")
+        assert notification_reads.unread(white) == []
         assert mailer.send_due_mail() == 1
     [sent] = mail.outbox
     assert sent.to == [black.email]

@@ -12,10 +12,10 @@ from functools import partial
 import pytest
 from django.db import connection, connections
 
-from games import broadcast
+from games import publish
 from games.errors import GameError
 from games.models import Event, Game
-from games.services import game_act
+from games.services.play import game_act
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 from tests.together import at_once
 
@@ -53,7 +53,7 @@ def watched_game(monkeypatch):
     game = started_game(players=[white, black])
     published: list[Event] = []
     monkeypatch.setattr(
-        broadcast, "publish_game_event", lambda game, rs, state, event: published.append(event)
+        publish, "publish_game_event", lambda game, rs, state, event: published.append(event)
     )
     return game, white, black, published
 

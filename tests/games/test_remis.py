@@ -9,17 +9,14 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import broadcast, remis
+from games import publish
 from games.errors import GameError
 from games.models import Event, Game, Notification, RemisRequest
-from games.services import (
-    game_accept_draw,
-    game_act,
-    game_decline_draw,
-    game_offer_draw,
-    game_resign,
-)
-from games.sweeper import sweep_once
+from games.realtime.sweeper import sweep_once
+from games.selectors import remis as remis_reads
+from games.services import remis
+from games.services.endings import game_accept_draw, game_decline_draw, game_offer_draw, game_resign
+from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import make_user
 from tests.games.halma_script import RS, _progress, march, pinned_log, repetition_log
@@ -126,7 +123,7 @@ def test_candidates_and_a_real_repetition_request(
 ):
     game, white, _black = play(repeating_log)
     action, numbers = white_repeat(game, repeating_log)
-    candidates = remis.repetition_candidates(game, 0)
+    candidates = remis_reads.repetition_candidates(game, 0)
     assert {"action": action, "move_numbers": numbers} in candidates
     request = remis.remis_request(
         game_id=game.pk, user=white, kind="repetition", action=action, move_numbers=numbers
@@ -488,7 +485,7 @@ def test_a_game_that_ends_closes_its_waiting_request(
     game, white, black = play(repeating_log)
     request = remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled.")
     sent = []
-    monkeypatch.setattr(broadcast, "_send", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(publish, "_send", lambda group, message: sent.append((group, message)))
     with django_capture_on_commit_callbacks(execute=True):
         ending(game, white, black)
     game.refresh_from_db()
@@ -496,9 +493,9 @@ def test_a_game_that_ends_closes_its_waiting_request(
     assert game.is_over and not game.paused and game.remis_pending is None
     request.refresh_from_db()
     assert request.status == "closed" and request.decided is not None
-    queued = [m["request"] for group, m in sent if group == remis.QUEUE_GROUP]
+    queued = [m["request"] for group, m in sent if group == publish.QUEUE_GROUP]
     assert [(r["id"], r["status"]) for r in queued] == [(request.pk, "closed")]
-    assert remis.queue_page()["total"] == 0
+    assert remis_reads.queue_page()["total"] == 0
     admin = make_user(staff=True)
     for approve in (True, False):
         with pytest.raises(GameError) as info:
@@ -552,5 +549,5 @@ def test_the_queue_lists_realtime_games_first(repeating_log, clock):
     remis.remis_request(game_id=slow.pk, user=slow_white, kind="deadlock", reason="Walled.")
     clock.advance(60)
     remis.remis_request(game_id=fast.pk, user=fast_white, kind="deadlock", reason="Walled.")
-    items = remis.queue_page()["items"]
+    items = remis_reads.queue_page()["items"]
     assert [(i["game"], i["realtime"]) for i in items] == [(fast.pk, True), (slow.pk, False)]

@@ -16,22 +16,25 @@ from unittest import mock
 import pytest
 from rest_framework.test import APIClient
 
-from games import replay, replay_store, sweeper
 from games.models import Event, Game, MatchRecord, ReplayCheckpoint
+from games.realtime import sweeper
 from games.rules import get_ruleset
 from games.rules.hexenhalma import HexenhalmaRuleset
-from games.services import game_act, game_resign
+from games.selectors import replays, walk
+from games.services import replay_checkpoints
+from games.services.endings import game_resign
+from games.services.play import game_act
 from tests.factories import hexenhalma_campaign, make_user, started_game
 
 pytestmark = pytest.mark.django_db
-EVERY = replay_store.CHECKPOINT_EVERY
+EVERY = replays.CHECKPOINT_EVERY
 
 
 @pytest.fixture(autouse=True)
 def _empty_build_queue():
-    replay_store.take_requests()
+    replays.take_requests()
     yield
-    replay_store.take_requests()
+    replays.take_requests()
 
 
 def play_halma(moves: int, *, finish: bool = True) -> Game:
@@ -62,14 +65,14 @@ def all_pages(client: APIClient, url: str) -> list[dict]:
 def test_pages_add_up_to_the_full_replay_for_every_eye():
     game = play_halma(60)
     assert game.version == 62
-    replay_store.build(game.pk)
+    replay_checkpoints.build(game.pk)
     client = APIClient()
     for seat in (None, 0, 1):
         query = "" if seat is None else f"&seat={seat}"
         paged = all_pages(client, f"/api/games/{game.pk}/replay/?limit=7{query}")
-        assert paged == replay.replay_frames(game, seat)
+        assert paged == replays.replay_frames(game, seat)
     first = client.get(f"/api/games/{game.pk}/replay/").json()
-    assert len(first["frames"]) == replay_store.FRAMES_DEFAULT and first["version"] == 62
+    assert len(first["frames"]) == replays.FRAMES_DEFAULT and first["version"] == 62
     assert "from=21" in first["next"] and first["result_text"]
     events = client.get(f"/api/games/{game.pk}/replay/?views=0&limit=500").json()
     assert [f["version"] for f in events["frames"]] == list(range(1, 63))
@@ -77,9 +80,9 @@ def test_pages_add_up_to_the_full_replay_for_every_eye():
 
 
 def test_a_page_walks_at_most_checkpoint_every_versions_before_its_first_frame(monkeypatch):
-    monkeypatch.setattr(replay, "CHECKPOINT_CPU_SECONDS", 60)  # by versions only, here
+    monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 60)  # by versions only, here
     game = play_halma(80)
-    replay_store.build(game.pk)
+    replay_checkpoints.build(game.pk)
     stored = list(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True))
     assert stored == [25, 50, 75]
     rs = get_ruleset("halma")
@@ -92,27 +95,27 @@ def test_a_page_walks_at_most_checkpoint_every_versions_before_its_first_frame(m
 def test_checkpoints_follow_the_cpu_the_steps_cost(monkeypatch):
     """Where steps are dear (a Hexenhalma team's orders), the worker keeps
     states more often, so a page's walk to its first frame stays cheap."""
-    monkeypatch.setattr(replay, "CHECKPOINT_CPU_SECONDS", 0)
+    monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 0)
     game = play_halma(10)
-    replay_store.build(game.pk)
+    replay_checkpoints.build(game.pk)
     stored = list(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True))
     assert stored == list(range(1, game.version + 1))
 
 
 def test_a_dear_walk_asks_the_worker_to_keep_states_closer(monkeypatch):
-    monkeypatch.setattr(replay, "CHECKPOINT_CPU_SECONDS", 60)
+    monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 60)
     game = play_halma(30)
-    replay_store.build(game.pk)
+    replay_checkpoints.build(game.pk)
     assert list(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True)) == [
         25
     ]
-    monkeypatch.setattr(replay_store, "WALK_CPU_SECONDS", -1)  # every walk is dear now
+    monkeypatch.setattr(replays, "WALK_CPU_SECONDS", -1)  # every walk is dear now
     url = f"/api/games/{game.pk}/replay/?from=30"
     assert APIClient().get(url).status_code == 503
     # From the checkpoint it walked from to the page's end (the default limit: 20).
-    assert replay_store.take_requests() == [(game.pk, 25, game.version)]
-    monkeypatch.setattr(replay, "CHECKPOINT_CPU_SECONDS", 0)  # the worker finds them dear too
-    assert replay_store.build(game.pk, 25, 30) == 5
+    assert replays.take_requests() == [(game.pk, 25, game.version)]
+    monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 0)  # the worker finds them dear too
+    assert replay_checkpoints.build(game.pk, 25, 30) == 5
     assert APIClient().get(url).json()["frames"][0]["version"] == 30
 
 
@@ -134,15 +137,15 @@ def test_a_game_that_ends_asks_the_worker_to_prepare_its_replay(
 ):
     game = play_halma(4, finish=False)
     black = game.seats.get(index=1).user
-    assert replay_store.take_requests() == []
+    assert replays.take_requests() == []
     with django_capture_on_commit_callbacks(execute=True):
         game_resign(game_id=game.pk, user=black)
-    assert replay_store.take_requests() == [(game.pk, 0, None)], "all of it, once"
+    assert replays.take_requests() == [(game.pk, 0, None)], "all of it, once"
 
 
 def test_a_short_page_when_the_cpu_budget_is_spent():
     game = play_halma(10)
-    with mock.patch.object(replay_store, "PAGE_CPU_SECONDS", -1):
+    with mock.patch.object(replays, "PAGE_CPU_SECONDS", -1):
         page = APIClient().get(f"/api/games/{game.pk}/replay/?from=3&limit=10").json()
     assert [f["version"] for f in page["frames"]] == [3]
     assert "from=4" in page["next"]
@@ -167,9 +170,11 @@ def test_hexenhalma_pages_read_each_rounds_state_instead_of_resolving_it_again()
     work = list(Event.objects.filter(game=game, kind="work").values_list("version", flat=True))
     stored = set(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True))
     assert set(work) <= stored, "the live game kept the state after each round"
-    expected = {seat: replay.replay_frames(game, seat) for seat in (None, 1)}
+    expected = {seat: replays.replay_frames(game, seat) for seat in (None, 1)}
     with mock.patch.object(HexenhalmaRuleset, "do_work", side_effect=AssertionError("redone")):
-        assert replay_store.build(game.pk) == 0, "nothing to add: fewer than 25 versions a round"
+        assert replay_checkpoints.build(game.pk) == 0, (
+            "nothing to add: fewer than 25 versions a round"
+        )
         client = APIClient()
         for seat, frames in expected.items():
             query = "" if seat is None else f"&seat={seat}"
@@ -178,7 +183,7 @@ def test_hexenhalma_pages_read_each_rounds_state_instead_of_resolving_it_again()
 
 def test_a_campaign_stored_before_checkpoints_is_resolved_once_by_the_worker():
     game = hexenhalma_campaign(rounds=2)
-    expected = replay.replay_frames(game, None)
+    expected = replays.replay_frames(game, None)
     ReplayCheckpoint.objects.filter(game=game).delete()
     client = APIClient()
     last_page = f"/api/games/{game.pk}/replay/?from={game.version}"
@@ -204,7 +209,7 @@ def test_records_are_paged_and_listed_without_their_traces():
 
 
 def test_import_stores_what_pages_need(monkeypatch):
-    monkeypatch.setattr(replay, "CHECKPOINT_CPU_SECONDS", 60)  # by versions only, here
+    monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 60)  # by versions only, here
     game = play_halma(60)
     data = APIClient().get(f"/api/games/{game.pk}/export/").json()
     client = APIClient()
@@ -215,7 +220,7 @@ def test_import_stores_what_pages_need(monkeypatch):
         50,
     ]
     page = APIClient().get(f"/api/games/{copy.pk}/replay/?from=55").json()["frames"]
-    original = replay.replay_frames(game, None)[54 : 54 + len(page)]
+    original = replays.replay_frames(game, None)[54 : 54 + len(page)]
     for frame in (*page, *original):
         frame["event"].pop("time")  # when the copy's events were stored
     assert page == original
@@ -236,7 +241,7 @@ def test_remis_candidates_are_found_once_per_version():
     client = APIClient()
     client.force_authenticate(game.seats.get(index=seat).user)
     url = f"/api/games/{game.pk}/remis/candidates/"
-    with mock.patch("games.remis.repetition_candidates", return_value=[]) as found:
+    with mock.patch("games.selectors.remis.repetition_candidates", return_value=[]) as found:
         assert client.get(url).json() == {"candidates": []}
         assert client.get(url).json() == {"candidates": []}
     assert found.call_count == 1
@@ -246,15 +251,15 @@ def test_remis_candidates_before_move_52_need_no_replay():
     game = play_halma(20, finish=False)
     client = APIClient()
     client.force_authenticate(game.seats.get(index=game.to_act[0]).user)
-    with mock.patch("games.remis.repetition_candidates") as found:
+    with mock.patch("games.selectors.remis.repetition_candidates") as found:
         assert client.get(f"/api/games/{game.pk}/remis/candidates/").json() == {"candidates": []}
     found.assert_not_called()
 
 
 def test_build_requests_merge_into_the_widest_span():
-    replay_store.request_build(7, 40, 60)
-    replay_store.request_build(7, 20, 50)
-    replay_store.request_build(8, 5, 9)
-    replay_store.request_build(8, 0)
-    assert replay_store.take_requests() == [(7, 20, 60), (8, 0, None)]
-    assert replay_store.take_requests() == []
+    replays.request_build(7, 40, 60)
+    replays.request_build(7, 20, 50)
+    replays.request_build(8, 5, 9)
+    replays.request_build(8, 0)
+    assert replays.take_requests() == [(7, 20, 60), (8, 0, None)]
+    assert replays.take_requests() == []

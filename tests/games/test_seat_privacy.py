@@ -18,7 +18,7 @@ from channels.layers import channel_layers
 from django.test import override_settings
 
 from games.models import Game
-from games.services import game_act
+from games.services.play import game_act
 from lobby import services as lobby
 from tests.db_threads import sync_to_async
 from tests.factories import make_user
@@ -191,12 +191,12 @@ async def _orders_seen_by_three_sockets() -> tuple[int, int]:
 async def test_where_nothing_is_secret_one_message_carries_every_seat(monkeypatch):
     """Halma hides nothing: one group message per move (the hot path's cost),
     and each socket still gets its own seat's frame from it."""
-    from games import broadcast
+    from games import publish
     from tests.factories import FIRST_MOVE, started_game
 
     sent = []
-    real = broadcast._send
-    monkeypatch.setattr(broadcast, "_send", lambda g, m: (sent.append((g, m)), real(g, m)))
+    real = publish._send
+    monkeypatch.setattr(publish, "_send", lambda g, m: (sent.append((g, m)), real(g, m)))
     white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
     game = await sync_to_async(started_game)(players=[white, black])
     path = f"/ws/game/{game.pk}/"

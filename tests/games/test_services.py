@@ -8,7 +8,8 @@ from django.contrib.auth.models import AnonymousUser
 from games.errors import GameError
 from games.models import Event, Game
 from games.rules import get_ruleset
-from games.services import game_act, game_resign
+from games.services.endings import game_resign
+from games.services.play import game_act
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +126,7 @@ def test_a_hello_never_lists_events_ahead_of_its_state():
     # The hello reads the game, then its events: a move committed in between
     # must not appear as an event without its state (the page would hold an
     # old position under a newer version, and wait for nothing).
-    from games.selectors import events_since
+    from games.selectors.frames import events_since
 
     white, black = make_user(), make_user()
     game = started_game(players=[white, black])

@@ -62,10 +62,10 @@ class Players:
         from lobby import services as lobby
 
         lobby.table_create(host=other, ruleset="malefiz", options={}, seat_count=3)
-        from games import services
+        from games.services import endings, play
 
-        services.game_act(game_id=self.live.pk, user=self.me, version=1, action=FIRST_MOVE)
-        services.game_resign(game_id=self.done.pk, user=other)
+        play.game_act(game_id=self.live.pk, user=self.me, version=1, action=FIRST_MOVE)
+        endings.game_resign(game_id=self.done.pk, user=other)
         self.token = Token.objects.create(user=self.me).key
         self.ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.asgi import application
-from games.consumers import MAX_FRAME, POLICY_VIOLATION
 from games.models import Event, Game, RemisRequest
+from games.realtime.socket_frames import MAX_FRAME, POLICY_VIOLATION
 from tests.conftest import clear_local_cache
 from tests.db_threads import sync_to_async
 from tests.factories import FIRST_MOVE, make_user, started_game

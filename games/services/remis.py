@@ -6,76 +6,34 @@ remis) or rejects with a reason (play resumes, the clocks where they stood).
 The ruleset computes the evidence (``games.rules.base.RemisQueue``: which
 positions count, the move numbers), the admin decides. The queue must not be a
 way to stall (RULES.md §1): deadlock requests only once move 50 is complete
-and at most two per player and game (``selectors.remis_refusal``), a game
-that ends closes its waiting request, realtime games come first in the queue.
+and at most two per player and game (``selectors.remis.remis_refusal``), a
+game that ends closes its waiting request, realtime games come first in the queue.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
 from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import broadcast, notifications
-from .errors import GameError
-from .models import Event, Game, Notification, RemisRequest, Seat
-from .replay import walk
-from .rules import IllegalAction, Ruleset, get_ruleset
-from .rules.base import RemisQueue, implements
-from .selectors import remis_refusal
-from .services import (
-    _append_event,
-    _locked_game,
-    _require_active,
-    _require_json_object,
-    _require_seat,
+from .. import publish
+from ..errors import GameError
+from ..models import (
+    Event,
+    Game,
+    Notification,
+    RemisRequest,
+    Seat,
 )
-
-REASON_APPROVED = {
-    "repetition": gettext_noop("Remis by repetition, approved by an admin."),
-    "deadlock": gettext_noop("Remis: neither side could win, approved by an admin."),
-}
-QUEUE_GROUP = "remis-queue"
-
-
-# --- positions -----------------------------------------------------------------
-
-
-def history(game: Game, rs: Ruleset) -> list[Any]:
-    """States after every ply, from the start (index = plies played)."""
-    log = Event.objects.filter(game=game).order_by("version").values_list("kind", "seat", "action")
-    states = [rs.setup(game.options, game.seat_count, game.seed)]
-    for (kind, _seat, _action), state in walk(rs, game.options, game.seat_count, game.seed, log):
-        if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
-            states.append(state)
-    return states
-
-
-def repetition_candidates(game: Game, seat: int) -> list[dict[str, Any]]:
-    """Moves of ``seat`` that would produce a position for the third time
-    (the ruleset says which positions count), with the move numbers to cite."""
-    rs = get_ruleset(game.ruleset)
-    if not implements(rs, RemisQueue):
-        return []
-    return rs.repetition_candidates(history(game, rs), seat)
-
-
-def candidates_possible(game: Game) -> bool:
-    """Whether a repetition claim can exist yet (cheap: no replay). Before the
-    first position that counts, none can stand a third time."""
-    rs = get_ruleset(game.ruleset)
-    if not implements(rs, RemisQueue):
-        return False
-    plies = Event.objects.filter(game=game, kind__in=[Event.Kind.ACT, Event.Kind.TIMEOUT]).count()
-    return rs.position_counts_after(plies)
-
-
-# --- filing --------------------------------------------------------------------
+from ..reasons import REASON_APPROVED
+from ..rules import IllegalAction, get_ruleset
+from ..selectors.remis import history, remis_refusal
+from . import notifications
+from .events import append_event
+from .guards import locked_game, require_active, require_json_object, require_seat
 
 
 def _bad(code: str, message: str, **params: Any) -> GameError:
@@ -130,9 +88,9 @@ def remis_request(
     elif not isinstance(action, dict):
         raise _bad("bad_request", gettext_noop("Name the move that would repeat the position."))
     with transaction.atomic():
-        game = _locked_game(game_id, user)
-        seat = _require_seat(game, user)
-        _require_active(game)
+        game = locked_game(game_id, user)
+        seat = require_seat(game, user)
+        require_active(game)
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
         refusal = remis_refusal(game, rs, rs.decode(game.state), seat, kind, now)
@@ -143,7 +101,7 @@ def remis_request(
         evidence: dict[str, Any] = {}
         if kind == RemisRequest.Kind.REPETITION:
             numbers = _check_numbers(move_numbers, current_move)
-            _require_json_object(action)
+            require_json_object(action)
             try:
                 after, _ = rs.apply(states[-1], seat, action)
             except IllegalAction as exc:
@@ -186,7 +144,7 @@ def remis_request(
             "move_numbers": numbers,
             "reason": reason,
         }
-        _append_event(
+        append_event(
             game,
             rs,
             states[-1],
@@ -205,7 +163,7 @@ def remis_request(
                 }
             ],
         )
-        broadcast.after_commit(partial(publish_queue, request.pk))
+        publish.after_commit(partial(publish.publish_queue, request.pk))
     return request
 
 
@@ -215,9 +173,6 @@ def counted_deadlock(game: Game, seat: int) -> list[int]:
     counts += [0] * (game.seat_count - len(counts))
     counts[seat] += 1
     return counts
-
-
-# --- deciding ------------------------------------------------------------------
 
 
 def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "") -> RemisRequest:
@@ -233,7 +188,7 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
     with transaction.atomic():
         # The game row first, then the request: the order every game-ending
         # service takes too (it closes the waiting request), so none deadlocks.
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         request = RemisRequest.objects.select_for_update().filter(pk=request_id).first()
         if request is None:
             raise GameError(
@@ -260,7 +215,7 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
                 "draw": True,
                 "reason": REASON_APPROVED[request.kind],
             }
-        _append_event(
+        append_event(
             game,
             rs,
             state,
@@ -280,7 +235,7 @@ def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "")
             game=game,
             params={"game": game.pk, "approved": approve, "reason": reason},
         )
-        broadcast.after_commit(partial(publish_queue, request.pk))
+        publish.after_commit(partial(publish.publish_queue, request.pk))
     return request
 
 
@@ -296,65 +251,3 @@ def _request_and_game(request_id: Any) -> tuple[int, int]:
     if game_id is None:
         raise GameError("not_found", gettext_noop("There is no such remis request."), status=404)
     return pk, game_id
-
-
-def publish_queue(request_id: int) -> None:
-    """Tell the admins' queue pages that a request was filed, decided or closed."""
-    request = RemisRequest.objects.select_related("game", "requested_by", "decided_by").get(
-        pk=request_id
-    )
-    broadcast._send(QUEUE_GROUP, {"type": "remis.changed", "request": request_summary(request)})
-
-
-# --- the queue -----------------------------------------------------------------
-
-
-def request_summary(request: RemisRequest) -> dict[str, Any]:
-    now = timezone.now()
-    return {
-        "id": request.pk,
-        "game": request.game_id,
-        "seat": request.seat,
-        "requested_by": request.requested_by.username,
-        "kind": request.kind,
-        "move_numbers": request.move_numbers,
-        "path": (request.action or {}).get("path"),
-        "reason": request.reason,
-        "evidence": request.evidence,
-        "status": request.status,
-        "realtime": request.game.clock.get("kind") == "realtime",
-        "created": request.created.isoformat(),
-        "waited": int(((request.decided or now) - request.created).total_seconds()),
-        "decided_by": request.decided_by.username if request.decided_by else None,
-        "decided": request.decided.isoformat() if request.decided else None,
-        "decision_reason": request.decision_reason,
-    }
-
-
-def queue_page(*, page: int = 1, per_page: int = 25, older_than_hours: float = 0) -> dict[str, Any]:
-    """Pending requests, realtime games' first (their players sit waiting),
-    then oldest first; paged; optionally only those waiting long."""
-    qs = RemisRequest.objects.filter(status=RemisRequest.Status.PENDING).select_related(
-        "game", "requested_by", "decided_by"
-    )
-    if older_than_hours > 0:
-        hours = min(older_than_hours, 10**6)  # timedelta overflows past ~2.7e9 days
-        qs = qs.filter(created__lte=timezone.now() - timedelta(hours=hours))
-    total = qs.count()
-    page = min(max(page, 1), 10**9)  # a huge page overflows the SQL OFFSET
-    realtime_first = Case(When(game__clock__kind="realtime", then=Value(0)), default=Value(1))
-    rows = qs.order_by(realtime_first, "created", "pk")[(page - 1) * per_page : page * per_page]
-    return {
-        "total": total,
-        "page": page,
-        "per_page": per_page,
-        "items": [request_summary(r) for r in rows],
-    }
-
-
-def move_list(game: Game) -> list[dict[str, Any]]:
-    """The moves as the admin needs them (Halma has no secrets)."""
-    return [
-        {"version": e.version, "seat": e.seat, "events": e.events}
-        for e in Event.objects.filter(game=game, kind=Event.Kind.ACT).order_by("version")
-    ]

@@ -1,8 +1,10 @@
-"""Push committed changes to sockets: one group message per game event.
+"""Push committed changes to sockets through the channel layer.
 
-Each distinct view (every seat's, one for spectators) is computed and
-serialised once per event, not once per socket; each connection sends the
-frame for its own seat, so secrets stay with their seat.
+One group message per game event: each distinct view (every seat's, one for
+spectators) is computed and serialised once per event
+(``selectors.frames.event_frames``), not once per socket; each connection
+sends the frame for its own seat, so secrets stay with their seat. Sends are
+best effort after the commit: clients catch up through their version ping.
 """
 
 from __future__ import annotations
@@ -14,25 +16,28 @@ from contextvars import ContextVar
 from functools import partial
 from typing import Any
 
-import ujson
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
-from django.utils import timezone
 
-from .clocks import clock_view
-from .models import Event, Game
+from .models import Event, Game, RemisRequest
 from .rules import Ruleset
-from .selectors import client_event, seat_holders, snapshot, table_summary
+from .selectors.frames import SPECTATOR, event_frames
+from .selectors.remis import request_summary
+from .selectors.seats import seat_holders
+from .selectors.tables import table_summary
 from .threads import closing_connections
 
 log = logging.getLogger(__name__)
+
+
 # A publish stuck on a Redis that is gone or restarting must not hold back the
 # sender's ack (and every later publish of this process): the move is stored,
 # clients catch up through their version ping.
 PUBLISH_TIMEOUT = 3.0
+
+
 LOBBY_GROUP = "lobby"
-SPECTATOR = "s"
 
 
 def after_commit(callback: Callable[[], None]) -> None:
@@ -57,32 +62,11 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def dumps(data: Any) -> str:
-    # ujson (already here for autobahn) is ~3x faster than json; encoding the
-    # frames was a tenth of the server's CPU per move.
-    return ujson.dumps(data, ensure_ascii=False, escape_forward_slashes=False)
-
-
 def player_group(game_id: int, user_id: int) -> str:
     """The sockets one user has open on one game: where that user's seat's own
     frames go, so no seat's secrets travel to another's socket (or sit in a
     group message that every member of the game's group receives)."""
     return f"game-{game_id}-user-{user_id}"
-
-
-def event_frames(game: Game, rs: Ruleset, state: Any, event: Event) -> dict[str, str]:
-    frames: dict[str, str] = {}
-    clock = clock_view(game, timezone.now())  # the same for every seat
-    for seat in [*range(game.seat_count), None]:
-        frame = {
-            "type": "event",
-            "game": game.pk,
-            "version": event.version,
-            "event": client_event(rs, event, seat),
-            "state": snapshot(game, rs, state, seat, clock=clock),
-        }
-        frames[SPECTATOR if seat is None else str(seat)] = dumps(frame)
-    return frames
 
 
 # Sends collected while sync code runs on behalf of a socket (see in_thread_then_publish).
@@ -204,3 +188,14 @@ def publish_watchers(game_id: int, count: int) -> None:
 
 def publish_chat(game_id: int, message: dict[str, Any]) -> None:
     _send(game_group(game_id), {"type": "game.chat", "message": message})
+
+
+QUEUE_GROUP = "remis-queue"
+
+
+def publish_queue(request_id: int) -> None:
+    """Tell the admins' queue pages that a request was filed, decided or closed."""
+    request = RemisRequest.objects.select_related("game", "requested_by", "decided_by").get(
+        pk=request_id
+    )
+    _send(QUEUE_GROUP, {"type": "remis.changed", "request": request_summary(request)})

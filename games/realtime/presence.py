@@ -7,8 +7,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from .models import Presence
-from .selectors import watcher_count
+from ..models import Presence
+from ..selectors.tables import watcher_count
 
 REFRESH = timedelta(seconds=30)
 

@@ -1,5 +1,6 @@
-"""Notifications: stored per user, pushed live to their sockets, optionally mailed
-(through the outbox that games/mailer.py sends), all in the recipient's language."""
+"""Notifications: stored per user, pushed live to their sockets, optionally
+mailed (through the outbox that ``services.mail`` sends), all in the
+recipient's language."""
 
 from __future__ import annotations
 
@@ -9,58 +10,18 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import translation
-from django.utils.translation import gettext, gettext_noop
 
-from . import broadcast
-from .models import Event, Game, Notification, OutgoingMail, Presence, Seat
-
-TEXTS = {
-    Notification.Kind.YOUR_TURN: gettext_noop("Your turn in game #%(game)s (%(title)s)."),
-    Notification.Kind.DRAW_OFFER: gettext_noop("%(player)s offers a draw in game #%(game)s."),
-    Notification.Kind.CHALLENGE: gettext_noop("%(player)s challenges you to %(title)s."),
-    Notification.Kind.GAME_OVER: gettext_noop("Game #%(game)s (%(title)s) is over: %(result)s"),
-    Notification.Kind.DECISION: gettext_noop(
-        "An admin decided your remis request in game #%(game)s: %(decision)s"
-    ),
-}
-APPROVED = gettext_noop("An admin approved the remis request in game #%(game)s.")
-REJECTED = gettext_noop("An admin rejected the remis request in game #%(game)s: %(reason)s")
-
-
-def notification_text(kind: str, params: dict[str, Any]) -> str:
-    """The text in the reader's language: msgids in the params are translated now."""
-    values = dict(params)
-    if "title" in values:
-        values["title"] = gettext(values["title"])
-    if "reason_key" in values:  # a game's result: its reason is a msgid with params
-        values["result"] = _translated(values["reason_key"], values.get("reason_params"))
-    template = TEXTS.get(kind, "%(game)s")
-    if kind == Notification.Kind.DECISION and "approved" in values:
-        template = APPROVED if values["approved"] else REJECTED
-    template = gettext(template)
-    try:
-        return template % values
-    except (KeyError, TypeError, ValueError):
-        return template
-
-
-def _translated(reason: str, params: dict[str, Any] | None) -> str:
-    text = gettext(reason) if reason else ""
-    try:
-        return text % params if params else text
-    except (KeyError, TypeError, ValueError):
-        return text
-
-
-def as_dict(note: Notification) -> dict[str, Any]:
-    return {
-        "id": note.pk,
-        "kind": note.kind,
-        "game": note.game_id,
-        "text": notification_text(note.kind, note.params),
-        "read": note.read,
-        "created": note.created.isoformat(),
-    }
+from .. import publish
+from ..models import (
+    Event,
+    Game,
+    Notification,
+    OutgoingMail,
+    Presence,
+    Seat,
+)
+from ..rules import get_ruleset
+from ..selectors.notifications import as_dict
 
 
 def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[str, Any]) -> None:
@@ -81,7 +42,7 @@ def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[st
         OutgoingMail.objects.bulk_create(
             [OutgoingMail(notification=n) for n in notes if n.user_id in mailed]
         )
-    broadcast.after_commit(partial(_push, [n.pk for n in notes]))
+    publish.after_commit(partial(_push, [n.pk for n in notes]))
 
 
 def _push(ids: list[int]) -> None:
@@ -89,7 +50,7 @@ def _push(ids: list[int]) -> None:
     for note in Notification.objects.filter(pk__in=ids).select_related("user"):
         with translation.override(note.user.language_or_default()):
             payload = {"kind": "notification", "notification": as_dict(note)}
-        broadcast.publish_to_user(note.user_id, payload)
+        publish.publish_to_user(note.user_id, payload)
 
 
 def _seat_users(game: Game) -> dict[int, int]:
@@ -107,8 +68,6 @@ def quiet(game: Game, before_to_act: list[int], event: Event) -> bool:
 
 def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None:
     """Decide who hears about this event (called inside the service's transaction)."""
-    from .rules import get_ruleset
-
     if quiet(game, before_to_act, event):
         return
     title = get_ruleset(game.ruleset).title
@@ -158,9 +117,3 @@ def mark_read(*, user: Any, ids: list[int] | None = None) -> int:
     if ids is not None:
         qs = qs.filter(pk__in=[i for i in ids if -(2**63) <= i < 2**63])  # the DB's range
     return qs.update(read=True)
-
-
-def unread(user: Any, limit: int = 30) -> list[dict[str, Any]]:
-    """The newest notifications, in the user's stored language like the pushed ones."""
-    with translation.override(user.language_or_default()):
-        return [as_dict(n) for n in Notification.objects.filter(user=user)[:limit]]

@@ -3,39 +3,99 @@
 Replaying a game from its seed costs what playing it cost: a Hexenhalma round
 is resolved again (about 0.3 s for 20 teams), every view of every version is
 computed again. So a replay is prepared once, by the process's worker
-(``games.sweeper``): when a game ends, or when a page asks for versions no
-checkpoint is near. The worker walks the log once and stores the state at
-least every ``CHECKPOINT_EVERY`` versions and every ``CHECKPOINT_CPU_SECONDS``
-of stepping, and after every piece of long work (which the live game stored
-already when it did that work, so it is never redone). A page then starts
-from the nearest checkpoint: a few cheap steps, then its own frames, within
-a CPU budget.
+(``games.realtime.sweeper`` calling ``services.replays.build``): when a game
+ends, or when a page asks for versions no checkpoint is near. A page starts
+from the nearest checkpoint: a few cheap steps, then its own frames, within a
+CPU budget; a page too far from one asks the worker (``request_build``) and
+answers ReplayPending.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from . import replay
-from .errors import GameError
-from .models import Event, Game, ReplayCheckpoint
-from .rules import Ruleset, get_ruleset
-from .selectors import client_event
+from ..errors import GameError
+from ..models import Event, Game, ReplayCheckpoint
+from ..rules import Ruleset, get_ruleset
+from .frames import client_event
+from .walk import CHECKPOINT_EVERY, step, walk
 
-log = logging.getLogger(__name__)
-CHECKPOINT_EVERY = replay.CHECKPOINT_EVERY
+EXPORT_FORMAT = "brettspiele/1"
+
+
+def replay_frames(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """Every version as ``seat`` saw it: the event and the view after it."""
+    if game.status == Game.Status.ACTIVE and seat is not None:
+        raise GameError(
+            "forbidden",
+            gettext_noop("A game in progress replays only what spectators may see."),
+            status=403,
+        )
+    rs = get_ruleset(game.ruleset)
+    rows = list(Event.objects.filter(game=game).order_by("version"))
+    log = [(row.kind, row.seat, row.action) for row in rows]
+    frames = []
+    for row, (_, state) in zip(
+        rows, walk(rs, game.options, game.seat_count, game.seed, log), strict=True
+    ):
+        frames.append(
+            {
+                "version": row.version,
+                "event": client_event(rs, row, seat),
+                "view": rs.view(state, seat),
+            }
+        )
+    return frames
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    if game.status != Game.Status.FINISHED:
+        raise GameError(
+            "not_finished", gettext_noop("Only finished games can be exported."), status=403
+        )
+    events = Event.objects.filter(game=game).order_by("version")
+    return {
+        "format": EXPORT_FORMAT,
+        "ruleset": game.ruleset,
+        "options": game.options,
+        "seat_count": game.seat_count,
+        "seed": game.seed,
+        "result": game.result,
+        "log": [
+            {
+                "version": e.version,
+                "seat": e.seat,
+                "kind": e.kind,
+                "action": e.action,
+                "events": e.events,
+            }
+            for e in events
+        ],
+        "final_state": game.state,
+    }
+
+
 FRAMES_DEFAULT, FRAMES_MAX = 20, 50  # frames (event and view) per page
+
+
 EVENTS_DEFAULT, EVENTS_MAX = 200, 500  # events alone per page
+
+
 PAGE_CPU_SECONDS = 0.03  # a page stops adding frames once it has spent this
+
+
 # A page whose walk to its first frame costs more than this (over more than
 # a step or two) asks the worker to keep states closer together there.
 WALK_CPU_SECONDS = 0.03
+
+
 RETRY_AFTER_SECONDS = 2
+
+
 MAX_REQUESTS = 1000  # builds waiting in one process; more are asked for again by their pages
 
 
@@ -55,10 +115,10 @@ class ReplayPending(GameError):
         return {**super().as_dict(), "retry_after": self.retry_after}
 
 
-# -- the worker's queue (per process) ---------------------------------------------
-
 # game id -> the versions the worker walks: from, and up to (None: the last)
 _requests: dict[int, tuple[int, int | None]] = {}
+
+
 _lock = threading.Lock()
 
 
@@ -80,52 +140,7 @@ def take_requests() -> list[tuple[int, int, int | None]]:
     return asked
 
 
-# -- checkpoints -----------------------------------------------------------------
-
-
-def keep_work_state(game: Game, version: int) -> None:
-    """The state right after long work, as the live game computed it (no redoing)."""
-    ReplayCheckpoint.objects.create(game=game, version=version, state=game.state)
-
-
-def build(game_id: int, since: int = 0, until: int | None = None) -> int:
-    """Walk the log once from the checkpoint at or before ``since`` up to
-    ``until`` (None: the current version), keeping states as
-    ``replay.checkpoint_due`` says (by versions and by the CPU the steps cost
-    here); returns how many are new."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status == Game.Status.OPEN:
-        return 0
-    rs = get_ruleset(game.ruleset)
-    have = set(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True))
-    last = max((v for v in have if v <= since), default=0)
-    state = _state_at(game, rs, last)
-    end = game.version if until is None else min(until, game.version)
-    rows = (
-        Event.objects.filter(game=game, version__gt=last, version__lte=end)
-        .order_by("version")
-        .values_list("version", "kind", "seat", "action")
-    )
-    new: list[ReplayCheckpoint] = []
-    stored, started = 0, time.thread_time()
-    for version, kind, seat, action in rows.iterator(chunk_size=500):
-        if kind == Event.Kind.WORK and version in have:  # the live game kept it
-            state = _state_at(game, rs, version)
-        else:  # long work of a game stored before checkpoints is done once, here
-            state = replay.step(rs, state, kind, seat, action)
-        if version in have:  # kept by the live game or an earlier walk
-            last, started = version, time.thread_time()
-        elif replay.checkpoint_due(kind, version, last, time.thread_time() - started):
-            new.append(ReplayCheckpoint(game=game, version=version, state=rs.encode(state)))
-            last, started = version, time.thread_time()
-        if len(new) >= 50:
-            stored += len(ReplayCheckpoint.objects.bulk_create(new, ignore_conflicts=True))
-            new = []
-    stored += len(ReplayCheckpoint.objects.bulk_create(new, ignore_conflicts=True))
-    return stored
-
-
-def _state_at(game: Game, rs: Ruleset, version: int) -> Any:
+def state_at_checkpoint(game: Game, rs: Ruleset, version: int) -> Any:
     """The state after ``version`` from its checkpoint (0: the set-up)."""
     if version == 0:
         return rs.setup(game.options, game.seat_count, game.seed)
@@ -139,16 +154,13 @@ def _state_at(game: Game, rs: Ruleset, version: int) -> Any:
     return rs.decode(data)
 
 
-def _next_state(
+def next_state(
     game: Game, rs: Ruleset, state: Any, version: int, kind: str, seat: Any, action: Any
 ) -> Any:
     """The state after one logged version; long work is read from its checkpoint."""
     if kind == Event.Kind.WORK:
-        return _state_at(game, rs, version)
-    return replay.step(rs, state, kind, seat, action)
-
-
-# -- pages -----------------------------------------------------------------------
+        return state_at_checkpoint(game, rs, version)
+    return step(rs, state, kind, seat, action)
 
 
 def check_eye(game: Game, seat: int | None) -> None:
@@ -194,20 +206,20 @@ def frames_page(game: Game, seat: int | None, first: int, limit: int) -> list[di
     try:
         if first - 1 - base > CHECKPOINT_EVERY:
             raise ReplayPending()
-        state = _state_at(game, rs, base)
+        state = state_at_checkpoint(game, rs, base)
         before = (
             Event.objects.filter(game=game, version__gt=base, version__lt=first)
             .order_by("version")
             .values_list("version", "kind", "seat", "action")
         )
         for walked, (version, kind, seat_, action) in enumerate(before, start=1):
-            state = _next_state(game, rs, state, version, kind, seat_, action)
+            state = next_state(game, rs, state, version, kind, seat_, action)
             if walked > 2 and time.thread_time() - started > WALK_CPU_SECONDS:
                 raise ReplayPending()  # dear steps: the worker keeps states closer here
         rows = Event.objects.filter(game=game, version__gte=first, version__lte=last)
         frames: list[dict[str, Any]] = []
         for row in rows.order_by("version"):
-            state = _next_state(game, rs, state, row.version, row.kind, row.seat, row.action)
+            state = next_state(game, rs, state, row.version, row.kind, row.seat, row.action)
             frames.append(
                 {
                     "version": row.version,

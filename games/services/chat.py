@@ -9,22 +9,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from . import broadcast, plain_json, ratelimit
-from .errors import GameError, no_such_game
-from .models import ChatMessage, Game, Seat
-
-HISTORY = 100
-
-
-def message_dict(message: ChatMessage, username: str | None) -> dict[str, Any]:
-    return {
-        "id": message.pk,
-        "user": username,
-        "seat": message.seat,
-        "spectator": message.seat is None,
-        "text": message.text,
-        "time": message.created.isoformat(),
-    }
+from .. import plain_json, publish, ratelimit
+from ..errors import GameError, no_such_game
+from ..models import (
+    ChatMessage,
+    Game,
+    Seat,
+)
+from ..selectors.chat import message_dict
 
 
 def chat_post(*, game_id: Any, user: Any, text: Any) -> dict[str, Any]:
@@ -50,7 +42,7 @@ def chat_post(*, game_id: Any, user: Any, text: Any) -> dict[str, Any]:
         seat = Seat.objects.filter(game=game, user=user).values_list("index", flat=True).first()
         message = ChatMessage.objects.create(game=game, user=user, seat=seat, text=text)
         data = message_dict(message, user.username)
-        broadcast.after_commit(partial(broadcast.publish_chat, game.pk, data))
+        publish.after_commit(partial(publish.publish_chat, game.pk, data))
     return data
 
 
@@ -72,15 +64,6 @@ def _check_rate(user_id: int, game_id: int) -> None:
             s=seconds,
             wait=wait,
         )
-
-
-def chat_history(game_id: int) -> list[dict[str, Any]]:
-    rows = (
-        ChatMessage.objects.filter(game_id=game_id)
-        .select_related("user")
-        .order_by("-created", "-pk")
-    )
-    return [message_dict(m, m.user.username if m.user else None) for m in reversed(rows[:HISTORY])]
 
 
 def _int(value: Any) -> int:

@@ -3,7 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api import obtain_token
 
-from . import api
+from . import views as api
 
 urlpatterns = [
     path("rulesets/", api.RulesetList.as_view(), name="api-rulesets"),

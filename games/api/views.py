@@ -20,10 +20,15 @@ from rest_framework.views import APIView
 
 from lobby import services as lobby_services
 
-from . import chat, notifications, ratelimit, remis, replay, replay_store, selectors, services
-from .errors import GameError, no_such_game
-from .models import Game, MatchRecord, RemisRequest
-from .rules import RULESETS, get_ruleset
+from .. import ratelimit
+from ..errors import GameError, no_such_game
+from ..models import Game, MatchRecord, RemisRequest
+from ..rules import RULESETS, get_ruleset
+from ..selectors import frames as game_frames
+from ..selectors import notifications as notification_reads
+from ..selectors import remis as remis_reads
+from ..selectors import replays, seats, tables
+from ..services import chat, endings, game_import, notifications, play, remis
 
 
 class WriteThrottle(ScopedRateThrottle):
@@ -129,7 +134,7 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
 
 
 def _table(game: Game) -> Response:
-    return Response(selectors.table_summary(selectors.game_with_seats(game.pk)))
+    return Response(tables.table_summary(seats.game_with_seats(game.pk)))
 
 
 class RulesetList(APIView):
@@ -157,7 +162,7 @@ class TableList(APIView):
 
     @extend_schema(responses={200: TableOut(many=True)})
     def get(self, request: Request) -> Response:
-        return Response(selectors.lobby_tables())
+        return Response(tables.lobby_tables())
 
     @extend_schema(request=CreateTableIn, responses={201: TableOut})
     def post(self, request: Request) -> Response:
@@ -208,7 +213,7 @@ class GameDetail(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> Response:
-        frame = selectors.hello_frame(pk, request.user)
+        frame = game_frames.hello_frame(pk, request.user)
         if frame is None:
             raise no_such_game()
         frame.pop("type")
@@ -227,9 +232,9 @@ class GameEvents(APIView):
             since = int(request.query_params.get("since", "0"))
         except ValueError:
             raise GameError("bad_request", gettext_noop("since must be a whole number.")) from None
-        if selectors.current_version(pk) is None:
+        if game_frames.current_version(pk) is None:
             raise no_such_game()
-        frame, _seat = selectors.sync_frame(pk, request.user, max(since, 0))
+        frame, _seat = game_frames.sync_frame(pk, request.user, max(since, 0))
         frame.pop("type")
         return Response(frame)
 
@@ -241,14 +246,14 @@ class GameAct(APIView):
     @extend_schema(request=ActIn, responses={200: AckOut})
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(ActIn, request)
-        version = services.game_act(game_id=pk, user=request.user, **data)
+        version = play.game_act(game_id=pk, user=request.user, **data)
         return Response({"version": version})
 
 
 class GameResign(APIView):
     @extend_schema(request=None, responses={200: AckOut})
     def post(self, request: Request, pk: int) -> Response:
-        return Response({"version": services.game_resign(game_id=pk, user=request.user)})
+        return Response({"version": endings.game_resign(game_id=pk, user=request.user)})
 
 
 class ChatIn(serializers.Serializer):
@@ -271,10 +276,10 @@ def _seat_command(service):
     return SeatCommand
 
 
-OfferDraw = _seat_command(services.game_offer_draw)
-AcceptDraw = _seat_command(services.game_accept_draw)
-DeclineDraw = _seat_command(services.game_decline_draw)
-Abort = _seat_command(services.game_abort)
+OfferDraw = _seat_command(endings.game_offer_draw)
+AcceptDraw = _seat_command(endings.game_accept_draw)
+DeclineDraw = _seat_command(endings.game_decline_draw)
+Abort = _seat_command(endings.game_abort)
 
 
 class GameChat(APIView):
@@ -327,12 +332,12 @@ class GameReplay(CostlyRead):
         seat = _eye(request, game)
         views = request.query_params.get("views", "1") not in {"0", "false"}
         if views:
-            default, most = replay_store.FRAMES_DEFAULT, replay_store.FRAMES_MAX
+            default, most = replays.FRAMES_DEFAULT, replays.FRAMES_MAX
         else:
-            default, most = replay_store.EVENTS_DEFAULT, replay_store.EVENTS_MAX
+            default, most = replays.EVENTS_DEFAULT, replays.EVENTS_MAX
         first = _whole_number(request, "from", 1, 1, 2**31)
         limit = _whole_number(request, "limit", default, 1, most)
-        page = replay_store.frames_page if views else replay_store.events_page
+        page = replays.frames_page if views else replays.events_page
         frames = page(game, seat, first, limit)
         end = frames[-1]["version"] if frames else game.version
         more = end < game.version
@@ -342,9 +347,9 @@ class GameReplay(CostlyRead):
                 "ruleset": game.ruleset,
                 "status": game.status,
                 "seat": seat,
-                "seats": selectors.seat_list(selectors.game_with_seats(pk)),
+                "seats": seats.seat_list(seats.game_with_seats(pk)),
                 "result": game.result,
-                "result_text": selectors.result_text(game.result),
+                "result_text": game_frames.result_text(game.result),
                 "version": game.version,
                 "frames": frames,
                 "next": replace_query_param(request.build_absolute_uri(), "from", end + 1)
@@ -357,7 +362,7 @@ class GameReplay(CostlyRead):
 class GameExport(CostlyRead):
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> Response:
-        response = Response(replay.export_game(_game(pk)))
+        response = Response(replays.export_game(_game(pk)))
         response["Content-Disposition"] = f'attachment; filename="game-{pk}.json"'
         return response
 
@@ -365,12 +370,12 @@ class GameExport(CostlyRead):
 class GameImport(APIView):
     @property
     def max_body_bytes(self) -> int:
-        """Exports are larger than moves (see games.api_parsers)."""
+        """Exports are larger than moves (see games.api.parsers)."""
         return settings.API_IMPORT_MAX_BYTES
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: TableOut})
     def post(self, request: Request) -> Response:
-        game = replay.import_game(user=request.user, data=request.data)
+        game = game_import.import_game(user=request.user, data=request.data)
         response = _table(game)
         response.status_code = 201
         return response
@@ -381,7 +386,7 @@ class NotificationList(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
-        return Response(notifications.unread(request.user))
+        return Response(notification_reads.unread(request.user))
 
 
 class NotificationRead(APIView):
@@ -461,7 +466,7 @@ class GameRemis(APIView):
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(RemisIn, request)
         filed = remis.remis_request(game_id=pk, user=request.user, **data)
-        return Response(remis.request_summary(filed), status=201)
+        return Response(remis_reads.request_summary(filed), status=201)
 
 
 class GameRemisCandidates(CostlyRead):
@@ -470,10 +475,10 @@ class GameRemisCandidates(CostlyRead):
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> Response:
         game = _game(pk)
-        seat = selectors.seat_of(selectors.game_with_seats(pk), request.user)
+        seat = seats.seat_of(seats.game_with_seats(pk), request.user)
         rs = get_ruleset(game.ruleset)
         state = rs.decode(game.state) if game.state is not None else None
-        allowed = selectors.remis_allowed(game, rs, state, seat, timezone.now())
+        allowed = remis_reads.remis_allowed(game, rs, state, seat, timezone.now())
         if RemisRequest.Kind.REPETITION not in allowed:
             return Response({"candidates": []})
         return Response({"candidates": _candidates(game, seat)})
@@ -481,12 +486,12 @@ class GameRemisCandidates(CostlyRead):
 
 def _candidates(game: Game, seat: int) -> list[dict[str, Any]]:
     """Remis candidates, found once per version: finding them replays the game."""
-    if not remis.candidates_possible(game):
+    if not remis_reads.candidates_possible(game):
         return []
     key = f"remis-candidates:{game.pk}:{game.version}:{seat}"
     found = cache.get(key)
     if found is None:
-        found = remis.repetition_candidates(game, seat)
+        found = remis_reads.repetition_candidates(game, seat)
         cache.set(key, found, 600)
     return found
 
@@ -516,7 +521,7 @@ class RemisQueue(APIView):
             raise GameError(
                 "bad_request", gettext_noop("page and older_than_hours must be numbers.")
             ) from None
-        return Response(remis.queue_page(page=page, older_than_hours=older))
+        return Response(remis_reads.queue_page(page=page, older_than_hours=older))
 
 
 class RemisDetail(APIView):
@@ -533,12 +538,12 @@ class RemisDetail(APIView):
             raise GameError(
                 "not_found", gettext_noop("There is no such remis request."), status=404
             )
-        full = selectors.game_with_seats(item.game_id)
+        full = seats.game_with_seats(item.game_id)
         return Response(
             {
-                **remis.request_summary(item),
-                "seats": selectors.seat_list(full),
-                "moves": remis.move_list(item.game),
+                **remis_reads.request_summary(item),
+                "seats": seats.seat_list(full),
+                "moves": remis_reads.move_list(item.game),
             }
         )
 
@@ -550,4 +555,4 @@ class RemisDecide(APIView):
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(DecideIn, request)
         decided = remis.remis_decide(request_id=pk, admin=request.user, **data)
-        return Response(remis.request_summary(decided))
+        return Response(remis_reads.request_summary(decided))

@@ -1,28 +1,30 @@
-"""Rebuilding a game from its seed and action log: replays, export, import.
-
-A game is fully reproducible from its options, seed and stored actions; the
-same walk serves the replay page and proves an imported export genuine.
-"""
+"""Importing an exported game: the log is walked again from the seed, so only
+a genuine game (every action legal, the same result) is stored."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import plain_json
-from .errors import GameError
-from .models import Event, Game, MatchRecord, ReplayCheckpoint, Seat, record_summary
-from .rules import RULESETS, IllegalAction, InvalidOptions, Ruleset, get_ruleset
-from .rules.base import LongWork, implements
-from .selectors import client_event
+from .. import plain_json
+from ..errors import GameError
+from ..models import (
+    Event,
+    Game,
+    MatchRecord,
+    ReplayCheckpoint,
+    Seat,
+    record_summary,
+)
+from ..reasons import REASON_APPROVED, REASON_DRAW_AGREED, REASON_FLAGGED, REASON_RESIGNED
+from ..rules import RULESETS, IllegalAction, InvalidOptions, Ruleset
+from ..selectors.replays import EXPORT_FORMAT
+from ..selectors.walk import checkpoint_due, step_full
 
-EXPORT_FORMAT = "brettspiele/1"
-REPLAYED_KINDS = {Event.Kind.ACT, Event.Kind.TIMEOUT, Event.Kind.LEAVE, Event.Kind.WORK}
 # Entries a seat makes (or that happen to a seat): their ``seat`` may not be empty.
 SEATED_KINDS = {
     Event.Kind.ACT,
@@ -31,105 +33,12 @@ SEATED_KINDS = {
     Event.Kind.DRAW_OFFER,
     Event.Kind.DRAW_DECLINE,
 }
+
+
 UNSEATED_KINDS = {Event.Kind.START, Event.Kind.WORK}
+
+
 TIMERS = {"clock", "move", "phase", "work", ""}
-# A stored replay keeps the state at least this often, after all long work and
-# after every CHECKPOINT_CPU_SECONDS of stepping: a replay page walks at most
-# that far (in versions and in CPU) before its first frame.
-CHECKPOINT_EVERY = 25
-CHECKPOINT_CPU_SECONDS = 0.01
-
-
-def checkpoint_due(kind: str, version: int, last: int, spent: float = 0.0) -> bool:
-    """Whether the state after ``version`` is kept (``last``: the latest one kept,
-    ``spent``: the CPU seconds stepping took since)."""
-    return (
-        kind == Event.Kind.WORK
-        or version - last >= CHECKPOINT_EVERY
-        or spent >= CHECKPOINT_CPU_SECONDS
-    )
-
-
-def step(rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any) -> Any:
-    """The state after one logged event (platform-only events change nothing)."""
-    return step_full(rs, state, kind, seat, action)[0]
-
-
-def step_full(
-    rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any
-) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
-    """One logged event: the new state, the ruleset's events and long work's records."""
-    if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
-        return (*rs.apply(state, seat, action), [])
-    if kind == Event.Kind.LEAVE:
-        return (*rs.leave(state, seat), [])
-    if kind == Event.Kind.WORK:
-        if not implements(rs, LongWork):
-            raise IllegalAction(gettext_noop("There is nothing to resolve."))
-        return rs.do_work(state)
-    return state, [], []
-
-
-def walk(
-    rs: Ruleset, options: dict, seats: int, seed: int, log: Iterable
-) -> Iterator[tuple[Any, Any]]:
-    """Yield (entry, state after it) for every entry (kind, seat, action) of a log."""
-    state = rs.setup(options, seats, seed)
-    for entry in log:
-        state = step(rs, state, entry[0], entry[1], entry[2])
-        yield entry, state
-
-
-def replay_frames(game: Game, seat: int | None) -> list[dict[str, Any]]:
-    """Every version as ``seat`` saw it: the event and the view after it."""
-    if game.status == Game.Status.ACTIVE and seat is not None:
-        raise GameError(
-            "forbidden",
-            gettext_noop("A game in progress replays only what spectators may see."),
-            status=403,
-        )
-    rs = get_ruleset(game.ruleset)
-    rows = list(Event.objects.filter(game=game).order_by("version"))
-    log = [(row.kind, row.seat, row.action) for row in rows]
-    frames = []
-    for row, (_, state) in zip(
-        rows, walk(rs, game.options, game.seat_count, game.seed, log), strict=True
-    ):
-        frames.append(
-            {
-                "version": row.version,
-                "event": client_event(rs, row, seat),
-                "view": rs.view(state, seat),
-            }
-        )
-    return frames
-
-
-def export_game(game: Game) -> dict[str, Any]:
-    if game.status != Game.Status.FINISHED:
-        raise GameError(
-            "not_finished", gettext_noop("Only finished games can be exported."), status=403
-        )
-    events = Event.objects.filter(game=game).order_by("version")
-    return {
-        "format": EXPORT_FORMAT,
-        "ruleset": game.ruleset,
-        "options": game.options,
-        "seat_count": game.seat_count,
-        "seed": game.seed,
-        "result": game.result,
-        "log": [
-            {
-                "version": e.version,
-                "seat": e.seat,
-                "kind": e.kind,
-                "action": e.action,
-                "events": e.events,
-            }
-            for e in events
-        ],
-        "final_state": game.state,
-    }
 
 
 def _bad(message: str, **params: Any) -> GameError:
@@ -264,9 +173,6 @@ def _platform_result(built: Rebuilt, exported: Any) -> dict[str, Any]:
 
     Only a player's name comes from the export, as a parameter: never a template.
     """
-    from .remis import REASON_APPROVED
-    from .services import REASON_DRAW_AGREED, REASON_FLAGGED, REASON_RESIGNED
-
     how, seat = built.end_item.get("type"), built.end_item.get("seat")
     if how == "draw_accepted":
         return {"winners": [], "draw": True, "reason": REASON_DRAW_AGREED, "reason_params": {}}

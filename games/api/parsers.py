@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser, get_encoding
 
-from . import plain_json
+from .. import plain_json
 
 
 class RequestTooLarge(exceptions.APIException):

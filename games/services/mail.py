@@ -21,8 +21,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from .models import OutgoingMail
-from .notifications import notification_text
+from ..models import OutgoingMail
+from ..selectors.notifications import notification_text
 
 log = logging.getLogger(__name__)
 BATCH = 20

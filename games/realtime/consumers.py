@@ -1,131 +1,55 @@
-"""The game socket: thin; parses frames and calls services and selectors."""
+"""The game, notification and remis-queue sockets: thin; they parse frames and
+call services and selectors."""
 
 from __future__ import annotations
 
 import json
 import logging
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from . import chat, loop_moves, notifications, plain_json, presence, remis, selectors, services
-from .broadcast import (
-    SPECTATOR,
-    dumps,
+from ..errors import GameError
+from ..i18n import TranslatedConsumerMixin
+from ..publish import (
+    QUEUE_GROUP,
     game_group,
     in_thread_then_publish,
     player_group,
     publish_watchers,
     user_group,
 )
+from ..ratelimit import ConnectionBudget
+from ..selectors import frames
+from ..selectors import notifications as notification_reads
+from ..selectors import remis as remis_reads
+from ..selectors.frames import SPECTATOR, dumps
+from ..services import chat, endings, moves_on_loop, notifications, remis
+from . import presence
 from .consumer_base import LoopOnlyDispatchMixin
-from .errors import GameError, unexpected
-from .i18n import TranslatedConsumerMixin
-from .ratelimit import ConnectionBudget
+from .socket_frames import (
+    UNAVAILABLE,
+    FrameConsumerMixin,
+    error_frame,
+    since_from_query,
+)
 
-MAX_FRAME = 64 * 1024
 log = logging.getLogger(__name__)
 
 
 db = in_thread_then_publish  # ORM work in the thread pool, broadcasts from the loop
 
 
-# Close code for floods: 1008 (policy violation) in the application range,
-# since the websocket library lets applications send only 1000 and 3000-4999.
-POLICY_VIOLATION = 4008
-UNAVAILABLE = 4503  # the server cannot serve this socket now; the page retries
 # Frames a seated player sends without arguments, and the service each calls.
 SEAT_COMMANDS = {
-    "resign": services.game_resign,
-    "offer_draw": services.game_offer_draw,
-    "accept_draw": services.game_accept_draw,
-    "decline_draw": services.game_decline_draw,
-    "abort": services.game_abort,
+    "resign": endings.game_resign,
+    "offer_draw": endings.game_offer_draw,
+    "accept_draw": endings.game_accept_draw,
+    "decline_draw": endings.game_decline_draw,
+    "abort": endings.game_abort,
 }
-
-
-def error_frame(code: str, message: str, **extra: Any) -> str:
-    return dumps({"type": "error", "code": code, "message": message, **extra})
-
-
-def rate_limited_frame(wait: int, ref: Any) -> str:
-    """A user over their budget across sockets (and processes) is told when to go on."""
-    message = _("Too many moves or chat lines from your account; try again in %(n)s seconds.")
-    return error_frame("rate_limited", message % {"n": wait}, retry_after=wait, ref=ref)
-
-
-def since_from_query(scope: dict[str, Any]) -> int:
-    """The version a reconnecting page already has (``?since=N``)."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    try:
-        return max(int(query.get("since", ["0"])[0]), 0)
-    except ValueError:
-        return 0
-
-
-def _no_constants(name: str) -> Any:
-    """NaN and Infinity are not JSON; refuse them rather than store them."""
-    raise ValueError(name)
-
-
-def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
-    """A client frame as a dict, or the message explaining why it is not one."""
-    if text_data is None:
-        return {}, _("Send text frames containing JSON.")
-    if len(text_data) > MAX_FRAME:
-        return {}, _("The message is too large.")
-    try:
-        frame = json.loads(text_data, parse_constant=_no_constants)
-    except (ValueError, RecursionError):  # RecursionError: nested too deeply
-        return {}, _("The message is not valid JSON.")
-    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        return {}, _('A message must be a JSON object with a "type".')
-    found = plain_json.problem(frame)  # NUL, lone surrogates, deep nesting
-    if found:
-        return {}, _(found)
-    return frame, None
-
-
-class FrameConsumerMixin:
-    """Every socket's first steps with a client frame: rate limit, then parse."""
-
-    budget: ConnectionBudget
-
-    async def checked_frame(self, text_data: str | None) -> dict[str, Any] | None:
-        """The frame, or None after answering with an error (or closing a flood)."""
-        frame, error = parse_frame(text_data)
-        kind = frame.get("type", "junk") if error is None else "junk"
-        if not self.budget.allow(kind):
-            await self.close(code=POLICY_VIOLATION)
-            return None
-        if error is not None:
-            await self.send(text_data=error_frame("bad_request", error))
-            return None
-        wait = await self.budget.user_wait(kind)
-        if wait is not None:
-            await self.send(text_data=rate_limited_frame(wait, frame.get("ref")))
-            return None
-        return frame
-
-    async def answering_errors(self, handler: Any, frame: dict[str, Any]) -> None:
-        """Run ``handler(frame)``; a refusal or a failure of the server's own
-        (a database gone, a bug) is answered with an error frame, so the socket
-        stays open (never a 1011 close)."""
-        try:
-            await handler(frame)
-        except GameError as exc:
-            await self.send(
-                text_data=dumps({"type": "error", "ref": frame.get("ref"), **exc.as_dict()})
-            )
-        except Exception as exc:
-            log.warning("%s frame failed", frame.get("type"), exc_info=True)
-            error = unexpected(exc)
-            await self.send(
-                text_data=dumps({"type": "error", "ref": frame.get("ref"), **error.as_dict()})
-            )
 
 
 class GameConsumer(
@@ -153,9 +77,7 @@ class GameConsumer(
         # Join first: a move committed after the hello's read is then pushed
         # (after the hello) instead of missed until the next ping.
         await self.join_groups()
-        hello = await db(selectors.hello_frame)(
-            self.game_id, self.user, since_from_query(self.scope)
-        )
+        hello = await db(frames.hello_frame)(self.game_id, self.user, since_from_query(self.scope))
         if hello is None:
             await self.leave_groups()
             await self.close(code=4404)
@@ -193,7 +115,7 @@ class GameConsumer(
     async def refresh_seat(self) -> None:
         """The user's seat changed (joined, left, moved): start afresh from the
         state that seat may see now."""
-        hello = await db(selectors.hello_frame)(self.game_id, self.user, 0)
+        hello = await db(frames.hello_frame)(self.game_id, self.user, 0)
         if hello is not None:
             self.seat = hello["seat"]
             await self.send_hello(hello)
@@ -232,7 +154,7 @@ class GameConsumer(
         await self.answering_errors(handler, frame)
 
     async def on_act(self, frame: dict[str, Any]) -> None:
-        version = await loop_moves.act(
+        version = await moves_on_loop.act(
             game_id=self.game_id,
             user=self.user,
             version=frame.get("version"),
@@ -269,13 +191,13 @@ class GameConsumer(
         version = frame.get("version", 0)
         if isinstance(version, bool) or not isinstance(version, int):
             raise GameError("bad_request", gettext_noop("The version must be a whole number."))
-        data, self.seat = await db(selectors.sync_frame)(self.game_id, self.user, max(version, 0))
+        data, self.seat = await db(frames.sync_frame)(self.game_id, self.user, max(version, 0))
         await self.send(text_data=dumps(data))
 
     async def on_ping(self, frame: dict[str, Any]) -> None:
         # A restarted Redis forgets groups: joining again is idempotent.
         await self.join_groups()
-        now = await db(selectors.ping_state)(self.game_id)
+        now = await db(frames.ping_state)(self.game_id)
         await db(presence.presence_touch)(channel_name=self.channel_name)
         current = now["version"] if now else None
         pong = {"type": "pong", "version": current}
@@ -308,7 +230,7 @@ class GameConsumer(
             # The frames were built once for everybody: say the result in this
             # connection's language.
             frame = json.loads(text)
-            frame["state"]["result_text"] = selectors.result_text(message["result"])
+            frame["state"]["result_text"] = frames.result_text(message["result"])
             text = dumps(frame)
         await self.send(text_data=text)
 
@@ -352,7 +274,7 @@ class NotifyConsumer(
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def send_list(self) -> None:
-        items = await db(notifications.unread)(self.user)
+        items = await db(notification_reads.unread)(self.user)
         await self.send(text_data=dumps({"type": "notifications", "items": items}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -395,13 +317,13 @@ class RemisQueueConsumer(
             return
         self.user = user
         self.budget = ConnectionBudget(None)
-        await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
+        await self.channel_layer.group_add(QUEUE_GROUP, self.channel_name)
         await self.accept()
         await self.send_page({})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "user"):
-            await self.channel_layer.group_discard(remis.QUEUE_GROUP, self.channel_name)
+            await self.channel_layer.group_discard(QUEUE_GROUP, self.channel_name)
 
     async def send_page(self, frame: dict[str, Any]) -> None:
         page = frame.get("page", 1)
@@ -417,7 +339,7 @@ class RemisQueueConsumer(
                 )
             )
             return
-        data = await db(remis.queue_page)(page=page, older_than_hours=older)
+        data = await db(remis_reads.queue_page)(page=page, older_than_hours=older)
         await self.send(text_data=dumps({"type": "queue", **data}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -427,7 +349,7 @@ class RemisQueueConsumer(
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] in ("queue", "ping"):
-            await self.channel_layer.group_add(remis.QUEUE_GROUP, self.channel_name)
+            await self.channel_layer.group_add(QUEUE_GROUP, self.channel_name)
             await self.send_page(frame)
         elif frame["type"] == "decide":
             await db(remis.remis_decide)(

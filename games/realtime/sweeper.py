@@ -3,7 +3,7 @@
 The in-memory channel layer exists only inside one process, so a timer must
 fire where the sockets are. Each process polls for due games; with several
 processes ``select_for_update(skip_locked=True)`` in ``game_timeout`` makes
-sure exactly one applies each deadline. The outbox's mail (games/mailer.py)
+sure exactly one applies each deadline. The outbox's mail (games/services/mail.py)
 goes out from here too, in a thread of its own.
 """
 
@@ -18,10 +18,11 @@ from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
-from . import mailer, replay_store
-from .models import Game
-from .services import game_timeout
-from .threads import closing_connections
+from ..models import Game
+from ..selectors.replays import take_requests
+from ..services import mail, replay_checkpoints
+from ..services.play import game_timeout
+from ..threads import closing_connections
 
 log = logging.getLogger(__name__)
 BATCH = 50
@@ -55,9 +56,9 @@ def build_replays() -> int:
     """Prepare the replays asked for (games that ended, pages that found no
     checkpoint near); returns how many games were done."""
     done = 0
-    for game_id, since, until in replay_store.take_requests():
+    for game_id, since, until in take_requests():
         try:
-            replay_store.build(game_id, since, until)
+            replay_checkpoints.build(game_id, since, until)
         except Exception:  # one broken log must not stop the others' replays
             log.exception("preparing the replay of game %s failed", game_id)
         done += 1
@@ -119,7 +120,7 @@ class Sweeper:
         server holds up neither the deadlines nor any move."""
         interval = getattr(settings, "GAME_MAIL_SECONDS", 2.0)
         send = sync_to_async(
-            closing_connections(mailer.send_due_mail), thread_sensitive=False, executor=MAIL_THREAD
+            closing_connections(mail.send_due_mail), thread_sensitive=False, executor=MAIL_THREAD
         )
         while True:
             try:

@@ -11,7 +11,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from .errors import GameError, unexpected
+from ..errors import GameError, unexpected
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from django.db import connection
 
-from .models import Event, Game, Seat
+from ..models import Event, Game, Seat
 
 GAME = Game._meta.db_table
 EVENT = Event._meta.db_table

@@ -1,0 +1,1 @@
+"""The HTTP API: DRF serializers and thin views."""

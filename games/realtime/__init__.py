@@ -1,0 +1,1 @@
+"""The sockets (game, notifications, remis queue), presence and the background sweeper."""

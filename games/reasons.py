@@ -1,0 +1,16 @@
+"""The reasons a game's result gives, stored untranslated (``gettext_noop``)
+and shown in each reader's language."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+
+REASON_RESIGNED = gettext_noop("%(player)s resigned.")
+REASON_FLAGGED = gettext_noop("%(player)s ran out of time.")
+REASON_DRAW_AGREED = gettext_noop("Drawn by agreement.")
+REASON_ABORTED = gettext_noop("%(player)s aborted the game before every seat had moved.")
+REASON_LAST_LEFT = gettext_noop("Everybody else left the game.")
+REASON_APPROVED = {
+    "repetition": gettext_noop("Remis by repetition, approved by an admin."),
+    "deadlock": gettext_noop("Remis: neither side could win, approved by an admin."),
+}

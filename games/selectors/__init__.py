@@ -1,0 +1,1 @@
+"""Reads: what a seat, a spectator, the lobby or an admin may see. No writes."""

@@ -1,0 +1,68 @@
+"""Reads of a user's notifications, in the recipient's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+
+from ..models import Notification
+
+TEXTS = {
+    Notification.Kind.YOUR_TURN: gettext_noop("Your turn in game #%(game)s (%(title)s)."),
+    Notification.Kind.DRAW_OFFER: gettext_noop("%(player)s offers a draw in game #%(game)s."),
+    Notification.Kind.CHALLENGE: gettext_noop("%(player)s challenges you to %(title)s."),
+    Notification.Kind.GAME_OVER: gettext_noop("Game #%(game)s (%(title)s) is over: %(result)s"),
+    Notification.Kind.DECISION: gettext_noop(
+        "An admin decided your remis request in game #%(game)s: %(decision)s"
+    ),
+}
+
+
+APPROVED = gettext_noop("An admin approved the remis request in game #%(game)s.")
+
+
+REJECTED = gettext_noop("An admin rejected the remis request in game #%(game)s: %(reason)s")
+
+
+def notification_text(kind: str, params: dict[str, Any]) -> str:
+    """The text in the reader's language: msgids in the params are translated now."""
+    values = dict(params)
+    if "title" in values:
+        values["title"] = gettext(values["title"])
+    if "reason_key" in values:  # a game's result: its reason is a msgid with params
+        values["result"] = _translated(values["reason_key"], values.get("reason_params"))
+    template = TEXTS.get(kind, "%(game)s")
+    if kind == Notification.Kind.DECISION and "approved" in values:
+        template = APPROVED if values["approved"] else REJECTED
+    template = gettext(template)
+    try:
+        return template % values
+    except (KeyError, TypeError, ValueError):
+        return template
+
+
+def _translated(reason: str, params: dict[str, Any] | None) -> str:
+    text = gettext(reason) if reason else ""
+    try:
+        return text % params if params else text
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def as_dict(note: Notification) -> dict[str, Any]:
+    return {
+        "id": note.pk,
+        "kind": note.kind,
+        "game": note.game_id,
+        "text": notification_text(note.kind, note.params),
+        "read": note.read,
+        "created": note.created.isoformat(),
+    }
+
+
+def unread(user: Any, limit: int = 30) -> list[dict[str, Any]]:
+    """The newest notifications, in the user's stored language like the pushed ones."""
+    with translation.override(user.language_or_default()):
+        return [as_dict(n) for n in Notification.objects.filter(user=user)[:limit]]

@@ -1,0 +1,160 @@
+"""Reads about remis requests (Brettspielnetz Halma): who may file one now,
+which moves a claim can cite, and the admins' queue."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Case, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from ..errors import GameError
+from ..models import Event, Game, RemisRequest
+from ..rules import Ruleset, get_ruleset
+from ..rules.base import RemisQueue, implements
+from .walk import walk
+
+REMIS_KINDS = tuple(RemisRequest.Kind.values)
+
+
+# A player may file at most this many deadlock remis requests per game (RULES.md §1).
+DEADLOCK_REQUESTS = 2
+
+
+def remis_refusal(
+    game: Game, rs: Ruleset, state: Any, seat: int, kind: str, now: datetime
+) -> GameError | None:
+    """Why ``seat`` may not file a ``kind`` remis request now; None if it may.
+
+    The one rule for both the service that files and the page that offers the
+    control (RULES.md §1: the queue must not be a way to stall). Reads only
+    the game row: the snapshot is built on the event loop, without queries.
+    """
+    if not implements(rs, RemisQueue):
+        return GameError(
+            "not_supported", gettext_noop("This game has no remis requests; offer a draw instead.")
+        )
+    if game.paused or game.remis_pending:
+        return GameError(
+            "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
+        )
+    if seat not in game.to_act:
+        return GameError(
+            "not_your_turn", gettext_noop("Only the player to move can request remis.")
+        )
+    if game.deadline is not None and game.deadline <= now:
+        return GameError(
+            "deadline_passed",
+            gettext_noop("Time is up for this move; the server is applying the timeout."),
+        )
+    if kind == "deadlock":
+        complete_first = rs.deadlock_claim_from(state)
+        if complete_first is not None:
+            return GameError(
+                "remis_too_early",
+                gettext_noop("A deadlock remis can be requested once move %(n)s is complete."),
+                n=complete_first,
+            )
+        filed = (game.deadlock_requests or [])[seat : seat + 1]
+        if filed and filed[0] >= DEADLOCK_REQUESTS:
+            return GameError(
+                "remis_limit",
+                gettext_noop(
+                    "You have already requested a deadlock remis %(n)s times in this game."
+                ),
+                n=DEADLOCK_REQUESTS,
+            )
+    return None
+
+
+def remis_allowed(
+    game: Game, rs: Ruleset, state: Any, seat: int | None, now: datetime
+) -> list[str]:
+    """The kinds of remis request ``seat`` may file now (the page shows the control)."""
+    if seat is None or state is None or game.status != Game.Status.ACTIVE:
+        return []
+    if not implements(rs, RemisQueue):
+        return []
+    return [kind for kind in REMIS_KINDS if remis_refusal(game, rs, state, seat, kind, now) is None]
+
+
+def history(game: Game, rs: Ruleset) -> list[Any]:
+    """States after every ply, from the start (index = plies played)."""
+    log = Event.objects.filter(game=game).order_by("version").values_list("kind", "seat", "action")
+    states = [rs.setup(game.options, game.seat_count, game.seed)]
+    for (kind, _seat, _action), state in walk(rs, game.options, game.seat_count, game.seed, log):
+        if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
+            states.append(state)
+    return states
+
+
+def repetition_candidates(game: Game, seat: int) -> list[dict[str, Any]]:
+    """Moves of ``seat`` that would produce a position for the third time
+    (the ruleset says which positions count), with the move numbers to cite."""
+    rs = get_ruleset(game.ruleset)
+    if not implements(rs, RemisQueue):
+        return []
+    return rs.repetition_candidates(history(game, rs), seat)
+
+
+def candidates_possible(game: Game) -> bool:
+    """Whether a repetition claim can exist yet (cheap: no replay). Before the
+    first position that counts, none can stand a third time."""
+    rs = get_ruleset(game.ruleset)
+    if not implements(rs, RemisQueue):
+        return False
+    plies = Event.objects.filter(game=game, kind__in=[Event.Kind.ACT, Event.Kind.TIMEOUT]).count()
+    return rs.position_counts_after(plies)
+
+
+def request_summary(request: RemisRequest) -> dict[str, Any]:
+    now = timezone.now()
+    return {
+        "id": request.pk,
+        "game": request.game_id,
+        "seat": request.seat,
+        "requested_by": request.requested_by.username,
+        "kind": request.kind,
+        "move_numbers": request.move_numbers,
+        "path": (request.action or {}).get("path"),
+        "reason": request.reason,
+        "evidence": request.evidence,
+        "status": request.status,
+        "realtime": request.game.clock.get("kind") == "realtime",
+        "created": request.created.isoformat(),
+        "waited": int(((request.decided or now) - request.created).total_seconds()),
+        "decided_by": request.decided_by.username if request.decided_by else None,
+        "decided": request.decided.isoformat() if request.decided else None,
+        "decision_reason": request.decision_reason,
+    }
+
+
+def queue_page(*, page: int = 1, per_page: int = 25, older_than_hours: float = 0) -> dict[str, Any]:
+    """Pending requests, realtime games' first (their players sit waiting),
+    then oldest first; paged; optionally only those waiting long."""
+    qs = RemisRequest.objects.filter(status=RemisRequest.Status.PENDING).select_related(
+        "game", "requested_by", "decided_by"
+    )
+    if older_than_hours > 0:
+        hours = min(older_than_hours, 10**6)  # timedelta overflows past ~2.7e9 days
+        qs = qs.filter(created__lte=timezone.now() - timedelta(hours=hours))
+    total = qs.count()
+    page = min(max(page, 1), 10**9)  # a huge page overflows the SQL OFFSET
+    realtime_first = Case(When(game__clock__kind="realtime", then=Value(0)), default=Value(1))
+    rows = qs.order_by(realtime_first, "created", "pk")[(page - 1) * per_page : page * per_page]
+    return {
+        "total": total,
+        "page": page,
+        "per_page": per_page,
+        "items": [request_summary(r) for r in rows],
+    }
+
+
+def move_list(game: Game) -> list[dict[str, Any]]:
+    """The moves as the admin needs them (Halma has no secrets)."""
+    return [
+        {"version": e.version, "seat": e.seat, "events": e.events}
+        for e in Event.objects.filter(game=game, kind=Event.Kind.ACT).order_by("version")
+    ]

@@ -1,0 +1,56 @@
+"""Reads for the lobby: what it lists about a table or a live game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from ..models import Game, Presence, Seat
+from ..rules import get_ruleset
+
+PRESENCE_TTL = timedelta(seconds=90)
+
+
+def watcher_count(game_id: int) -> int:
+    cutoff = timezone.now() - PRESENCE_TTL
+    return Presence.objects.filter(
+        game_id=game_id, seat__isnull=True, last_seen__gte=cutoff
+    ).count()
+
+
+def table_summary(game: Game) -> dict[str, Any]:
+    """What the lobby lists about a table or a live game."""
+    rs = get_ruleset(game.ruleset)
+    seats = list(game.seats.all())
+    return {
+        "id": game.pk,
+        "ruleset": game.ruleset,
+        "title": gettext(rs.title),
+        "options": game.options,
+        "status": game.status,
+        "seat_count": game.seat_count,
+        "seats": [s.user.username if s.user_id else None for s in seats],
+        "taken": sum(1 for s in seats if s.user_id),
+        "host": game.host.username,
+        "challenged": game.challenged.username if game.challenged_id else None,
+        "quickplay": game.is_quickplay,
+        "auto_start": game.auto_start,
+        "clock": game.clock,
+        "created": game.created.isoformat(),
+        "started": game.started.isoformat() if game.started else None,
+        "version": game.version,
+    }
+
+
+def lobby_tables() -> list[dict[str, Any]]:
+    games = (
+        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .select_related("host", "challenged")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created")[:200]
+    )
+    return [table_summary(g) for g in games]

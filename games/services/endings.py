@@ -1,0 +1,164 @@
+"""Leaving a game early: resigning, draw offers, aborting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from ..errors import GameError
+from ..models import (
+    Event,
+    Game,
+)
+from ..reasons import REASON_ABORTED, REASON_DRAW_AGREED, REASON_RESIGNED
+from ..rules import IllegalAction, Ruleset, get_ruleset
+from .events import append_event, ended, player_name
+from .guards import conflicts_are_stale, locked_game, require_active, require_seat
+
+
+def leave_or_end(game: Game, rs: Ruleset, seat: int, *, reason: str, event_type: str, now) -> Event:
+    """A seat is out (resigned or timed out): 2 seats end the game, more seats
+    ask the ruleset whether play goes on without it."""
+    state = rs.decode(game.state)
+    events: list[dict[str, Any]] = [{"type": event_type, "seat": seat}]
+    player = player_name(game, seat)
+    remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
+    if game.seat_count > 2 and len(remaining) > 1:
+        try:
+            state, more = rs.leave(state, seat)
+        except IllegalAction:
+            pass
+        else:
+            game.left_seats = [*game.left_seats, seat]
+            game.draw_offers = [s for s in game.draw_offers if s != seat]
+            return append_event(
+                game, rs, state, seat=seat, kind=Event.Kind.LEAVE, events=events + more, now=now
+            )
+    result = ended(game, reason, winners=remaining, player=player)
+    return append_event(
+        game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result, now=now
+    )
+
+
+@conflicts_are_stale
+def game_resign(*, game_id: Any, user: Any) -> int:
+    """Give up. Two seats: the other wins. More: the seat leaves (ruleset's hook)."""
+    with transaction.atomic():
+        game = locked_game(game_id, user)
+        seat = require_seat(game, user)
+        require_active(game)
+        rs = get_ruleset(game.ruleset)
+        now = timezone.now()
+        event = leave_or_end(game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now)
+        return event.version
+
+
+def remaining_seats(game: Game) -> list[int]:
+    return [s for s in range(game.seat_count) if s not in game.left_seats]
+
+
+@conflicts_are_stale
+def game_offer_draw(*, game_id: Any, user: Any) -> int:
+    """Offer (or accept) a draw; it is agreed when every remaining seat offers."""
+    with transaction.atomic():
+        game = locked_game(game_id, user)
+        seat = require_seat(game, user)
+        require_active(game)
+        if seat in game.draw_offers:
+            raise GameError(
+                "already_offered",
+                gettext_noop("You have already offered a draw."),
+                version=game.version,
+            )
+        rs = get_ruleset(game.ruleset)
+        state = rs.decode(game.state)
+        offers = sorted({*game.draw_offers, seat})
+        if offers == remaining_seats(game):
+            result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
+            events = [{"type": "draw_accepted", "seat": seat}]
+            return append_event(
+                game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result
+            ).version
+        game.draw_offers = offers
+        events = [{"type": "draw_offered", "seat": seat, "offers": offers}]
+        return append_event(
+            game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events
+        ).version
+
+
+@conflicts_are_stale
+def game_accept_draw(*, game_id: Any, user: Any) -> int:
+    """Accept a standing offer: an offer of one's own is not an offer to accept."""
+    with transaction.atomic():
+        game = locked_game(game_id, user)
+        seat = require_seat(game, user)
+        require_active(game)
+        others = [s for s in game.draw_offers if s != seat]
+        if not others:
+            message = (
+                gettext_noop("You cannot accept your own draw offer.")
+                if seat in game.draw_offers
+                else gettext_noop("There is no draw offer to accept.")
+            )
+            raise GameError("no_offer", message, version=game.version)
+    return game_offer_draw(game_id=game_id, user=user)
+
+
+@conflicts_are_stale
+def game_decline_draw(*, game_id: Any, user: Any) -> int:
+    with transaction.atomic():
+        game = locked_game(game_id, user)
+        seat = require_seat(game, user)
+        require_active(game)
+        if not [s for s in game.draw_offers if s != seat]:
+            raise GameError(
+                "no_offer", gettext_noop("There is no draw offer to decline."), version=game.version
+            )
+        rs = get_ruleset(game.ruleset)
+        game.draw_offers = []
+        events = [{"type": "draw_declined", "seat": seat}]
+        return append_event(
+            game, rs, rs.decode(game.state), seat=seat, kind=Event.Kind.DRAW_DECLINE, events=events
+        ).version
+
+
+def can_abort(game: Game) -> bool:
+    """A game may be aborted until every seat has acted once."""
+    if game.status != Game.Status.ACTIVE:
+        return False
+    acted = set(
+        Event.objects.filter(game=game, kind=Event.Kind.ACT)
+        .values_list("seat", flat=True)
+        .distinct()
+    )
+    return len(acted) < game.seat_count
+
+
+@conflicts_are_stale
+def game_abort(*, game_id: Any, user: Any) -> int:
+    with transaction.atomic():
+        game = locked_game(game_id, user)
+        seat = require_seat(game, user)
+        require_active(game)
+        if not can_abort(game):
+            raise GameError(
+                "cannot_abort",
+                gettext_noop("Every seat has moved; resign or offer a draw instead."),
+                version=game.version,
+            )
+        rs = get_ruleset(game.ruleset)
+        result = ended(game, REASON_ABORTED, winners=[], player=player_name(game, seat))
+        events = [{"type": "aborted", "seat": seat}]
+        return append_event(
+            game,
+            rs,
+            rs.decode(game.state),
+            seat=seat,
+            kind=Event.Kind.END,
+            events=events,
+            result=result,
+            status=Game.Status.ABORTED,
+        ).version

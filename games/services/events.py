@@ -1,0 +1,180 @@
+"""Every change of a game ends here: its next Event, stored with the game's new
+fields in the caller's transaction; notifications decided in it, the
+broadcast registered for after the commit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.utils import timezone
+
+from .. import clocks, publish
+from ..models import (
+    Event,
+    Game,
+    RemisRequest,
+    Seat,
+)
+from ..rules import Ruleset
+from ..rules.base import RemisQueue, implements
+from ..selectors.replays import request_build
+from ..selectors.seats import game_with_seats
+from ..store import rows
+from . import notifications
+
+# What a game event may change (a narrower UPDATE than saving every column).
+MUTABLE_FIELDS = [
+    "version",
+    "state",
+    "status",
+    "result",
+    "started",
+    "ended",
+    "to_act",
+    "clocks",
+    "turn_started",
+    "deadline",
+    "timer",
+    "phase_deadline",
+    "timer_key",
+    "paused",
+    "draw_offers",
+    "left_seats",
+    "remis_pending",
+    "deadlock_requests",
+]
+
+
+def ended(
+    game: Game, reason: str, *, winners: list[int], draw: bool = False, **params: Any
+) -> dict:
+    return {"winners": winners, "draw": draw, "reason": reason, "reason_params": params}
+
+
+def player_name(game: Game, seat: int) -> str:
+    name = (
+        Seat.objects.filter(game=game, index=seat).values_list("user__username", flat=True).first()
+    )
+    return name or str(seat + 1)
+
+
+def append_event(
+    game: Game, rs: Ruleset, state: Any, *, last: bool = False, **change: Any
+) -> Event:
+    """Store the new state and its Event; broadcast and notify after commit.
+
+    ``change`` as ``next_event`` takes it: ``result`` ends the game by the
+    platform (resign, flag, draw, abort); otherwise the ruleset's outcome
+    decides. ``last``: nothing else follows in the caller's transaction.
+    """
+    before_to_act, status_before = list(game.to_act), game.status
+    event = next_event(game, rs, state, **change)
+    lobby_changed = changes_lobby(status_before, game, event)
+    return store_event(game, rs, state, event, before_to_act, lobby_changed, last=last)
+
+
+def store_event(
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    event: Event,
+    before_to_act: list[int],
+    lobby_changed: bool,
+    *,
+    last: bool,
+) -> Event:
+    """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
+    if game.is_over and implements(rs, RemisQueue):
+        close_waiting_remis(game, event.created)
+    notifications.after_game_event(game, before_to_act, event)
+    rows.save_event(game, event, MUTABLE_FIELDS, last=last)
+    publish.after_commit(partial(publish_after_commit, game, rs, state, event, lobby_changed))
+    return event
+
+
+def close_waiting_remis(game: Game, now: datetime) -> None:
+    """A game that ends closes the remis request waiting in it (RULES.md §1),
+    in the same transaction: no later decision can change its result."""
+    waiting = list(
+        RemisRequest.objects.filter(game=game, status=RemisRequest.Status.PENDING).values_list(
+            "pk", flat=True
+        )
+    )
+    if not waiting:
+        return
+    RemisRequest.objects.filter(pk__in=waiting).update(
+        status=RemisRequest.Status.CLOSED, decided=now
+    )
+
+    for request_id in waiting:
+        publish.after_commit(partial(publish.publish_queue, request_id))
+
+
+def next_event(
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    *,
+    seat: int | None,
+    kind: str,
+    action: dict[str, Any] | None = None,
+    events: list[dict[str, Any]] | None = None,
+    result: dict[str, Any] | None = None,
+    status: str = Game.Status.FINISHED,
+    paused: bool | None = None,
+    now: datetime | None = None,
+) -> Event:
+    """Move ``game`` (in memory) to ``state`` and return its next, unsaved Event.
+
+    Every event passes here, so the clocks are charged here, once, at ``now``.
+    ``paused`` stops (True) or restarts (False) both clocks: a remis request.
+    """
+    now = now or timezone.now()
+    events = list(events or [])
+    stopped, to_act_before = game.paused, list(game.to_act)
+    if paused is not None:
+        game.paused = paused
+    clocks.charge_event(game, kind, seat, now, stopped=stopped)
+    game.version += 1
+    game.state = rs.encode(state)
+    if result is None and game.status == Game.Status.ACTIVE:
+        result = rs.outcome(state)
+    if result is not None:
+        game.status = status
+        game.result = result
+        game.ended = now
+        game.to_act = []
+        game.draw_offers = []
+        game.paused, game.remis_pending = False, None  # its request closes with it
+        if status == Game.Status.FINISHED:
+            events.append({"type": "game_over", **result})
+    else:
+        game.to_act = rs.to_act(state)
+    new_turn = clocks.begins_turn(kind, to_act_before, game.to_act)
+    clocks.set_deadline(game, rs, state, now, new_turn=new_turn)
+    return Event(
+        game=game,
+        version=game.version,
+        seat=seat,
+        kind=kind,
+        action=action,
+        events=events,
+        created=now,
+    )
+
+
+def changes_lobby(status_before: str, game: Game, event: Event) -> bool:
+    """The lobby lists this game differently after ``event``: it started or ended."""
+    return event.kind == Event.Kind.START or game.status != status_before
+
+
+def publish_after_commit(
+    game: Game, rs: Ruleset, state: Any, event: Event, lobby_changed: bool
+) -> None:
+    publish.publish_game_event(game, rs, state, event)
+    if lobby_changed:
+        publish.publish_table(game_with_seats(game.pk))
+    if game.is_over:  # the worker prepares its replay once, now
+        request_build(game.pk)

@@ -1,0 +1,115 @@
+"""The checks every game service makes first: a game id, a locked row, a seat."""
+
+from __future__ import annotations
+
+import json
+from functools import wraps
+from typing import Any
+
+from django.db import IntegrityError
+from django.utils.translation import gettext_noop
+
+from .. import plain_json
+from ..errors import GameError, no_such_game
+from ..models import (
+    Game,
+    Seat,
+)
+from ..store import rows
+
+
+def parse_game_id(value: Any) -> int:
+    """A game id from a client, or the error saying there is no such game."""
+    try:
+        game_id = int(value)
+    except (TypeError, ValueError):
+        raise GameError("bad_request", gettext_noop("The game id must be a number.")) from None
+    if not 0 < game_id < 2**63:
+        raise no_such_game()
+    return game_id
+
+
+def locked_game(game_id: Any, user: Any = None) -> Game:
+    """The game row, locked; with ``user`` also their seat (``my_seat``) in the same query."""
+    game = rows.lock_game(parse_game_id(game_id), user_id_of(user))
+    if game is None:
+        raise no_such_game()
+    return game
+
+
+def user_id_of(user: Any) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def seat_index(game: Game, user: Any) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    if hasattr(game, "my_seat"):
+        return game.my_seat
+    return Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
+
+
+def require_json_object(action: Any) -> None:
+    """An action must be a plain JSON object (no NaN, nothing a database refuses)."""
+    if not isinstance(action, dict):
+        raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
+    try:
+        json.dumps(action, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise GameError("bad_request", gettext_noop("The action must be plain JSON.")) from None
+    found = plain_json.problem(action)
+    if found:
+        raise GameError("bad_request", found)
+
+
+def conflicts_are_stale(service):
+    """The unique (game, version) constraint is the last line of defence: a
+    conflict there means someone else moved first, never a server error."""
+
+    @wraps(service)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return service(*args, **kwargs)
+        except IntegrityError:
+            current = Game.objects.filter(pk=kwargs.get("game_id")).values_list(
+                "version", flat=True
+            )
+            raise GameError(
+                "stale_version",
+                gettext_noop("Someone else moved first; your view was out of date."),
+                version=current.first(),
+            ) from None
+
+    return wrapper
+
+
+def require_active(game: Game) -> None:
+    if game.status == Game.Status.OPEN:
+        raise GameError(
+            "not_started", gettext_noop("This game has not started yet."), version=game.version
+        )
+    if game.is_over:
+        raise GameError("game_over", gettext_noop("This game is over."), version=game.version)
+
+
+def require_seat(game: Game, user: Any) -> int:
+    if user is None or not user.is_authenticated:
+        raise GameError(
+            "login_required", gettext_noop("Log in to play."), status=403, version=game.version
+        )
+    seat = seat_index(game, user)
+    if seat is None or seat in game.left_seats:
+        raise GameError(
+            "not_seated",
+            gettext_noop("You do not hold a seat in this game; spectators cannot act."),
+            status=403,
+            version=game.version,
+        )
+    return seat
+
+
+def check_act_input(version: Any, action: Any) -> None:
+    """What an act frame must carry before any game is read."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise GameError("bad_request", gettext_noop("The version must be a whole number."))
+    require_json_object(action)

@@ -1,0 +1,165 @@
+"""Starting a game, a player's action, timeouts and long work."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from .. import clocks
+from ..errors import GameError
+from ..models import (
+    Event,
+    Game,
+    MatchRecord,
+    record_summary,
+)
+from ..reasons import REASON_FLAGGED
+from ..rules import IllegalAction, Ruleset, get_ruleset
+from . import replay_checkpoints
+from .endings import leave_or_end
+from .events import append_event, changes_lobby, next_event, store_event
+from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
+
+
+def game_start(*, game: Game) -> Event:
+    """Deal the game: set up its state as version 1. Caller holds the row lock."""
+    rs = get_ruleset(game.ruleset)
+    state = rs.setup(game.options, game.seat_count, game.seed)
+    now = timezone.now()
+    game.status = Game.Status.ACTIVE
+    game.started = now
+    game.to_act = rs.to_act(state)
+    clocks.start_clocks(game, now)
+    return append_event(
+        game, rs, state, seat=None, kind=Event.Kind.START, events=[{"type": "start"}], now=now
+    )
+
+
+def apply_action(
+    game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
+) -> tuple[dict[str, Any], Any, list]:
+    """The ruleset's normalised action (what is stored), the new state and its events."""
+    state = rs.decode(game.state)
+    try:
+        action = rs.normalize_action(state, seat, action)
+        return action, *rs.apply(state, seat, action)
+    except IllegalAction as exc:
+        raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
+
+
+def decide_act(
+    game: Game, user: Any, version: int, action: dict[str, Any], now: datetime
+) -> tuple[Ruleset, Any, Event]:
+    """Check and apply one player's action to the locked ``game`` (in memory only).
+
+    Returns the ruleset, the new state and the next, unsaved Event.
+    """
+    seat = require_seat(game, user)
+    require_active(game)
+    # In a simultaneous phase every seat acts against the current state.
+    if len(game.to_act) <= 1 and version != game.version:
+        raise GameError(
+            "stale_version",
+            gettext_noop("Your view was out of date; the game has moved on."),
+            version=game.version,
+        )
+    if game.paused:
+        raise GameError(
+            "paused",
+            gettext_noop("The game is paused until an admin decides the remis request."),
+            version=game.version,
+        )
+    if game.deadline is not None and game.deadline <= now:
+        raise GameError(
+            "deadline_passed",
+            gettext_noop("Time is up for this move; the server is applying the timeout."),
+            version=game.version,
+        )
+    rs = get_ruleset(game.ruleset)
+    if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
+        raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
+    action, new_state, events = apply_action(game, rs, seat, action)
+    game.draw_offers = []
+    event = next_event(
+        game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
+    )
+    return rs, new_state, event
+
+
+@conflicts_are_stale
+def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
+    """Apply one player's action; returns the new version."""
+    check_act_input(version, action)
+    with transaction.atomic():
+        game = locked_game(game_id, user)
+        before_to_act = list(game.to_act)
+        rs, new_state, event = decide_act(game, user, version, action, timezone.now())
+        lobby_changed = changes_lobby(Game.Status.ACTIVE, game, event)
+        return store_event(
+            game, rs, new_state, event, before_to_act, lobby_changed, last=True
+        ).version
+
+
+@conflicts_are_stale
+def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
+    """Apply a due deadline (called by the sweeper). Returns the new version,
+    or None when another process got there first or nothing is due."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.Status.ACTIVE, deadline__lte=now)
+            .first()
+        )
+        if game is None or game.paused:
+            return None
+        rs = get_ruleset(game.ruleset)
+        state = rs.decode(game.state)
+        if game.timer == "work":
+            return do_work(game, rs, state, now).version
+        seat = clocks.timed_out_seat(game)
+        if seat is None:
+            return None
+        action = rs.timeout_action(state, seat)
+        if action is not None:
+            try:
+                new_state, events = rs.apply(state, seat, action)
+            except IllegalAction:
+                action = None
+            else:
+                events = [{"type": "timeout", "seat": seat, "timer": game.timer}, *events]
+                return append_event(
+                    game,
+                    rs,
+                    new_state,
+                    seat=seat,
+                    kind=Event.Kind.TIMEOUT,
+                    action=action,
+                    events=events,
+                    now=now,
+                ).version
+        return leave_or_end(
+            game, rs, seat, reason=REASON_FLAGGED, event_type="flagged", now=now
+        ).version
+
+
+def do_work(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
+    """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
+    its records (match traces) are kept outside the state, and so is the
+    state after it, so that replays never redo the work."""
+    state, events, records = rs.do_work(state)
+    event = append_event(game, rs, state, seat=None, kind=Event.Kind.WORK, events=events, now=now)
+    MatchRecord.objects.bulk_create(
+        [
+            MatchRecord(
+                game=game, version=event.version, index=i, data=r, summary=record_summary(r)
+            )
+            for i, r in enumerate(records)
+        ]
+    )
+    replay_checkpoints.keep_work_state(game, event.version)
+    return event
