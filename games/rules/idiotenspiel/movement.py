@@ -79,13 +79,13 @@ def reach_fields(
 def _indices(md: MapData, fields: Iterable[Any]) -> set[int]:
     out: set[int] = set()
     for f in fields:
-        x, y = _xy(f)
+        x, y = xy(f)
         if md.inside(x, y):
             out.add(md.index(x, y))
     return out
 
 
-def _xy(f: Any) -> tuple[int, int]:
+def xy(f: Any) -> tuple[int, int]:
     if (
         not isinstance(f, list | tuple)
         or len(f) != 2
@@ -124,7 +124,7 @@ def reachable(
         raise ValueError("kind must be infantry, cavalry or chariot")
     if home is not None and home not in EDGES:
         raise ValueError("home must be N, S, W or E")
-    sx, sy = _xy(start)
+    sx, sy = xy(start)
     if not md.inside(sx, sy):
         raise ValueError("start lies off the map")
     found = reach_fields(

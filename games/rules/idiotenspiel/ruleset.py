@@ -24,6 +24,7 @@ from ..base import (
 )
 from . import combat as cb
 from . import flow
+from .action_fields import as_list, facing_field, opt_bool_field, pos_field, unit_field
 from .maps import MAPS, TERRAIN_NAMES
 from .movement import fits
 from .outcome import outcome_of
@@ -59,55 +60,6 @@ PENDING_ACTIONS = {
     "advance": ("advance",),
     "capture": ("capture",),
 }
-
-
-# -- reading actions ------------------------------------------------------------------
-
-
-def _pos(action: Action, key: str, w: Work) -> Pos:
-    v = action.get(key)
-    if (
-        not isinstance(v, list)
-        or len(v) != 2
-        or not all(isinstance(c, int) and not isinstance(c, bool) for c in v)
-    ):
-        raise IllegalAction(gettext_noop("%(key)s must be a field [x, y]."), key=key)
-    if not w.md.inside(v[0], v[1]):
-        raise IllegalAction(gettext_noop("The field %(at)s lies off the map."), at=v)
-    return (v[0], v[1])
-
-
-def _unit(action: Action, key: str, w: Work) -> Unit:
-    v = action.get(key)
-    if not isinstance(v, str) or v not in w.idx:
-        raise IllegalAction(gettext_noop("There is no unit %(unit)s."), unit=str(v)[:40])
-    return w.unit(v)
-
-
-def _opt_bool(action: Action, key: str) -> bool | None:
-    v = action.get(key)
-    if v is not None and not isinstance(v, bool):
-        raise IllegalAction(gettext_noop("%(key)s must be true or false."), key=key)
-    return v
-
-
-def _facing(action: Action, u: Unit, required: bool) -> str | None:
-    v = action.get("facing")
-    if v is None:
-        if required and u.type == "shieldwall":
-            raise IllegalAction(
-                gettext_noop("A shield wall must be given a facing (N, NE, ... NW).")
-            )
-        return None
-    if u.type != "shieldwall":
-        raise IllegalAction(gettext_noop("Only a shield wall has a facing."))
-    if v not in FACINGS:
-        raise IllegalAction(gettext_noop("A facing is one of N, NE, E, SE, S, SW, W, NW."))
-    return str(v)
-
-
-def _xy(p: Pos | None) -> list[int] | None:
-    return None if p is None else [p[0], p[1]]
 
 
 class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
@@ -310,11 +262,11 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
         w.active = w.state.start_player
 
     def _do_place(self, w: Work, seat: int, action: Action) -> None:
-        u = _unit(action, "unit", w)
+        u = unit_field(action, "unit", w)
         if not u.alive or u.at is not None or flow.placer(u, w.state.scenario) != seat:
             raise IllegalAction(gettext_noop("That unit is not one of yours waiting to be placed."))
-        at = _pos(action, "at", w)
-        facing = _facing(action, u, True)
+        at = pos_field(action, "at", w)
+        facing = facing_field(action, u, True)
         i = w.fi(at)
         if i not in flow.place_fields(w, seat, u):
             raise self._place_reason(w, seat, u, i)
@@ -355,7 +307,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
         )
 
     def _do_move(self, w: Work, seat: int, action: Action) -> None:
-        u = _unit(action, "unit", w)
+        u = unit_field(action, "unit", w)
         if u.side != seat:
             raise IllegalAction(gettext_noop("That is not your unit."))
         if u.type == "civilian":
@@ -376,8 +328,8 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
                     "The sandglass has run out: only units from the field being worked on may still move."
                 )
             )
-        to = _pos(action, "to", w)
-        facing = _facing(action, u, False)
+        to = pos_field(action, "to", w)
+        facing = facing_field(action, u, False)
         with_ = action.get("with", [])
         if not isinstance(with_, list) or not all(isinstance(x, str) for x in with_):
             raise IllegalAction(gettext_noop("with must be a list of unit ids."))
@@ -428,12 +380,12 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
         flow.sandglass(w)
 
     def _do_attack(self, w: Work, seat: int, action: Action) -> None:
-        u = _unit(action, "unit", w)
-        t = _unit(action, "target", w)
+        u = unit_field(action, "unit", w)
+        t = unit_field(action, "target", w)
         kind = action.get("kind")
         if kind is not None and kind not in ("melee", "ranged"):
             raise IllegalAction(gettext_noop('kind must be "melee" or "ranged".'))
-        capture = _opt_bool(action, "capture")
+        capture = opt_bool_field(action, "capture")
         found = None
         for a, d, is_melee in cb.attack_options(w, seat, cb.stage_only(w)):
             if a.id == u.id and d.id == t.id:
@@ -525,7 +477,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
     def _do_retreat(self, w: Work, seat: int, action: Action) -> None:
         p = w.pending
         assert p is not None
-        to = _pos(action, "to", w)
+        to = pos_field(action, "to", w)
         if to not in p.options:
             raise IllegalAction(
                 gettext_noop("Retreat to one of: %(fields)s."),
@@ -541,7 +493,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
     def _do_advance(self, w: Work, seat: int, action: Action) -> None:
         p = w.pending
         assert p is not None and p.field is not None
-        yes = _opt_bool(action, "yes")
+        yes = opt_bool_field(action, "yes")
         if yes is None:
             raise IllegalAction(gettext_noop("advance needs yes: true or false."))
         w.pending = None
@@ -554,7 +506,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
     def _do_capture(self, w: Work, seat: int, action: Action) -> None:
         p = w.pending
         assert p is not None
-        yes = _opt_bool(action, "yes")
+        yes = opt_bool_field(action, "yes")
         if yes is None:
             raise IllegalAction(gettext_noop("capture needs yes: true or false."))
         w.pending = None
@@ -582,7 +534,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
         flow.settle_stage(w)
 
     def _do_move_marian(self, w: Work, seat: int, action: Action) -> None:
-        to = _pos(action, "to", w)
+        to = pos_field(action, "to", w)
         if to not in flow.marian_fields(w):
             raise IllegalAction(
                 gettext_noop(
@@ -593,7 +545,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
         if to != m.at:
             w.put(replace(m, at=to))
             w.moved_any = True
-            w.events.append({"type": "marian_moved", "from": _xy(m.at), "to": list(to)})
+            w.events.append({"type": "marian_moved", "from": as_list(m.at), "to": list(to)})
         else:
             w.events.append({"type": "marian_stayed", "at": list(to)})
         flow.next_turn(w)
@@ -745,7 +697,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
                     "kind": u.kind,
                     "leader": u.leader,
                     "name": u.name,
-                    "at": _xy(u.at),
+                    "at": as_list(u.at),
                     "alive": u.alive,
                     "facing": u.facing,
                     "prisoner": u.guard is not None,
@@ -756,7 +708,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
                 for u in state.units
             ],
             "movement": {
-                "field_worked_on": _xy(state.last_from),
+                "field_worked_on": as_list(state.last_from),
                 "grace": state.phase == "grace",
             },
             "combat": None
@@ -773,7 +725,7 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
                     "seat": p.seat,
                     "unit": p.unit,
                     "other": p.other or None,
-                    "field": _xy(p.field),
+                    "field": as_list(p.field),
                     "options": [list(o) for o in p.options],
                     "melee": p.melee,
                     "capture": p.capture,

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from .maps import SIGHT_BLOCKERS, MapData, as_map
-from .movement import _xy
+from .movement import xy
 
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 FACING_VECTORS = {
@@ -76,11 +76,11 @@ def line_of_sight(
     False
     """
     md = as_map(map)
-    ax, ay = _xy(a)
-    bx, by = _xy(b)
+    ax, ay = xy(a)
+    bx, by = xy(b)
     if not md.inside(ax, ay) or not md.inside(bx, by):
         raise ValueError("both fields must lie on the map")
-    occupied = units if isinstance(units, set | frozenset) else {_xy(u) for u in units}
+    occupied = units if isinstance(units, set | frozenset) else {xy(u) for u in units}
     rows = md.rows
     for ox, oy in crossed(bx - ax, by - ay):
         x, y = ax + ox, ay + oy
