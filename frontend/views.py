@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 from games.errors import GameError
 from games.models import Game
 from games.rules import RULESETS
+from games.selectors.players import games_of
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from lobby.services import table_join_by_invite
 
@@ -156,11 +157,7 @@ def _chosen_options(rs, options: dict) -> list[dict]:
 
 @login_required
 def my_games(request):
-    games = list(
-        Game.objects.filter(seats__user=request.user)
-        .exclude(status=Game.Status.ABORTED)
-        .order_by("-created")[:200]
-    )
+    games = games_of(request.user)
     for game in games:
         game.title = gettext(RULESETS[game.ruleset].title)
     running = [g for g in games if g.status in (Game.Status.OPEN, Game.Status.ACTIVE)]
