@@ -192,10 +192,15 @@ USE_TZ = True
 
 # --- static ---------------------------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic writes here (bin/serve runs it; the tests collect into a temporary one).
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # Every static URL carries a hash of the file's content (from collectstatic's
+    # manifest), so browsers may keep the files for good; the modules find each
+    # other's hashed URLs through the page's import map (frontend/templatetags/).
+    # Without DEBUG a page needs the manifest: run collectstatic first.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
 

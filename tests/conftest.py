@@ -72,6 +72,29 @@ def chromium_path() -> str:
     return CHROMIUM
 
 
+@pytest.fixture(scope="session", autouse=True)
+def collected_static(tmp_path_factory):
+    """The static files as the site serves them: collected once per session into a
+    temporary STATIC_ROOT, under hashed names with their manifest (without DEBUG a
+    page cannot be rendered without it). The browser tests' live servers are
+    spawned processes: they find the same STATIC_ROOT in the environment."""
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    root = str(tmp_path_factory.mktemp("static"))
+    before = os.environ.get("STATIC_ROOT")
+    os.environ["STATIC_ROOT"] = root
+    try:
+        with override_settings(STATIC_ROOT=root):
+            call_command("collectstatic", "--noinput", "-v0")
+            yield root
+    finally:
+        if before is None:
+            os.environ.pop("STATIC_ROOT", None)
+        else:
+            os.environ["STATIC_ROOT"] = before
+
+
 @pytest.fixture(autouse=True)
 def _no_sweeper_in_the_test_process(settings):
     """The deadline sweeper belongs to server processes: tests call sweep_once()

@@ -9,12 +9,14 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 from django.db import connections
 from django.test import Client
 
+from frontend.templatetags.importmap import MODULES
 from tests.conftest import CHROMIUM, chromium_available, require_service
 
 CHROMIUM_ARGS = [
@@ -103,6 +105,10 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
 
     playwright = None
     browser = None
+    # Static files come from WhiteNoise, as in production, out of the session's
+    # collected STATIC_ROOT (tests/conftest.py): channels' own static handler looks
+    # files up by their plain names and would not find the hashed ones.
+    serve_static = False
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -148,6 +154,7 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     def setUp(self) -> None:
         super().setUp()
         self.page_errors: list[str] = []
+        self.module_loads: list[tuple[str, int]] = []  # (URL, status) of every browser module
         self._contexts = []
         self.addCleanup(self._close_contexts)
 
@@ -176,7 +183,24 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
             )
         page = ctx.new_page()
         page.on("pageerror", lambda exc: self.page_errors.append(f"{name}: {exc}"))
+        page.on("response", self._note_module)
         return page
+
+    def _note_module(self, response) -> None:
+        path = urlsplit(response.url).path
+        if path.startswith(settings.STATIC_URL + MODULES):
+            self.module_loads.append((path, response.status))
+
+    def assert_modules_hashed(self, *modules: str) -> None:
+        """Every module the pages loaded came under its hashed name (the import map
+        at work) and loaded; ``modules`` (e.g. "boards/halma.js") were among them."""
+        self.assertTrue(self.module_loads)
+        for path, status in self.module_loads:
+            self.assertRegex(path, r"\.[0-9a-f]{12}\.js$", "a module loaded by its plain name")
+            self.assertEqual(status, 200, path)
+        loaded = {re.sub(r"\.[0-9a-f]{12}\.js$", ".js", path) for path, _ in self.module_loads}
+        for module in modules:
+            self.assertIn(settings.STATIC_URL + MODULES + module, loaded)
 
     def shot(self, page, name: str) -> None:
         safe = re.sub(r"[^\w.-]+", "_", f"{self._testMethodName}-{name}")

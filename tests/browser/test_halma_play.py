@@ -141,6 +141,8 @@ class HalmaPlayTests(BrowserLiveTestCase):
             " site.css `.button { display: inline-block }` overrides [hidden]",
         )
         self.shot(b, "B-start-rotated")
+        # Lobby, game page and board: every module by its hashed URL, none by its plain one.
+        self.assert_modules_hashed("game.js", "dom.js", "boards/halma.js", "boards/halma-remis.js")
 
         expected = expected_positions(OPENING)
         version = 1

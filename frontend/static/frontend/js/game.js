@@ -1,4 +1,5 @@
 // The game page: one socket, versioned events, a board module per ruleset.
+import { $, button, h } from "./dom.js";
 import { describeItem } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 
@@ -6,7 +7,6 @@ const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
 const ruleset = root.dataset.ruleset;
 const me = root.dataset.user || null;
-const $ = (id) => document.getElementById(id);
 
 const model = { version: 0, seat: null, seats: [], events: [], state: null, table: null, pending: null };
 const boardModule = await import(`./boards/${ruleset}.js`);
@@ -131,16 +131,11 @@ function render(event = null) {
   const myTurn = active && st.to_act.includes(model.seat);
   $("players").replaceChildren(
     ...model.seats.map((s) => {
-      const li = document.createElement("li");
-      li.className = "player" + (st.to_act.includes(s.index) ? " to-move" : "");
-      li.dataset.seat = s.index;
-      li.innerHTML = `<span class="swatch seat-${s.index}"></span>`;
+      const li = h("li", "player" + (st.to_act.includes(s.index) ? " to-move" : ""), null, { "data-seat": s.index });
+      li.append(h("span", `swatch seat-${s.index}`));
       li.append(`${s.name}: ${s.user ?? "—"}${s.index === model.seat ? ` (${gettext("you")})` : ""}`);
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
-      const clock = document.createElement("span");
-      clock.className = "clock";
-      clock.dataset.seat = s.index;
-      li.append(clock);
+      li.append(h("span", "clock", null, { "data-seat": s.index }));
       return li;
     }),
   );
@@ -185,10 +180,7 @@ function renderBanner(st) {
   if (r.draw) head = gettext("Draw");
   else if (r.winners.includes(model.seat)) head = gettext("You won!");
   else head = fmt(gettext("%(player)s won"), { player: r.winners.map(seatName).join(", ") });
-  el.replaceChildren();
-  const strong = document.createElement("strong");
-  strong.textContent = head;
-  el.append(strong, ` — ${st.result_text}`);
+  el.replaceChildren(h("strong", "", head), ` — ${st.result_text}`);
   el.hidden = false;
 }
 
@@ -199,10 +191,7 @@ function renderMoves() {
     for (const item of ev.events) {
       const text = describe(item, ev);
       if (!text) continue;
-      const li = document.createElement("li");
-      li.textContent = text;
-      li.dataset.version = ev.version;
-      items.push(li);
+      items.push(h("li", "", text, { "data-version": ev.version }));
     }
   }
   ol.replaceChildren(...items);
@@ -220,33 +209,19 @@ function renderWaiting() {
   $("board").hidden = waiting;
   if (!waiting) return;
   $("waiting-seats").replaceChildren(
-    ...table.seats.map((name, i) => {
-      const li = document.createElement("li");
-      li.textContent = `${model.seats[i]?.name ?? i + 1}: ${name ?? gettext("free seat")}`;
-      li.className = name ? "taken" : "free";
-      return li;
-    }),
+    ...table.seats.map((name, i) => h("li", name ? "taken" : "free", `${model.seats[i]?.name ?? i + 1}: ${name ?? gettext("free seat")}`)),
   );
   const seated = table.seats.includes(me);
   const buttons = [];
   const add = (label, path, cls = "button", testid = "") => {
-    const b = document.createElement("button");
-    b.className = cls;
-    b.textContent = label;
-    if (testid) b.dataset.testid = testid;
-    b.onclick = () => tableAction(path);
-    buttons.push(b);
+    buttons.push(button(label, () => tableAction(path), cls, { "data-testid": testid || null }));
   };
   if (me && !seated && table.taken < table.seat_count) add(gettext("Take a seat"), "join", "button primary", "join");
   if (me && table.host === me && table.taken === table.seat_count) add(gettext("Start the game"), "start", "button primary", "start");
   if (me && table.challenged === me && !seated) add(gettext("Decline"), "decline");
   if (seated) add(table.host === me ? gettext("Close the table") : gettext("Leave"), "leave");
   if (!me) {
-    const a = document.createElement("a");
-    a.href = `/accounts/login/?next=${encodeURIComponent(location.pathname)}`;
-    a.className = "button primary";
-    a.textContent = gettext("Log in to play");
-    buttons.push(a);
+    buttons.push(h("a", "button primary", gettext("Log in to play"), { href: `/accounts/login/?next=${encodeURIComponent(location.pathname)}` }));
   }
   $("waiting-actions").replaceChildren(...buttons);
 }
@@ -301,7 +276,7 @@ function renderClocks() {
   const running = clock.paused ? [] : st.to_act;
   if (clock.kind === "realtime" && clock.remaining) {
     const elapsed = (Date.now() - model.clockReceived) / 1000;
-    for (const el of document.querySelectorAll("#players .clock")) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .clock"))) {
       const seat = Number(el.dataset.seat);
       const left = clock.remaining[seat] - (running.includes(seat) ? elapsed : 0);
       el.textContent = formatDuration(left);
@@ -329,16 +304,8 @@ setInterval(renderClocks, 200);
 
 // --- chat ---------------------------------------------------------------------
 function addChat(message) {
-  const li = document.createElement("li");
-  const who = document.createElement("strong");
-  who.textContent = message.user ?? "?";
-  li.append(who);
-  if (message.spectator) {
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.textContent = gettext("spectator");
-    li.append(" ", badge);
-  }
+  const li = h("li", "", [h("strong", "", message.user ?? "?")]);
+  if (message.spectator) li.append(" ", h("span", "badge", gettext("spectator")));
   li.append(`: ${message.text}`); // text node: never parsed as HTML
   const log = $("chat-log");
   log.append(li);
@@ -350,7 +317,7 @@ const chatForm = $("chat-form");
 if (chatForm) {
   chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    const input = $("chat-input");
+    const input = $("chat-input", HTMLInputElement);
     const text = input.value.trim();
     if (!text) return;
     if (socket.send({ type: "chat", game: gameId, text })) input.value = "";
@@ -360,7 +327,7 @@ if (chatForm) {
 const copy = $("copy-invite");
 if (copy) {
   copy.addEventListener("click", async () => {
-    const input = $("invite-link");
+    const input = $("invite-link", HTMLInputElement);
     input.select();
     try {
       await navigator.clipboard.writeText(input.value);

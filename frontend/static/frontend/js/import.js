@@ -1,12 +1,13 @@
 // Import an exported game: the server replays it and refuses anything tampered with.
+import { $ } from "./dom.js";
 import { api, gettext } from "./socket.js";
 
-const form = document.getElementById("import-form");
+const form = $("import-form");
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
-  const err = document.getElementById("import-error");
+  const err = $("import-error");
   err.hidden = true;
-  const file = document.getElementById("import-file").files[0];
+  const file = $("import-file", HTMLInputElement).files[0];
   if (!file) return;
   try {
     let data;

@@ -1,7 +1,7 @@
 // The lobby: live list of open tables and running games, table form, quick play.
+import { $, button, h } from "./dom.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 
-const $ = (id) => document.getElementById(id);
 const catalog = JSON.parse($("catalog").textContent);
 const me = JSON.parse($("me").textContent) || null;
 const tables = new Map();
@@ -43,28 +43,9 @@ function optionSummary(tb) {
     .join(", ");
 }
 
-function cell(text, cls) {
-  const td = document.createElement("td");
-  if (cls) td.className = cls;
-  if (text instanceof Node) td.append(text);
-  else td.textContent = text;
-  return td;
-}
-
-function button(label, onClick, cls = "button small") {
-  const b = document.createElement("button");
-  b.className = cls;
-  b.textContent = label;
-  b.onclick = onClick;
-  return b;
-}
-
+/** A link that looks like a button. */
 function link(label, href, cls = "button small") {
-  const a = document.createElement("a");
-  a.className = cls;
-  a.href = href;
-  a.textContent = label;
-  return a;
+  return h("a", cls, label, { href });
 }
 
 function render() {
@@ -74,53 +55,37 @@ function render() {
 
   $("open-tables").replaceChildren(
     ...open.map((tb) => {
-      const tr = document.createElement("tr");
-      tr.dataset.table = tb.id;
-      if (tb.challenged && tb.challenged === me) tr.className = "for-me";
-      const name = document.createElement("span");
-      name.textContent = titles[tb.ruleset] ?? tb.ruleset;
+      const tr = h("tr", tb.challenged && tb.challenged === me ? "for-me" : "", null, { "data-table": tb.id });
       const extra = optionSummary(tb);
-      const label = document.createElement("div");
-      label.append(name);
+      const label = h("div", "", [h("span", "", titles[tb.ruleset] ?? tb.ruleset)]);
       if (tb.quickplay) label.append(" ", badge(gettext("quick play")));
       if (tb.challenged) label.append(" ", badge(fmt(gettext("challenge for %(user)s"), { user: tb.challenged })));
-      if (extra) {
-        const small = document.createElement("small");
-        small.textContent = extra;
-        label.append(small);
-      }
-      tr.append(cell(label), cell(tb.host), cell(`${tb.taken}/${tb.seat_count}`), cell(age(tb.created)), cell(actionsFor(tb)));
+      if (extra) label.append(h("small", "", extra));
+      tr.append(h("td", "", label), h("td", "", tb.host), h("td", "", `${tb.taken}/${tb.seat_count}`), h("td", "", age(tb.created)), h("td", "", actionsFor(tb)));
       return tr;
     }),
   );
   $("open-empty").hidden = open.length > 0;
   $("live-games").replaceChildren(
     ...live.map((tb) => {
-      const tr = document.createElement("tr");
-      tr.dataset.game = tb.id;
       const playing = tb.seats.includes(me);
-      tr.append(
-        cell(titles[tb.ruleset] ?? tb.ruleset),
-        cell(tb.seats.map((s) => s ?? "—").join(" – ")),
-        cell(String(Math.max(0, tb.version - 1))),
-        cell(link(playing ? gettext("Play") : gettext("Watch"), `/g/${tb.id}/`, playing ? "button small primary" : "button small")),
-      );
-      return tr;
+      return h("tr", "", [
+        h("td", "", titles[tb.ruleset] ?? tb.ruleset),
+        h("td", "", tb.seats.map((s) => s ?? "—").join(" – ")),
+        h("td", "", String(Math.max(0, tb.version - 1))),
+        h("td", "", link(playing ? gettext("Play") : gettext("Watch"), `/g/${tb.id}/`, playing ? "button small primary" : "button small")),
+      ], { "data-game": tb.id });
     }),
   );
   $("live-empty").hidden = live.length > 0;
 }
 
 function badge(text) {
-  const b = document.createElement("span");
-  b.className = "badge";
-  b.textContent = text;
-  return b;
+  return h("span", "badge", text);
 }
 
 function actionsFor(tb) {
-  const wrap = document.createElement("span");
-  wrap.className = "row";
+  const wrap = h("span", "row");
   const seated = tb.seats.includes(me);
   if (seated) wrap.append(link(gettext("Open"), `/g/${tb.id}/`));
   if (me && !seated && tb.taken < tb.seat_count && (!tb.challenged || tb.challenged === me)) {
@@ -145,13 +110,13 @@ async function tableAction(id, path) {
 // --- the form: built from the ruleset's option fields -------------------------
 const form = $("table-form");
 if (form) {
-  const select = $("ruleset-select");
+  const select = $("ruleset-select", HTMLSelectElement);
   select.addEventListener("change", buildOptions);
-  $("seat-count").addEventListener("change", buildSeats);
+  $("seat-count", HTMLSelectElement).addEventListener("change", buildSeats);
   buildOptions();
-  $("clock-kind").addEventListener("change", () => {
-    $("clock-correspondence").hidden = $("clock-kind").value !== "correspondence";
-    $("clock-realtime").hidden = $("clock-kind").value !== "realtime";
+  $("clock-kind", HTMLSelectElement).addEventListener("change", () => {
+    $("clock-correspondence").hidden = $("clock-kind", HTMLSelectElement).value !== "correspondence";
+    $("clock-realtime").hidden = $("clock-kind", HTMLSelectElement).value !== "realtime";
   });
 
   $("quickplay-btn").addEventListener("click", async () => {
@@ -159,39 +124,39 @@ if (form) {
   });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const hostSeat = $("host-seat").value;
+    const hostSeat = $("host-seat", HTMLSelectElement).value;
     await submit("/api/tables/", {
       ruleset: select.value,
       options: readOptions(),
       seat_count: seatCount(),
       host_seat: hostSeat === "random" ? "random" : Number(hostSeat),
-      challenge: $("challenge").value.trim(),
+      challenge: $("challenge", HTMLInputElement).value.trim(),
       clock: readClock(),
-      auto_start: $("auto-start").checked,
+      auto_start: $("auto-start", HTMLInputElement).checked,
     });
   });
 }
 
 function readClock() {
-  const kind = $("clock-kind").value;
-  if (kind === "correspondence") return { kind, days: Number($("clock-days").value) };
+  const kind = $("clock-kind", HTMLSelectElement).value;
+  if (kind === "correspondence") return { kind, days: Number($("clock-days", HTMLInputElement).value) };
   if (kind === "realtime") {
-    return { kind, minutes: Number($("clock-minutes").value), increment: Number($("clock-increment").value) };
+    return { kind, minutes: Number($("clock-minutes", HTMLInputElement).value), increment: Number($("clock-increment", HTMLInputElement).value) };
   }
   return { kind };
 }
 
 function current() {
-  return catalog.find((r) => r.slug === $("ruleset-select").value);
+  return catalog.find((r) => r.slug === $("ruleset-select", HTMLSelectElement).value);
 }
 
 function seatCount() {
-  return Number($("seat-count").value);
+  return Number($("seat-count", HTMLSelectElement).value);
 }
 
 function buildOptions() {
   const rs = current();
-  const seats = $("seat-count");
+  const seats = $("seat-count", HTMLSelectElement);
   seats.replaceChildren();
   for (let n = rs.min_seats; n <= rs.max_seats; n++) seats.append(new Option(String(n), String(n)));
   $("seat-count-label").hidden = rs.min_seats === rs.max_seats;
@@ -203,7 +168,7 @@ function buildOptions() {
 }
 
 function buildSeats() {
-  const sel = $("host-seat");
+  const sel = $("host-seat", HTMLSelectElement);
   sel.replaceChildren(new Option(gettext("random"), "random"));
   const names = current().seat_names[seatCount()] || [];
   for (let i = 0; i < seatCount(); i++) {
@@ -213,24 +178,19 @@ function buildSeats() {
 }
 
 function optionInput(f) {
-  const label = document.createElement("label");
-  label.className = `option option-${f.kind}`;
+  const label = h("label", `option option-${f.kind}`);
   let input;
   if (f.kind === "bool") {
-    input = document.createElement("input");
-    input.type = "checkbox";
+    input = h("input", "", null, { type: "checkbox" });
     input.checked = !!f.default;
     label.append(input, ` ${f.label}`);
   } else if (f.kind === "choice") {
-    input = document.createElement("select");
+    input = h("select");
     for (const [value, text] of f.choices) input.append(new Option(text, JSON.stringify(value)));
     input.value = JSON.stringify(f.default);
     label.append(f.label, input);
   } else {
-    input = document.createElement("input");
-    input.type = f.kind === "int" ? "number" : "text";
-    if (f.min !== undefined) input.min = f.min;
-    if (f.max !== undefined) input.max = f.max;
+    input = h("input", "", null, { type: f.kind === "int" ? "number" : "text", min: f.min, max: f.max });
     input.value = f.default ?? "";
     label.append(f.label, input);
   }
@@ -242,9 +202,10 @@ function optionInput(f) {
 
 function readOptions() {
   const out = {};
-  for (const input of $("options-fields").querySelectorAll("[data-kind]")) {
+  const inputs = /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ ($("options-fields").querySelectorAll("[data-kind]"));
+  for (const input of inputs) {
     const kind = input.dataset.kind;
-    if (kind === "bool") out[input.name] = input.checked;
+    if (kind === "bool") out[input.name] = /** @type {HTMLInputElement} */ (input).checked;
     else if (kind === "int") out[input.name] = Number(input.value);
     else if (kind === "choice") out[input.name] = JSON.parse(input.value);
     else out[input.name] = input.value;

@@ -1,7 +1,7 @@
 // The bell: live notifications on every page (your turn, draw offers, challenges, results).
+import { $, h } from "./dom.js";
 import { LiveSocket, toast } from "./socket.js";
 
-const $ = (id) => document.getElementById(id);
 let items = [];
 
 const socket = new LiveSocket(() => "/ws/notify/", {
@@ -24,15 +24,8 @@ function render() {
   $("bell-empty").hidden = items.length > 0;
   $("bell-list").replaceChildren(
     ...items.map((n) => {
-      const li = document.createElement("li");
-      li.className = n.read ? "read" : "unread";
-      const a = document.createElement("a");
-      a.textContent = n.text;
-      a.href = n.game ? `/g/${n.game}/` : "#";
-      const time = document.createElement("small");
-      time.textContent = new Date(n.created).toLocaleString();
-      li.append(a, time);
-      return li;
+      const link = h("a", "", n.text, { href: n.game ? `/g/${n.game}/` : "#" });
+      return h("li", n.read ? "read" : "unread", [link, h("small", "", new Date(n.created).toLocaleString())]);
     }),
   );
 }
@@ -45,5 +38,5 @@ $("bell-btn").addEventListener("click", (e) => {
 });
 $("bell-read").addEventListener("click", () => socket.send({ type: "read" }));
 document.addEventListener("click", (e) => {
-  if (!$("bell").contains(e.target)) $("bell-panel").hidden = true;
+  if (!$("bell").contains(/** @type {Node} */ (e.target))) $("bell-panel").hidden = true;
 });

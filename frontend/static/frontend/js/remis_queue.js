@@ -1,10 +1,10 @@
 // The admins' remis queue: live, realtime games first (their players sit
 // waiting), then oldest first, with the evidence the site computed. A request
 // whose game ends meanwhile is closed and drops out on the next refresh.
+import { $, button, h } from "./dom.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { miniHalma } from "./boards/halma-mini.js";
 
-const $ = (id) => document.getElementById(id);
 let page = 1;
 let total = 0;
 const PER_PAGE = 25;
@@ -23,11 +23,11 @@ const socket = new LiveSocket(() => "/ws/remis/", {
     }
   },
   onStatus: (s) => ($("queue-live").dataset.state = s),
-  ping: () => ({ type: "ping", page, older_than_hours: Number($("older").value) }),
+  ping: () => ({ type: "ping", page, older_than_hours: Number($("older", HTMLSelectElement).value) }),
 });
 
 function refresh() {
-  socket.send({ type: "queue", page, older_than_hours: Number($("older").value) });
+  socket.send({ type: "queue", page, older_than_hours: Number($("older", HTMLSelectElement).value) });
 }
 
 function waited(sec) {
@@ -37,10 +37,7 @@ function waited(sec) {
 }
 
 function yesNo(value) {
-  const span = document.createElement("span");
-  span.className = value ? "yes" : "no";
-  span.textContent = value ? gettext("yes") : gettext("no");
-  return span;
+  return h("span", value ? "yes" : "no", value ? gettext("yes") : gettext("no"));
 }
 
 function render(items) {
@@ -51,64 +48,31 @@ function render(items) {
 }
 
 function card(req) {
-  const li = document.createElement("li");
-  li.className = "card remis-card";
-  li.dataset.request = req.id;
-  const head = document.createElement("div");
-  head.className = "title-row";
-  const title = document.createElement("h2");
-  const link = document.createElement("a");
-  link.href = `/g/${req.game}/`;
-  link.textContent = fmt(gettext("Game #%(game)s"), { game: req.game });
-  title.append(link, " · ", req.kind === "repetition" ? gettext("repetition") : gettext("deadlock"));
-  if (req.realtime) {
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.dataset.testid = "realtime";
-    badge.textContent = gettext("realtime");
-    title.append(" ", badge);
-  }
-  const wait = document.createElement("span");
-  wait.className = "hint";
-  wait.textContent = fmt(gettext("by %(user)s, waiting %(t)s"), { user: req.requested_by, t: waited(req.waited) });
-  head.append(title, wait);
-  li.append(head);
-  if (req.kind === "repetition") li.append(evidence(req));
-  else {
-    const p = document.createElement("blockquote");
-    p.textContent = req.reason;
-    li.append(p);
-  }
-  const moves = document.createElement("details");
-  const summary = document.createElement("summary");
-  summary.textContent = gettext("Move list");
-  moves.append(summary);
+  const li = h("li", "card remis-card", null, { "data-request": req.id });
+  const link = h("a", "", fmt(gettext("Game #%(game)s"), { game: req.game }), { href: `/g/${req.game}/` });
+  const title = h("h2", "", [link, " · ", req.kind === "repetition" ? gettext("repetition") : gettext("deadlock")]);
+  if (req.realtime) title.append(" ", h("span", "badge", gettext("realtime"), { "data-testid": "realtime" }));
+  const wait = h("span", "hint", fmt(gettext("by %(user)s, waiting %(t)s"), { user: req.requested_by, t: waited(req.waited) }));
+  li.append(h("div", "title-row", [title, wait]));
+  li.append(req.kind === "repetition" ? evidence(req) : h("blockquote", "", req.reason));
+  const moves = h("details", "", [h("summary", "", gettext("Move list"))]);
   moves.addEventListener("toggle", () => moves.open && loadMoves(req.id, moves));
   li.append(moves, decisionForm(req));
   return li;
 }
 
 function evidence(req) {
-  const wrap = document.createElement("div");
-  const facts = document.createElement("p");
-  facts.className = "row";
-  facts.append(gettext("Positions identical:"), " ", yesNo(req.evidence.identical), " · ",
+  const facts = h("p", "row", [gettext("Positions identical:"), " ", yesNo(req.evidence.identical), " · ",
     gettext("all after move 51:"), " ", yesNo(req.evidence.past_51), " · ",
-    gettext("proposed move legal:"), " ", yesNo(req.evidence.move_legal));
-  const boards = document.createElement("div");
-  boards.className = "mini-boards";
+    gettext("proposed move legal:"), " ", yesNo(req.evidence.move_legal)]);
+  const boards = h("div", "mini-boards");
   for (const pos of req.evidence.positions) {
-    const fig = document.createElement("figure");
-    fig.append(miniHalma(pos.pieces, pos.proposed ? req.path : null));
-    const cap = document.createElement("figcaption");
-    cap.textContent = pos.proposed
+    const caption = pos.proposed
       ? fmt(gettext("after the proposed move %(n)s"), { n: pos.move })
       : fmt(gettext("after move %(n)s"), { n: pos.move });
-    fig.append(cap);
-    boards.append(fig);
+    boards.append(h("figure", "", [miniHalma(pos.pieces, pos.proposed ? req.path : null), h("figcaption", "", caption)]));
   }
-  wrap.append(facts, boards);
-  return wrap;
+  return h("div", "", [facts, boards]);
 }
 
 async function loadMoves(id, box) {
@@ -116,14 +80,11 @@ async function loadMoves(id, box) {
   try {
     const data = await api(`/api/remis/${id}/`);
     details.set(id, data);
-    const ol = document.createElement("ol");
-    ol.className = "moves";
+    const ol = h("ol", "moves");
     for (const m of data.moves) {
       for (const item of m.events) {
         if (item.type !== "moved") continue;
-        const li = document.createElement("li");
-        li.textContent = `${item.move_number}. ${data.seats[item.seat].name}: ${item.path.map(([r, c]) => "abcdefghij"[c] + (10 - r)).join("–")}`;
-        ol.append(li);
+        ol.append(h("li", "", `${item.move_number}. ${data.seats[item.seat].name}: ${item.path.map(([r, c]) => "abcdefghij"[c] + (10 - r)).join("–")}`));
       }
     }
     box.append(ol);
@@ -133,28 +94,17 @@ async function loadMoves(id, box) {
 }
 
 function decisionForm(req) {
-  const form = document.createElement("form");
-  form.className = "row decision";
-  const reason = document.createElement("input");
-  reason.placeholder = gettext("Reason (required to reject)");
-  reason.setAttribute("aria-label", gettext("Reason"));
-  const approve = document.createElement("button");
-  approve.type = "button";
-  approve.className = "button small primary";
-  approve.textContent = gettext("Approve remis");
-  approve.dataset.testid = "approve";
-  const reject = document.createElement("button");
-  reject.type = "button";
-  reject.className = "button small danger";
-  reject.textContent = gettext("Reject");
-  reject.dataset.testid = "reject";
-  approve.onclick = () => socket.send({ type: "decide", id: req.id, approve: true, reason: reason.value });
-  reject.onclick = () => {
+  const reason = h("input", "", null, { placeholder: gettext("Reason (required to reject)"), "aria-label": gettext("Reason") });
+  const approve = () => socket.send({ type: "decide", id: req.id, approve: true, reason: reason.value });
+  const reject = () => {
     if (!reason.value.trim()) return toast(gettext("A rejection needs a reason for the players."), "error");
     socket.send({ type: "decide", id: req.id, approve: false, reason: reason.value });
   };
-  form.append(reason, approve, reject);
-  return form;
+  return h("form", "row decision", [
+    reason,
+    button(gettext("Approve remis"), approve, "button small primary", { "data-testid": "approve" }),
+    button(gettext("Reject"), reject, "button small danger", { "data-testid": "reject" }),
+  ]);
 }
 
 $("older").onchange = () => {

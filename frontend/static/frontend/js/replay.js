@@ -1,6 +1,7 @@
 // Replay: step through a game's versions as a seat or a spectator saw them.
 // The API serves pages: every event first (cheap, for the move list), then the
 // views in pages of PAGE around the version on show, fetched when needed.
+import { $, h } from "./dom.js";
 import { describeItem } from "./events.js";
 import { api, fmt, gettext, toast } from "./socket.js";
 
@@ -10,7 +11,8 @@ const EVENTS_PAGE = 500; // versions with their events alone per request
 const root = document.getElementById("replay");
 const gameId = Number(root.dataset.game);
 const ruleset = root.dataset.ruleset;
-const $ = (id) => document.getElementById(id);
+const slider = $("slider", HTMLInputElement);
+const eyeSelect = $("eye", HTMLSelectElement);
 const boardModule = await import(`./boards/${ruleset}.js`);
 
 let data = null; // the replay's header: seats, status, result
@@ -70,10 +72,10 @@ async function load() {
   if (!list.length) return;
   data = header;
   frames = list;
-  if ($("eye").options.length === 1 && root.dataset.status !== "active") {
-    for (const s of data.seats) $("eye").append(new Option(seatName(s.index), String(s.index)));
+  if (eyeSelect.options.length === 1 && root.dataset.status !== "active") {
+    for (const s of data.seats) eyeSelect.append(new Option(seatName(s.index), String(s.index)));
   }
-  $("slider").max = String(frames.length - 1);
+  slider.max = String(frames.length - 1);
   buildMoves();
   index = eyeChanged ? Math.min(index, frames.length - 1) : frames.length - 1;
   show(index, true);
@@ -122,7 +124,7 @@ async function show(i, force = false) {
 
 function showPosition() {
   const frame = frames[index];
-  $("slider").value = String(index);
+  slider.value = String(index);
   $("position").textContent = fmt(gettext("version %(v)s of %(n)s"), { v: frame.version, n: frames.length });
   markMoves();
 }
@@ -145,9 +147,8 @@ function buildMoves() {
     for (const item of frame.event.events) {
       const text = describeItem(item, boardModule, seatName, frame.event);
       if (!text) continue;
-      const li = document.createElement("li");
-      li.textContent = text;
-      li.onclick = () => show(i);
+      const li = h("li", "", text);
+      li.addEventListener("click", () => show(i));
       moveItems.push([li, i]);
     }
   });
@@ -177,14 +178,15 @@ $("prev").onclick = () => show(index - 1);
 $("next").onclick = () => show(index + 1);
 $("last").onclick = () => show(frames.length - 1);
 $("play").onclick = play;
-$("slider").oninput = (e) => show(Number(e.target.value));
-$("eye").onchange = (e) => {
-  eye = e.target.value === "" ? null : Number(e.target.value);
+slider.oninput = () => show(Number(slider.value));
+eyeSelect.onchange = () => {
+  eye = eyeSelect.value === "" ? null : Number(eyeSelect.value);
   eyeChanged = true;
   load();
 };
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || !data) return;
+  const target = /** @type {Element} */ (e.target);
+  if (target.tagName === "INPUT" || target.tagName === "SELECT" || !data) return;
   const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 };
   if (e.key in moves) {
     e.preventDefault();

@@ -102,14 +102,20 @@ export function fmt(translated, params) {
     : translated.replace(/%\((\w+)\)s/g, (_, k) => params[k]);
 }
 
+let toastTimer = 0;
+
+/**
+ * @param {string} message
+ * @param {"info" | "error"} [kind]
+ */
 export function toast(message, kind = "info") {
   const el = document.getElementById("toast");
   if (!el) return;
   el.textContent = message;
   el.dataset.kind = kind;
   el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (el.hidden = true), 5000);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), 5000);
 }
 
 export function csrfToken() {
@@ -117,6 +123,23 @@ export function csrfToken() {
   return m ? decodeURIComponent(m[1]) : "";
 }
 
+/** A refusal from the API: `data` is the answer's body ({code, message, ...}). */
+export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {Record<string, any>} data
+   */
+  constructor(message, data) {
+    super(message);
+    this.data = data;
+  }
+}
+
+/**
+ * GET `path`, or POST `body` to it as JSON; the answer's JSON, or an ApiError.
+ * @param {string} path
+ * @param {unknown} [body]
+ */
 export async function api(path, body) {
   const res = await fetch(path, {
     method: body === undefined ? "GET" : "POST",
@@ -124,16 +147,14 @@ export async function api(path, body) {
     credentials: "same-origin",
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let data = {};
+  let data;
   try {
     data = await res.json();
   } catch {
     data = { message: gettext("The server did not answer properly. Try again.") };
   }
   if (!res.ok) {
-    const err = new Error(data.message || res.statusText);
-    err.data = data;
-    throw err;
+    throw new ApiError(data.message || res.statusText, data);
   }
   return data;
 }

@@ -1,5 +1,6 @@
 // Daschax drawing: flat-topped hex cells, pieces with a front, trays beside the board.
-import { group, svgEl } from "./toolkit.js";
+import { svgEl } from "../dom.js";
+import { group } from "./toolkit.js";
 import { COLS, FACINGS, ROWS, SIZES } from "./daschax-rules.js";
 
 export const S = 10; // hex circumradius in SVG units
@@ -33,7 +34,12 @@ export function setLayout(narrow) {
   return G;
 }
 
-/** Screen centre of a field; `flip` turns the board 180° (seat 1 sees its row at the bottom). */
+/**
+ * Screen centre of a field; `flip` turns the board 180° (seat 1 sees its row at the bottom).
+ * @param {number[]} field [column, row]
+ * @param {boolean} flip
+ * @returns {number[]} [x, y]
+ */
 export function centre([c, r], flip) {
   const x = G.bx + S + 1.5 * S * c;
   const y = G.by + BH - (H / 2 + H * r + (c & 1 ? H / 2 : 0));
@@ -46,6 +52,10 @@ export function angle(facing, flip) {
   return i * 60 + (flip ? 180 : 0);
 }
 
+/**
+ * @param {number[]} point [x, y]
+ * @param {number} [r]
+ */
 function hexPoints([x, y], r = S) {
   const pts = [];
   for (let i = 0; i < 6; i++) {
@@ -72,7 +82,15 @@ export function sector(parent, field, flip, deg, attrs = {}) {
   return svgEl("polygon", { points, ...attrs }, parent);
 }
 
-/** A piece drawn pointing up, then turned: base in the seat's colour, a coloured disc, a nose. */
+/**
+ * A piece drawn pointing up, then turned: base in the seat's colour, a coloured disc, a nose.
+ * @param {Element} parent
+ * @param {{seat: number, size: string}} p
+ * @param {number[]} point [x, y]
+ * @param {number} deg
+ * @param {import("../dom.js").Attrs} [attrs]
+ * @param {number} [scale]
+ */
 export function piece(parent, p, [x, y], deg, attrs = {}, scale = 1) {
   const R = RADIUS[p.size];
   const g = svgEl("g", { transform: `translate(${x} ${y}) rotate(${deg}) scale(${scale})`, ...attrs }, parent);
@@ -88,7 +106,11 @@ export function piece(parent, p, [x, y], deg, attrs = {}, scale = 1) {
   return g;
 }
 
-/** The current translate+rotate of a piece as a CSS transform (for animations). */
+/**
+ * The current translate+rotate of a piece as a CSS transform (for animations).
+ * @param {number[]} point [x, y]
+ * @param {number} deg
+ */
 export function pieceTransform([x, y], deg) {
   return `translate(${x}px, ${y}px) rotate(${deg}deg)`;
 }
@@ -116,7 +138,10 @@ export function labels(svg, flip) {
 /**
  * A tray: a title and one entry per size, a piece icon and a count. Wide layout:
  * a column left or right of the board's top or bottom half; narrow: a row above
- * or below the board. side: "left" | "right"; half: "top" | "bottom".
+ * or below the board.
+ * @param {SVGElement} svg
+ * @param {{side: "left" | "right", half: "top" | "bottom", title: string, seat: number,
+ *   counts: Record<string, number>, hideEmpty?: boolean, cls: string, footer?: string}} spec
  */
 export function tray(svg, { side, half, title, seat, counts, hideEmpty, cls, footer }) {
   const g = group(svg, `dx-tray ${cls}`);
@@ -143,7 +168,7 @@ export function tray(svg, { side, half, title, seat, counts, hideEmpty, cls, foo
     const y = y0 + (G.narrow ? 11 : 12) + i * step[1];
     const row = group(g, `dx-tray-row${n ? "" : " empty"}`);
     row.dataset.size = size;
-    row.dataset.count = n;
+    row.dataset.count = String(n);
     piece(row, { seat, size }, [x, y], 0, { class: `dx-icon seat-${seat}` }, scale);
     svgEl("text", { x: x + (G.narrow ? 6 : 8), y: y + 2.2, class: "dx-count" }, row).textContent = `×${n}`;
   });

@@ -1,5 +1,6 @@
 // Daschax panels: the line above the board (phase, coin tosses, variants) and the
 // controls below it (sizes to place, the turn being built, hints).
+import { button, h } from "../dom.js";
 import { key } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
 import { FACINGS, POINTS, SIZES, fieldName, simulate } from "./daschax-rules.js";
@@ -8,37 +9,18 @@ import { STEP_LABELS, facingName, pieceName, piecesOn, tossLines, variantsLine, 
 
 const STEP_SYMBOL = { F: "↑", L: "↺", R: "↻", B: "↓" };
 
-export function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(label, onClick, { cls = "button small", disabled = false, data = {}, title, pressed } = {}) {
-  const b = el("button", cls);
-  b.type = "button";
-  b.append(...(Array.isArray(label) ? label : [label]));
-  b.disabled = disabled;
-  if (title) b.title = title;
-  if (pressed !== undefined) b.setAttribute("aria-pressed", String(pressed));
-  Object.assign(b.dataset, data);
-  b.addEventListener("click", onClick);
-  return b;
-}
-
 export function renderHead(head, view, seatLabel) {
   const phase = view.phase === "placement"
     ? gettext("Placement")
     : view.phase === "play" ? fmt(gettext("Turn %(n)s"), { n: view.turns + 1 }) : gettext("Game over");
-  const items = [el("strong", "dx-phase", phase)];
+  const items = [h("strong", "dx-phase", phase)];
   for (const t of tossLines(view, seatLabel)) {
-    const span = el("span", `dx-toss by-${t.by}`);
-    span.append(el("span", `dx-coin seat-${t.seat}`), t.text);
+    const span = h("span", `dx-toss by-${t.by}`);
+    span.append(h("span", `dx-coin seat-${t.seat}`), t.text);
     items.push(span);
   }
   const variants = variantsLine(view.options);
-  if (variants) items.push(el("span", "dx-variants", variants));
+  if (variants) items.push(h("span", "dx-variants", variants));
   head.replaceChildren(...items);
 }
 
@@ -47,39 +29,36 @@ export function renderControls(controls, p) {
   const parts = [];
   if (view.phase === "placement" && view.to_move !== null) {
     if (myTurn && legal.length) {
-      parts.push(sizePicker(p), el("p", "hint", gettext("Pick a size (keys 1, 2, 3), then a lit field in your start row.")));
+      parts.push(sizePicker(p), h("p", "hint", gettext("Pick a size (keys 1, 2, 3), then a lit field in your start row.")));
     } else {
-      parts.push(el("p", "hint", fmt(gettext("%(player)s is placing a piece."), { player: seatLabel(view.to_move) })));
+      parts.push(h("p", "hint", fmt(gettext("%(player)s is placing a piece."), { player: seatLabel(view.to_move) })));
     }
   } else if (view.phase === "play" && myTurn) {
     if (ui.sel) parts.push(...turnBuilder(p));
     else {
       let text = gettext("Pick one of your pieces to see where it can go.");
       if (view.options.removal) text += " " + gettext("You may first remove own pieces: pick one, then “Remove this piece”.");
-      parts.push(el("p", "hint", text));
+      parts.push(h("p", "hint", text));
     }
   }
   if (view.removed_this_turn.length) {
-    parts.push(el("p", "hint", fmt(gettext("Removed this turn: %(pieces)s."), { pieces: piecesOn(view.removed_this_turn) })));
+    parts.push(h("p", "hint", fmt(gettext("Removed this turn: %(pieces)s."), { pieces: piecesOn(view.removed_this_turn) })));
   }
-  if (busy) parts.push(el("p", "hint", gettext("Sending…")));
+  if (busy) parts.push(h("p", "hint", gettext("Sending…")));
   controls.replaceChildren(...parts);
   controls.hidden = parts.length === 0;
 }
 
 function sizePicker({ view, seat, ui, busy, actions }) {
-  const row = el("div", "row dx-sizes");
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-label", gettext("Piece size"));
+  const row = h("div", "row dx-sizes", null, { role: "group", "aria-label": gettext("Piece size") });
   SIZES.forEach((size, i) => {
     const n = view.to_place[seat][size];
-    const label = [pieceIcon({ seat, size }), ` ${pieceName(size)} ×${n} `, el("kbd", "", String(i + 1))];
-    row.append(button(label, () => actions.chooseSize(size), {
-      cls: `button small dx-size${ui.size === size ? " primary" : ""}`,
-      disabled: !n || busy,
-      data: { size },
-      pressed: ui.size === size,
-    }));
+    const label = [pieceIcon({ seat, size }), ` ${pieceName(size)} ×${n} `, h("kbd", "", String(i + 1))];
+    const pick = button(label, () => actions.chooseSize(size), `button small dx-size${ui.size === size ? " primary" : ""}`, {
+      "aria-pressed": String(ui.size === size),
+      "data-size": size,
+    });
+    row.append(Object.assign(pick, { disabled: !n || busy }));
   });
   return row;
 }
@@ -87,21 +66,23 @@ function sizePicker({ view, seat, ui, busy, actions }) {
 function turnBuilder({ view, legal, ui, busy, pieces, result, actions }) {
   const mover = pieces.get(key(ui.sel));
   const labelsOf = STEP_LABELS();
-  const row = el("div", "row dx-steps");
+  const row = h("div", "row dx-steps");
   for (const s of ["F", "L", "R", ...(view.options.backward ? ["B"] : [])]) {
     const next = simulate(pieces, ui.sel, [...ui.steps, s], view.options);
-    row.append(button([`${STEP_SYMBOL[s]} ${labelsOf[s]} `, el("kbd", "", s)], () => actions.addStep(s), {
-      disabled: !next.ok || busy,
-      data: { step: s },
-      title: next.ok ? labelsOf[s] : whyNot(next.why),
-    }));
+    const step = button([`${STEP_SYMBOL[s]} ${labelsOf[s]} `, h("kbd", "", s)], () => actions.addStep(s), "button small", {
+      title: (next.ok ? labelsOf[s] : whyNot(next.why)) || null,
+      "data-step": s,
+    });
+    row.append(Object.assign(step, { disabled: !next.ok || busy }));
   }
-  row.append(button([`⌫ ${gettext("Undo")} `, el("kbd", "", "⌫")], actions.undo, { disabled: !ui.steps.length || busy, data: { testid: "dx-undo" } }));
-  row.append(button([`${gettext("Send")} `, el("kbd", "", "⏎")], actions.sendBuilt, { cls: "button small primary", disabled: !result || busy, data: { testid: "dx-send" } }));
+  const undo = button([`⌫ ${gettext("Undo")} `, h("kbd", "", "⌫")], actions.undo, "button small", { "data-testid": "dx-undo" });
+  const send = button([`${gettext("Send")} `, h("kbd", "", "⏎")], actions.sendBuilt, "button small primary", { "data-testid": "dx-send" });
+  row.append(Object.assign(undo, { disabled: !ui.steps.length || busy }), Object.assign(send, { disabled: !result || busy }));
   if (legal.some((a) => a.type === "remove" && key(a.at) === key(ui.sel))) {
-    row.append(button(gettext("Remove this piece"), actions.removeSelected, { cls: "button small danger", disabled: busy, data: { testid: "dx-remove" } }));
+    const remove = button(gettext("Remove this piece"), actions.removeSelected, "button small danger", { "data-testid": "dx-remove" });
+    row.append(Object.assign(remove, { disabled: busy }));
   }
-  const status = el("p", "dx-status");
+  const status = h("p", "dx-status");
   status.dataset.steps = ui.steps.join("");
   let text = fmt(gettext("Selected: %(piece)s on %(field)s, %(used)s of %(points)s movement points used."), {
     piece: pieceName(mover.size),
@@ -116,6 +97,6 @@ function turnBuilder({ view, legal, ui, busy, pieces, result, actions }) {
   }
   status.textContent = text;
   const parts = [row, status];
-  if (ui.note) parts.push(el("p", "dx-note", ui.note));
+  if (ui.note) parts.push(h("p", "dx-note", ui.note));
   return parts;
 }

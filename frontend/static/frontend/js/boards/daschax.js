@@ -1,10 +1,11 @@
 // Daschax board: hexes, pieces with a front; placement, then turns built step by step
 // (F forward, L/R turn, B backward with that variant) or picked by clicking a lit end field.
-import { group, key, makeSvg, svgEl, trail } from "./toolkit.js";
+import { h, svgEl } from "../dom.js";
+import { group, key, makeSvg, trail } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
 import { FACINGS, SIZES, fieldName, pieceMap, resultKey, simulate, turnsOf } from "./daschax-rules.js";
 import { angle, centre, hex, labels, piece, pieceTransform, sector, setLayout, tick, tray } from "./daschax-draw.js";
-import { el, renderControls, renderHead } from "./daschax-panel.js";
+import { renderControls, renderHead } from "./daschax-panel.js";
 import { facingName, pieceName, whyNot } from "./daschax-text.js";
 
 export { describe } from "./daschax-text.js";
@@ -28,10 +29,9 @@ function onActivate(node, fn) {
 
 export function createBoard(container, ctx) {
   container.classList.add("dx-board");
-  const head = el("div", "dx-head");
-  const holder = el("div", "dx-svg");
-  const controls = el("div", "dx-controls");
-  controls.setAttribute("aria-live", "polite");
+  const head = h("div", "dx-head");
+  const holder = h("div", "dx-svg");
+  const controls = h("div", "dx-controls", null, { "aria-live": "polite" });
   container.replaceChildren(head, holder, controls);
 
   // What the player is doing: the selected piece and the steps built so far,
@@ -355,8 +355,9 @@ export function createBoard(container, ctx) {
 
   document.addEventListener("keydown", (e) => {
     if (!cur || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest?.("input, textarea, select, [contenteditable]")) return;
-    if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a, [role=button]")) return;
+    const target = /** @type {Element} */ (e.target);
+    if (target.closest?.("input, textarea, select, [contenteditable]")) return;
+    if ((e.key === "Enter" || e.key === " ") && target.closest?.("button, a, [role=button]")) return;
     if (!cur.info.myTurn || cur.busy) return;
     if (cur.view.phase === "placement") {
       const size = { 1: "small", 2: "medium", 3: "large" }[e.key];

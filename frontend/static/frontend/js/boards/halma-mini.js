@@ -1,9 +1,9 @@
 // A small read-only Halma board (the remis queue's evidence).
-import { group, makeSvg, svgEl, trail } from "./toolkit.js";
+import { h, svgEl } from "../dom.js";
+import { group, makeSvg, trail } from "./toolkit.js";
 
 export function miniHalma(pieces, path = null) {
-  const box = document.createElement("div");
-  box.className = "mini-board";
+  const box = h("div", "mini-board");
   const svg = makeSvg(box, 100, 100, "Halma");
   const cells = group(svg, "cells");
   for (let r = 0; r < 10; r++) {

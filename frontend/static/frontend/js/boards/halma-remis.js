@@ -1,20 +1,9 @@
 // Brettspielnetz Halma extras: move number, the house warning, remis requests.
+import { button, h } from "../dom.js";
 import { fmt, gettext, toast } from "../socket.js";
 
-function smallButton(testid, text, onclick) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "button small";
-  button.dataset.testid = testid;
-  button.textContent = text;
-  button.onclick = onclick;
-  return button;
-}
-
 export function createRemisPanel(container, ctx, api) {
-  const box = document.createElement("div");
-  box.className = "halma-info";
-  container.append(box);
+  const box = container.appendChild(h("div", "halma-info"));
   let candidates = [];
   let fetchedFor = -1;
   let open = false;
@@ -61,37 +50,27 @@ export function createRemisPanel(container, ctx, api) {
     const view = state.view;
     const seat = ctx.seat();
     const parts = [];
-    const moveNo = document.createElement("span");
-    moveNo.dataset.testid = "move-number";
-    moveNo.textContent = fmt(gettext("Move %(n)s"), { n: view.move_number });
-    parts.push(moveNo);
+    parts.push(h("span", "", fmt(gettext("Move %(n)s"), { n: view.move_number }), { "data-testid": "move-number" }));
     if (seat !== null && view.house_warning?.[seat]) {
-      const warn = document.createElement("span");
-      warn.className = "warn";
-      warn.dataset.testid = "house-warning";
-      warn.textContent = fmt(
+      const warning = fmt(
         gettext("%(n)s of your pieces are still in your house: empty it by move %(limit)s or lose."),
         { n: view.in_house[seat], limit: view.move_limit },
       );
-      parts.push(warn);
+      parts.push(h("span", "warn", warning, { "data-testid": "house-warning" }));
     }
     if (state.paused && state.remis) {
-      const note = document.createElement("p");
-      note.className = "paused-note";
-      note.dataset.testid = "remis-waiting";
-      note.textContent = gettext("Remis requested — waiting for an admin. The clock is stopped.");
-      parts.push(note);
+      const waiting = gettext("Remis requested — waiting for an admin. The clock is stopped.");
+      parts.push(h("p", "paused-note", waiting, { "data-testid": "remis-waiting" }));
     } else {
       loadCandidates(state);
       const deadlock = allowed(state, "deadlock");
       // The control only when a request is possible: a deadlock claim, or a move that repeats.
       if (info.myTurn && state.status === "active" && (deadlock || candidates.length)) {
-        parts.push(
-          smallButton("remis-open", gettext("Request remis…"), () => {
-            open = !open;
-            render(state, info);
-          }),
-        );
+        const toggle = () => {
+          open = !open;
+          render(state, info);
+        };
+        parts.push(button(gettext("Request remis…"), toggle, "button small", { "data-testid": "remis-open" }));
         if (open) parts.push(panel(deadlock));
       } else {
         open = false;
@@ -101,41 +80,32 @@ export function createRemisPanel(container, ctx, api) {
   }
 
   function panel(deadlock) {
-    const wrap = document.createElement("div");
-    wrap.className = "remis-panel card";
-    const intro = document.createElement("p");
-    intro.textContent = gettext("Instead of moving, ask an admin to declare the game a remis. The game waits for the decision.");
-    wrap.append(intro);
+    const wrap = h("div", "remis-panel card");
+    wrap.append(h("p", "", gettext("Instead of moving, ask an admin to declare the game a remis. The game waits for the decision.")));
     for (const c of candidates) {
       const name = ([r, col]) => `${"abcdefghij"[col]}${10 - r}`;
       const text = fmt(gettext("Repetition: %(move)s repeats the position of moves %(numbers)s"), {
         move: c.action.path.map(name).join("–"),
         numbers: c.move_numbers.join(", "),
       });
-      const b = smallButton("remis-repetition", text, () =>
-        file({ kind: "repetition", action: c.action, move_numbers: c.move_numbers }),
-      );
-      b.classList.add("primary");
-      wrap.append(b);
+      const repeat = () => file({ kind: "repetition", action: c.action, move_numbers: c.move_numbers });
+      wrap.append(button(text, repeat, "button small primary", { "data-testid": "remis-repetition" }));
     }
     if (!candidates.length) {
-      const none = document.createElement("p");
-      none.className = "hint";
-      none.textContent = gettext("No move of yours repeats a position for the third time (only positions after move 51 count).");
-      wrap.append(none);
+      wrap.append(h("p", "hint", gettext("No move of yours repeats a position for the third time (only positions after move 51 count).")));
     }
     if (!deadlock) return wrap;
-    const reason = document.createElement("textarea");
-    reason.placeholder = gettext("Deadlock: why can neither side win?");
-    reason.setAttribute("aria-label", gettext("Reason for a deadlock remis"));
-    reason.maxLength = 1000;
-    const send = smallButton("remis-deadlock", gettext("Request remis for deadlock"), () => {
+    const reason = h("textarea", "", null, {
+      placeholder: gettext("Deadlock: why can neither side win?"),
+      "aria-label": gettext("Reason for a deadlock remis"),
+      maxlength: 1000,
+    });
+    const claim = () => {
       if (!reason.value.trim()) return toast(gettext("Say why neither side can win."), "error");
       file({ kind: "deadlock", reason: reason.value.trim() });
-    });
-    const limit = document.createElement("p");
-    limit.className = "hint";
-    limit.textContent = gettext("At most two deadlock requests per player and game, rejected ones included.");
+    };
+    const send = button(gettext("Request remis for deadlock"), claim, "button small", { "data-testid": "remis-deadlock" });
+    const limit = h("p", "hint", gettext("At most two deadlock requests per player and game, rejected ones included."));
     wrap.append(reason, send, limit);
     return wrap;
   }

@@ -1,5 +1,6 @@
 // Halma board: 10x10 squares, click a piece, then a lit target (or each landing of a chain).
-import { dismissOn, group, key, makeSvg, svgEl, trail } from "./toolkit.js";
+import { h, svgEl } from "../dom.js";
+import { dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
 import { api, fmt, gettext } from "../socket.js";
 import { createRemisPanel } from "./halma-remis.js";
 
@@ -148,9 +149,7 @@ export function createBoard(container, ctx) {
 
   container.classList.add("halma-board");
   const remis = createRemisPanel(container, ctx, api);
-  const holder = document.createElement("div");
-  holder.className = "board-holder";
-  container.append(holder);
+  const holder = container.appendChild(h("div", "board-holder"));
 
   function select(field) {
     selected = selected && key(selected.path[0]) === key(field) ? null : { path: [field] };

@@ -1,5 +1,6 @@
 // Hexenhalma: the shared board geometry and SVG drawing (grid, paths, flights, bans).
-import { group, key, svgEl } from "./toolkit.js";
+import { svgEl } from "../dom.js";
+import { group, key } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
 
 export const CELL = 10;
@@ -45,6 +46,10 @@ export function boardIndex(board) {
   return { rows: board.rows, cols: board.cols, fields, starts, goals, kindOf };
 }
 
+/**
+ * @param {number[]} field [row, column]
+ * @returns {number[]} [x, y]
+ */
 export function centre([r, c]) {
   return [c * CELL + CELL / 2, r * CELL + CELL / 2];
 }
@@ -80,10 +85,10 @@ export function drawLabels(svg, rows, cols) {
   const every = Math.max(rows, cols) > 16 ? 5 : 1;
   const show = (i, n) => i % every === 0 || i === n - 1;
   for (let c = 0; c < cols; c++) {
-    if (show(c, cols)) svgEl("text", { x: centre([0, c])[0], y: -1.6 * s }, g).textContent = c;
+    if (show(c, cols)) svgEl("text", { x: centre([0, c])[0], y: -1.6 * s }, g).textContent = String(c);
   }
   for (let r = 0; r < rows; r++) {
-    if (show(r, rows)) svgEl("text", { x: (-PAD * s) / 2, y: centre([r, 0])[1] + 1.2 * s }, g).textContent = r;
+    if (show(r, rows)) svgEl("text", { x: (-PAD * s) / 2, y: centre([r, 0])[1] + 1.2 * s }, g).textContent = String(r);
   }
 }
 
@@ -117,6 +122,10 @@ export function fieldAt(svg, event, rows, cols) {
   return r >= 0 && r < rows && c >= 0 && c < cols ? [r, c] : null;
 }
 
+/**
+ * @param {number[]} point [x, y]
+ * @param {number} size
+ */
 export function starPath([x, y], size) {
   const pts = [];
   for (let i = 0; i < 10; i++) {
@@ -207,21 +216,6 @@ export function drawBan(parent, from, to) {
   svgEl("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1] }, g);
   svgEl("path", { d: `M${b[0] - 2},${b[1] - 2}L${b[0] + 2},${b[1] + 2}M${b[0] + 2},${b[1] - 2}L${b[0] - 2},${b[1] + 2}` }, g);
   return g;
-}
-
-/** A small HTML helper: element with class and text. */
-export function h(tag, cls = "", text = null, attrs = {}) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== null) el.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, v);
-  return el;
-}
-
-export function button(label, onClick, cls = "button small", attrs = {}) {
-  const b = h("button", cls, label, { type: "button", ...attrs });
-  b.addEventListener("click", onClick);
-  return b;
 }
 
 /** "2 witches, 11–20 steps, Müdezauber 4; per witch K 2 · M 2 · B 1 · I 2 · Z 1". */

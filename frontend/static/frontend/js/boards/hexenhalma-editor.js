@@ -1,7 +1,8 @@
 // Hexenhalma: the game master's board editor and round set-up (opens a round).
-import { group, key, svgEl } from "./toolkit.js";
+import { button, h, svgEl } from "../dom.js";
+import { group, key } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
-import { CELL, boardIndex, boardSvg, button, drawGrid, fieldAt, fieldText, h, sizeSvg, twin } from "./hexenhalma-board.js";
+import { CELL, boardIndex, boardSvg, drawGrid, fieldAt, fieldText, sizeSvg, twin } from "./hexenhalma-board.js";
 
 const MAX_SIDE = 64;
 const MAX_STEPS = 200;

@@ -1,11 +1,12 @@
 // Hexenhalma: a team's order editor. Per witch: a start field, then steps drawn
 // by clicking fields (walks to N/E/S/W neighbours, Beelzebub flights anywhere),
 // spells put on steps, ban targets picked on the board. Checked as it is drawn.
-import { group, key, svgEl } from "./toolkit.js";
+import { button, h, svgEl } from "../dom.js";
+import { group, key } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
 import {
-  CELL, DIRS, GOAL, PLAIN, SPELLS, START, boardIndex, boardSvg, button, centre, drawGrid, drawOrder,
-  fieldAt, fieldText, h, landings, paramsText, spellName, witchColour,
+  CELL, DIRS, GOAL, PLAIN, SPELLS, START, boardIndex, boardSvg, centre, drawGrid, drawOrder,
+  fieldAt, fieldText, landings, paramsText, spellName, witchColour,
 } from "./hexenhalma-board.js";
 import { checkOrders, used } from "./hexenhalma-check.js";
 

@@ -1,9 +1,10 @@
 // Hexenhalma: standings, the rounds' matches, and a step-by-step replay of a match
 // (witches moving, spells appearing and expiring, hits, bans, every witch's fate).
-import { group, key, svgEl } from "./toolkit.js";
+import { button, h, svgEl } from "../dom.js";
+import { group, key } from "./toolkit.js";
 import { api, fmt, gettext, toast } from "../socket.js";
 import {
-  boardIndex, boardSvg, button, centre, drawBan, drawGrid, fieldText, gameId, h, spellName, starPath, wavyPath,
+  boardIndex, boardSvg, centre, drawBan, drawGrid, fieldText, gameId, spellName, starPath, wavyPath,
 } from "./hexenhalma-board.js";
 
 const STEP_MS = 900;
@@ -134,6 +135,7 @@ export function createResults(pane, ctx) {
   function drawRounds() {
     const view = lastView;
     if (!view) return;
+    /** @type {HTMLElement[]} */
     const out = [h("h3", "", gettext("Matches"))];
     if (!view.results.length) out.push(h("p", "empty", gettext("No round has been resolved yet.")));
     for (const r of [...view.results].reverse()) {
@@ -143,9 +145,7 @@ export function createResults(pane, ctx) {
         const on = selected && selected.round === r.round && selected.match === i;
         const label = `${seatName(m.teams[0])}  ${m.score[0]} : ${m.score[1]}  ${seatName(m.teams[1])}`;
         const b = button(label, () => select(r.round, i, false), `hh-match${on ? " selected" : ""}${mine ? " mine" : ""}`, { "data-testid": `hh-match-${r.round}-${i}` });
-        const li = h("li");
-        li.append(b);
-        list.append(li);
+        list.append(h("li", "", b));
       });
       out.push(h("h4", "", fmt(gettext("Round %(n)s"), { n: r.round })), list);
     }
@@ -261,7 +261,7 @@ function createPlayer(root, record, seatName) {
 
   function draw() {
     const fr = trace[t];
-    slider.value = t;
+    slider.value = String(t);
     stepLabel.textContent = fmt(gettext("Step %(t)s of %(n)s"), { t, n: last });
     prev.disabled = t === 0;
     first.disabled = t === 0;
@@ -364,7 +364,7 @@ function createPlayer(root, record, seatName) {
         let text = fateText(f);
         const tired = tiredness(side, w);
         if (!f && tired) text += ` · ${fmt(gettext("tiredness %(n)s"), { n: tired })}`;
-        li.append(h("span", `hh-dot side-${side}`, String(w + 1)), document.createTextNode(text));
+        li.append(h("span", `hh-dot side-${side}`, String(w + 1)), text);
         ul.append(li);
       });
       col.append(ul);

@@ -1,9 +1,10 @@
 // Hexenhalma: the page's board module. Picks what the viewer needs: the game
 // master's board editor, a team's order editor, the round's status, and the
 // results with replays (a tab of their own, open to everyone).
+import { button, h } from "../dom.js";
 import { group } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
-import { boardIndex, boardSvg, button, drawGrid, drawOrder, h, paramsText } from "./hexenhalma-board.js";
+import { boardIndex, boardSvg, drawGrid, drawOrder, paramsText } from "./hexenhalma-board.js";
 import { createEditor } from "./hexenhalma-editor.js";
 import { createOrders } from "./hexenhalma-orders.js";
 import { createResults } from "./hexenhalma-replay.js";

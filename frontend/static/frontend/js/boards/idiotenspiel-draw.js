@@ -1,6 +1,7 @@
 // Das Idiotenspiel: the map's moving parts, the unit counters per field and the
 // marks for what just happened (last move, retreat, fight, eliminated units).
-import { arrow, key, svgEl } from "./toolkit.js";
+import { svgEl } from "../dom.js";
+import { arrow, key } from "./toolkit.js";
 import { CELL } from "./idiotenspiel-map.js";
 import { badge, counter, fightIcon, prisoner } from "./idiotenspiel-units.js";
 

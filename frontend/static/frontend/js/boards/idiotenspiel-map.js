@@ -1,5 +1,6 @@
 // Das Idiotenspiel: the terrain map (colours, patterns, roads, walls, labels) and its legend.
-import { group, svgEl } from "./toolkit.js";
+import { h, svgEl } from "../dom.js";
+import { group } from "./toolkit.js";
 import { badge, counter } from "./idiotenspiel-units.js";
 import { cap, fieldName, rowLabel, terrainName, typeName } from "./idiotenspiel-text.js";
 import { gettext } from "../socket.js";
@@ -188,44 +189,24 @@ export function legend(el, prefix) {
     s: "1/\u22121 · \u2014 · \u2014", "~": "\u2014", o: "1/\u22121 · 3/0 · 1/0", F: "1/+1 · \u2014 · \u2014",
     c: "1/+1 · 2/\u22121 · \u2014", r: "\u2014",
   };
-  const swatches = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  swatches.setAttribute("width", "0");
-  swatches.setAttribute("height", "0");
-  swatches.setAttribute("aria-hidden", "true");
+  const swatches = svgEl("svg", { width: 0, height: 0, "aria-hidden": "true" });
   swatches.style.position = "absolute";
   terrainDefs(swatches, prefix);
   el.append(swatches);
-  const list = document.createElement("ul");
-  list.className = "ids-legend-list";
+  const list = h("ul", "ids-legend-list");
   for (const letter of ORDER) {
-    const li = document.createElement("li");
     const sw = svgEl("svg", { viewBox: `0 0 ${CELL} ${CELL}`, class: "ids-swatch", "aria-hidden": "true" });
     svgEl("rect", { width: CELL, height: CELL, fill: `url(#${patternId(prefix, letter)})` }, sw);
     if (letter === "=") svgEl("path", { d: "M0 5H10", class: "ids-road" }, sw);
-    const name = document.createElement("strong");
-    name.textContent = terrainName(TERRAIN[letter][0]);
-    const small = document.createElement("small");
-    small.textContent = rows[letter];
-    li.append(sw, name, small);
-    list.append(li);
+    list.append(h("li", "", [sw, h("strong", "", terrainName(TERRAIN[letter][0])), h("small", "", rows[letter])]));
   }
-  const note = document.createElement("p");
-  note.className = "hint";
-  note.textContent = gettext("Range / melee bonus for infantry · cavalry · chariots (\u2014: impassable; *: +1 more against a foe on plain or road). A move's range is the smallest range among the fields it enters; units stop next to an enemy.");
+  const note = h("p", "hint", gettext("Range / melee bonus for infantry · cavalry · chariots (\u2014: impassable; *: +1 more against a foe on plain or road). A move's range is the smallest range among the fields it enters; units stop next to an enemy."));
   el.append(list, note);
-}
-
-function htmlEl(tag, cls, parent, text) {
-  const e = document.createElement(tag);
-  e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  parent.append(e);
-  return e;
 }
 
 /** The counters' legend: leaders, each type, Maid Marian, a stack. */
 export function unitLegend(parent) {
-  const list = htmlEl("ul", "ids-legend-list ids-unit-legend", parent);
+  const list = parent.appendChild(h("ul", "ids-legend-list ids-unit-legend"));
   const samples = [
     [{ id: "l0", side: 0, type: "archer", leader: true, name: "Robin Hood" }, gettext("Robin Hood: leader (star), archer")],
     [{ id: "l1", side: 1, type: "cavalry", leader: true, name: "Sheriff of Nottingham" }, gettext("the Sheriff: mounted leader")],
@@ -236,14 +217,14 @@ export function unitLegend(parent) {
     [{ id: "l6", side: 0, type: "civilian", name: "Maid Marian" }, gettext("Maid Marian")],
   ];
   for (const [u, text] of samples) {
-    const li = htmlEl("li", "", list);
+    const li = list.appendChild(h("li"));
     const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
     counter(icon, { leader: false, name: "", at: null, ...u }, 0.4, 0.4, 10);
-    htmlEl("span", "", li, cap(text));
+    li.appendChild(h("span", "", cap(text)));
   }
-  const li = htmlEl("li", "", list);
+  const li = list.appendChild(h("li"));
   const icon = svgEl("svg", { viewBox: "-7 -7 14 14", class: "ids-swatch", "aria-hidden": "true" }, li);
   for (const d of [1.2, 0.2, -0.8]) counter(icon, { id: "l7", side: 1, type: "infantry", leader: false, name: "", at: null }, d, d, 9);
   badge(icon, 3, -0.8, -0.8, 9);
-  htmlEl("span", "", li, gettext("stack of 3 units"));
+  li.appendChild(h("span", "", gettext("stack of 3 units")));
 }

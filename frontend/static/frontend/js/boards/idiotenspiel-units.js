@@ -1,6 +1,7 @@
 // Das Idiotenspiel: unit counters (type symbol, side colour, leader star, stack size,
 // shield-wall facing, prisoners) and small map marks.
-import { group, svgEl } from "./toolkit.js";
+import { svgEl } from "../dom.js";
+import { group } from "./toolkit.js";
 import { typeName, unitName } from "./idiotenspiel-text.js";
 
 export const FACING_VECTORS = {

@@ -1,14 +1,7 @@
 // Das Idiotenspiel: the sandglass countdown and the fight card with its dice.
-import { svgEl } from "./toolkit.js";
+import { h, svgEl } from "../dom.js";
 import { bonusText, cap, fightResult, score, unitName } from "./idiotenspiel-text.js";
 import { fmt, gettext } from "../socket.js";
-
-function div(cls, parent, tag = "div") {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (parent) parent.append(el);
-  return el;
-}
 
 function clockText(secs) {
   return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
@@ -22,7 +15,7 @@ const GLASS = "M4 3H16C16 10 11.2 12.4 11.2 15C11.2 17.6 16 20 16 27H4C4 20 8.8 
  * moment this page received it (never the page's own wall clock).
  */
 export function createGlass(parent) {
-  const el = div("ids-glass", parent);
+  const el = parent.appendChild(h("div", "ids-glass"));
   el.dataset.testid = "sandglass";
   const svg = svgEl("svg", { viewBox: "0 0 20 30", class: "ids-glass-icon", "aria-hidden": "true" }, el);
   const clip = svgEl("clipPath", { id: "ids-glass-clip" }, svgEl("defs", {}, svg));
@@ -33,9 +26,9 @@ export function createGlass(parent) {
   const stream = svgEl("line", { x1: 10, x2: 10, y1: 14, y2: 27, class: "ids-stream" }, sand);
   svgEl("path", { d: GLASS, class: "ids-glass-outline" }, svg);
   svgEl("path", { d: "M2.5 2.5H17.5M2.5 27.5H17.5", class: "ids-glass-frame" }, svg);
-  const text = div("ids-glass-text", el);
-  const time = div("ids-glass-time", text, "strong");
-  const label = div("ids-glass-label", text, "span");
+  const text = el.appendChild(h("div", "ids-glass-text"));
+  const time = text.appendChild(h("strong", "ids-glass-time"));
+  const label = text.appendChild(h("span", "ids-glass-label"));
 
   let end = null; // performance.now() at which the deadline passes, or null
   let total = 0;
@@ -43,10 +36,10 @@ export function createGlass(parent) {
 
   function draw(fraction) {
     const f = Math.max(0, Math.min(1, fraction));
-    top.setAttribute("y", 3 + (1 - f) * 12);
-    top.setAttribute("height", f * 12);
-    bottom.setAttribute("y", 27 - (1 - f) * 11);
-    bottom.setAttribute("height", (1 - f) * 11);
+    top.setAttribute("y", String(3 + (1 - f) * 12));
+    top.setAttribute("height", String(f * 12));
+    bottom.setAttribute("y", String(27 - (1 - f) * 11));
+    bottom.setAttribute("height", String((1 - f) * 11));
   }
 
   function tick() {
@@ -128,24 +121,24 @@ function face(svg, value) {
 
 /** The latest fight: both dice, every bonus with its reason, totals and the result. */
 export function createFightCard(parent) {
-  const el = div("ids-fight", parent);
+  const el = parent.appendChild(h("div", "ids-fight"));
   el.hidden = true;
   el.dataset.testid = "fight";
   let shown = null;
   let timer = null;
 
   function side(box, s, ranged, who) {
-    const col = div(`ids-fighter side-${s.side}`, box);
+    const col = box.appendChild(h("div", `ids-fighter side-${s.side}`));
     const d = die(col, s.declined ? null : s.die, s.side);
-    const text = div("ids-fighter-text", col);
-    const line = div("ids-fighter-line", text);
-    div("ids-fighter-name", line, "strong").textContent = cap(unitName(s));
-    div("ids-fighter-total", line, "span").textContent = score(s, ranged);
+    const text = col.appendChild(h("div", "ids-fighter-text"));
+    const line = text.appendChild(h("div", "ids-fighter-line"));
+    line.appendChild(h("strong", "ids-fighter-name", cap(unitName(s))));
+    line.appendChild(h("span", "ids-fighter-total", score(s, ranged)));
     const notes = [who, ...s.bonuses.map(bonusText)];
     if (s.total !== null && s.total !== undefined && !s.declined) {
       notes.push(fmt(gettext("total %(total)s"), { total: ranged ? s.counted : s.total }));
     }
-    div("ids-fighter-notes", text, "small").textContent = notes.join(" \u00b7 ");
+    text.appendChild(h("small", "ids-fighter-notes", notes.join(" \u00b7 ")));
     return { d, value: s.declined ? null : s.die };
   }
 
@@ -160,13 +153,13 @@ export function createFightCard(parent) {
     el.hidden = false;
     el.replaceChildren();
     const ranged = item.kind === "ranged";
-    const box = div("ids-fight-sides", el);
+    const box = el.appendChild(h("div", "ids-fight-sides"));
     const dice = [side(box, item.attacker, ranged, gettext("attacker"))];
-    div("ids-versus", box, "span").textContent = gettext("vs");
+    box.appendChild(h("span", "ids-versus", gettext("vs")));
     dice.push(side(box, item.defender, ranged, gettext("defender")));
-    const foot = div("ids-fight-foot", el, "p");
-    div("ids-fight-head", foot, "small").textContent = ranged ? gettext("Last fight: a shot") : gettext("Last fight: melee");
-    div("ids-fight-result", foot, "strong").textContent = cap(fightResult(item));
+    const foot = el.appendChild(h("p", "ids-fight-foot"));
+    foot.appendChild(h("small", "ids-fight-head", ranged ? gettext("Last fight: a shot") : gettext("Last fight: melee")));
+    foot.appendChild(h("strong", "ids-fight-result", cap(fightResult(item))));
     if (animate) roll(dice);
   }
 

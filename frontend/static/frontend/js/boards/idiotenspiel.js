@@ -2,7 +2,8 @@
 // Set-up: pick a unit type, then a lit field. Movement: pick a unit, then a lit field
 // (shield walls then pick a facing). Combat: pick an attacker, then a marked enemy (or
 // a fight from the list); retreats, advances and Maid Marian's moves are lit fields.
-import { group, key, makeSvg, svgEl } from "./toolkit.js";
+import { button, h, svgEl } from "../dom.js";
+import { group, key, makeSvg } from "./toolkit.js";
 import { drawMarks, drawUnits } from "./idiotenspiel-draw.js";
 import { CELL, MARGIN, drawMap, legend, unitLegend } from "./idiotenspiel-map.js";
 import { promptText } from "./idiotenspiel-prompt.js";
@@ -27,23 +28,18 @@ const SCREEN_DIRS = [["NW", "N", "NE"], ["W", null, "E"], ["SW", "S", "SE"]];
 const ARROWS = { NW: "\u2196", N: "\u2191", NE: "\u2197", W: "\u2190", E: "\u2192", SW: "\u2199", S: "\u2193", SE: "\u2198" };
 const TURNED = { N: "S", NE: "SW", E: "W", SE: "NW", S: "N", SW: "NE", W: "E", NW: "SE" };
 
-function el(tag, cls, parent, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  if (parent) parent.append(e);
-  return e;
-}
-
-function button(parent, label, onClick, cls = "button small", testid = "") {
-  const b = el("button", cls, parent, label);
-  b.type = "button";
-  if (testid) b.dataset.testid = testid;
-  b.addEventListener("click", (e) => {
+/** A click handler for a control on the board: the click goes no further (a click
+ * on the board itself closes the popover). */
+function only(onClick) {
+  return (/** @type {Event} */ e) => {
     e.stopPropagation();
     onClick();
-  });
-  return b;
+  };
+}
+
+/** An attack's `data-attack`: attacker>target, and ">capture" for a try to capture. */
+function attackKey(a) {
+  return `${a.unit}>${a.target}${a.capture ? ">capture" : ""}`;
 }
 
 /** The server's legal actions, sorted by what the page offers for them. */
@@ -66,25 +62,24 @@ function sortLegal(legal) {
 
 export function createBoard(container, ctx) {
   container.classList.add("ids-board");
-  const hud = el("div", "ids-hud", container);
-  const head = el("div", "ids-head", hud);
-  const title = el("strong", "ids-title", head);
-  const prompt = el("p", "ids-prompt", head);
-  prompt.dataset.testid = "ids-prompt";
+  const hud = container.appendChild(h("div", "ids-hud"));
+  const head = hud.appendChild(h("div", "ids-head"));
+  const title = head.appendChild(h("strong", "ids-title"));
+  const prompt = head.appendChild(h("p", "ids-prompt", null, { "data-testid": "ids-prompt" }));
   const glass = createGlass(hud);
-  const controls = el("div", "ids-controls", container);
-  const tray = el("div", "ids-tray", controls);
-  const buttons = el("div", "ids-buttons", controls);
-  const attacksBox = el("div", "ids-attacks", container);
+  const controls = container.appendChild(h("div", "ids-controls"));
+  const tray = controls.appendChild(h("div", "ids-tray"));
+  const buttons = controls.appendChild(h("div", "ids-buttons"));
+  const attacksBox = container.appendChild(h("div", "ids-attacks"));
   const fightCard = createFightCard(container);
-  const mapWrap = el("div", "ids-map", el("div", "ids-mapwrap", container));
-  const pop = el("div", "ids-pop", null);
+  const mapWrap = container.appendChild(h("div", "ids-mapwrap")).appendChild(h("div", "ids-map"));
+  const pop = h("div", "ids-pop");
   pop.hidden = true;
   pop.addEventListener("click", (e) => e.stopPropagation());
-  const legendBox = el("details", "ids-legend", container);
+  const legendBox = container.appendChild(h("details", "ids-legend"));
   legendBox.open = window.matchMedia("(min-width: 801px)").matches;
-  el("summary", "", legendBox, gettext("Legend: terrain and units"));
-  const legendBody = el("div", "", legendBox);
+  legendBox.appendChild(h("summary", "", gettext("Legend: terrain and units")));
+  const legendBody = legendBox.appendChild(h("div"));
   legend(legendBody, "ids-leg");
   unitLegend(legendBody);
 
@@ -240,7 +235,7 @@ export function createBoard(container, ctx) {
       }
       for (const [, { at, actions }] of groups) {
         if (actions[0].type === "move") {
-          lit(at, "move", () => chooseMove(at, actions, view));
+          lit(at, "move", () => chooseMove(at, actions));
         } else {
           const ranged = actions[0].kind === "ranged";
           lit(at, ranged ? "attack ranged" : "attack melee", () => chooseAttack(at, actions));
@@ -276,7 +271,7 @@ export function createBoard(container, ctx) {
     rerender();
   }
 
-  function chooseMove(at, actions, view) {
+  function chooseMove(at, actions) {
     const plain = actions.filter((a) => !a.with);
     const along = actions.filter((a) => a.with);
     if (plain.some((a) => a.facing)) return askFacing(at, plain, along);
@@ -316,28 +311,30 @@ export function createBoard(container, ctx) {
     tray.replaceChildren();
     buttons.replaceChildren();
     if (state.status !== "active") return;
+    const offer = (label, action, cls, testid) =>
+      buttons.appendChild(button(label, only(() => send(action)), cls, { "data-testid": testid }));
     for (const a of acts.choose) {
       const edge = { N: gettext("north"), S: gettext("south"), W: gettext("west"), E: gettext("east") };
       const side = a.side ?? view.home[ctx.seat()];
       const label = a.zone === "fortress"
         ? fmt(gettext("%(edge)s side, by the fortress"), { edge: cap(edge[side]) })
         : fmt(gettext("%(edge)s edge"), { edge: cap(edge[side]) });
-      button(buttons, label, () => send(a), "button small primary", `choose-${side}-${a.zone}`);
+      offer(label, a, "button small primary", `choose-${side}-${a.zone}`);
     }
     if (view.phase === "setup") renderTray(view, acts);
     const b = acts.buttons;
-    if (b.end_movement) button(buttons, gettext("End movement"), () => send(b.end_movement), "button primary", "end-movement");
-    if (b.end_combat) button(buttons, gettext("End combat"), () => send(b.end_combat), "button primary", "end-combat");
-    if (b.roll) button(buttons, gettext("Roll the die"), () => send(b.roll), "button primary", "roll");
-    if (b.decline) button(buttons, gettext("Decline"), () => send(b.decline), "button", "decline");
-    if (b.advance) button(buttons, gettext("Advance"), () => send(b.advance), "button primary", "advance");
-    if (b.stay) button(buttons, gettext("Stay"), () => send(b.stay), "button", "stay");
-    if (b.capture) button(buttons, gettext("Take prisoner"), () => send(b.capture), "button primary", "capture");
-    if (b.eliminate) button(buttons, gettext("Eliminate"), () => send(b.eliminate), "button", "eliminate");
+    if (b.end_movement) offer(gettext("End movement"), b.end_movement, "button primary", "end-movement");
+    if (b.end_combat) offer(gettext("End combat"), b.end_combat, "button primary", "end-combat");
+    if (b.roll) offer(gettext("Roll the die"), b.roll, "button primary", "roll");
+    if (b.decline) offer(gettext("Decline"), b.decline, "button", "decline");
+    if (b.advance) offer(gettext("Advance"), b.advance, "button primary", "advance");
+    if (b.stay) offer(gettext("Stay"), b.stay, "button", "stay");
+    if (b.capture) offer(gettext("Take prisoner"), b.capture, "button primary", "capture");
+    if (b.eliminate) offer(gettext("Eliminate"), b.eliminate, "button", "eliminate");
     if (view.phase === "marian") {
       const m = view.units.find((u) => u.id === "m");
       const stay = m && acts.fields.get(key(m.at));
-      if (stay) button(buttons, gettext("Leave her here"), () => send(stay[0]), "button", "marian-stay");
+      if (stay) offer(gettext("Leave her here"), stay[0], "button", "marian-stay");
     }
   }
 
@@ -345,22 +342,24 @@ export function createBoard(container, ctx) {
     // Maid Marian is the Sheriff's prisoner: he places her.
     const placer = (u) => (u.id === "m" && view.scenario === "marian" ? 1 : u.side);
     const waiting = (side) => view.units.filter((u) => u.alive && !u.at && placer(u) === side).length;
-    const left = el("p", "ids-left hint", tray);
-    left.textContent = fmt(gettext("Still to place: Robin %(robin)s · Sheriff %(sheriff)s"), { robin: waiting(0), sheriff: waiting(1) });
+    tray.appendChild(h("p", "ids-left hint", fmt(gettext("Still to place: Robin %(robin)s · Sheriff %(sheriff)s"), { robin: waiting(0), sheriff: waiting(1) })));
     if (!acts.place.size) return;
-    const list = el("div", "ids-kinds", tray);
+    const list = tray.appendChild(h("div", "ids-kinds"));
     for (const id of acts.place.keys()) {
       const u = view.units.find((v) => v.id === id);
       const same = view.units.filter((v) => v.alive && !v.at && v.side === u.side && v.type === u.type && v.leader === u.leader && v.name === u.name).length;
-      const b = button(list, "", () => {
+      const pick = only(() => {
         sel = id;
         popFor = null;
         rerender();
-      }, `ids-kind${id === sel ? " selected" : ""}`, `kind-${u.type}${u.leader ? "-leader" : ""}`);
-      b.setAttribute("aria-pressed", id === sel ? "true" : "false");
+      });
+      const b = list.appendChild(button("", pick, `ids-kind${id === sel ? " selected" : ""}`, {
+        "data-testid": `kind-${u.type}${u.leader ? "-leader" : ""}`,
+        "aria-pressed": id === sel ? "true" : "false",
+      }));
       const icon = svgEl("svg", { viewBox: "-5.5 -5.5 11 11", class: "ids-kind-icon", "aria-hidden": "true" }, b);
       counter(icon, { ...u, at: null }, 0, 0, 10);
-      el("span", "", b, `${cap(u.name ? unitName(u) : typeName(u.type))} ×${same}`);
+      b.appendChild(h("span", "", `${cap(u.name ? unitName(u) : typeName(u.type))} ×${same}`));
     }
   }
 
@@ -381,17 +380,17 @@ export function createBoard(container, ctx) {
       all.push([a, att, tgt]);
     }
     if (!all.length) return;
-    const box = el("details", "", attacksBox);
+    const box = attacksBox.appendChild(h("details"));
     box.open = all.length <= 4;
-    el("summary", "", box, fmt(gettext("Possible fights (%(n)s)"), { n: all.length }));
-    const list = el("ul", "ids-attack-list", box);
+    box.appendChild(h("summary", "", fmt(gettext("Possible fights (%(n)s)"), { n: all.length })));
+    const list = box.appendChild(h("ul", "ids-attack-list"));
     for (const [a, att, tgt] of all) {
-      const li = el("li", "", list);
+      const li = list.appendChild(h("li"));
       const label = fmt(a.kind === "ranged" ? gettext("%(a)s (%(af)s) shoots at %(d)s (%(df)s)") : gettext("%(a)s (%(af)s) attacks %(d)s (%(df)s)"), {
         a: cap(unitName(att)), af: fieldName(att.at), d: unitName(tgt), df: fieldName(tgt.at),
       });
-      const b = button(li, a.capture ? fmt(gettext("%(fight)s, capturing on 6+"), { fight: label }) : label, () => send(a), `ids-attack-btn ${a.kind}`);
-      b.dataset.attack = `${a.unit}>${a.target}${a.capture ? ">capture" : ""}`;
+      const text = a.capture ? fmt(gettext("%(fight)s, capturing on 6+"), { fight: label }) : label;
+      li.appendChild(button(text, only(() => send(a)), `ids-attack-btn ${a.kind}`, { "data-attack": attackKey(a) }));
     }
   }
 
@@ -410,11 +409,11 @@ export function createBoard(container, ctx) {
     pop.style.left = `${((sx + MARGIN + (right ? CELL : 0)) / totalW) * 100}%`;
     pop.style.top = `${(sy / totalH) * 100}%`;
     pop.classList.toggle("left", !right);
-    el("div", "ids-pop-title", pop, fieldName(field));
+    pop.appendChild(h("div", "ids-pop-title", fieldName(field)));
     if (kind === "stack") {
-      const list = el("ul", "ids-pop-list", pop);
+      const list = pop.appendChild(h("ul", "ids-pop-list"));
       for (const u of view.units.filter((v) => v.alive && v.at && key(v.at) === key(field))) {
-        const li = el("li", "", list);
+        const li = list.appendChild(h("li"));
         let text = cap(unitName(u));
         if (u.leader && !u.name) text += ` (${gettext("leader")})`;
         if (u.type === "shieldwall" && u.facing) text += ` · ${u.facing}`;
@@ -422,36 +421,37 @@ export function createBoard(container, ctx) {
         if (u.moved && (view.phase === "move" || view.phase === "grace")) text += ` · ${gettext("moved")}`;
         if (u.fights && view.phase === "combat") text += ` · ${gettext("fought")}`;
         if (acts.units.has(u.id)) {
-          button(li, text, () => {
+          const pick = only(() => {
             sel = u.id;
             rerender();
-          }, `ids-pop-unit${u.id === sel ? " selected" : ""}`).dataset.unit = u.id;
+          });
+          li.appendChild(button(text, pick, `ids-pop-unit${u.id === sel ? " selected" : ""}`, { "data-unit": u.id }));
         } else {
-          el("span", `ids-pop-unit side-${u.side}`, li, text);
+          li.appendChild(h("span", `ids-pop-unit side-${u.side}`, text));
         }
       }
     } else if (kind === "facing") {
-      el("p", "hint", pop, gettext("Facing:"));
-      const grid = el("div", "ids-facing-grid", pop);
+      pop.appendChild(h("p", "hint", gettext("Facing:")));
+      const grid = pop.appendChild(h("div", "ids-facing-grid"));
       const flip = built.flip;
       for (const row of SCREEN_DIRS) {
         for (const dir of row) {
           if (!dir) {
-            button(grid, "\u00d7", () => {
+            const cancel = only(() => {
               popFor = null;
               rerender();
-            }, "ids-facing-btn cancel").title = gettext("Cancel");
+            });
+            grid.appendChild(button("\u00d7", cancel, "ids-facing-btn cancel", { title: gettext("Cancel") }));
             continue;
           }
           const facing = flip ? TURNED[dir] : dir;
           const a = popFor.actions.find((x) => x.facing === facing);
-          const b = button(grid, ARROWS[dir], () => {
+          const turn = only(() => {
             const withIt = popFor.along.find((x) => x.facing === facing);
             send(withIt ?? a);
-          }, "ids-facing-btn");
+          });
+          const b = grid.appendChild(button(ARROWS[dir], turn, "ids-facing-btn", { "data-facing": facing, title: facing }));
           b.disabled = !a;
-          b.dataset.facing = facing;
-          b.title = facing;
         }
       }
     } else if (kind === "targets") {
@@ -460,12 +460,15 @@ export function createBoard(container, ctx) {
         const label = a.kind === "ranged"
           ? fmt(a.capture ? gettext("Shoot at %(unit)s, capture on 6+") : gettext("Shoot at %(unit)s"), { unit: unitName(t) })
           : fmt(a.capture ? gettext("Attack %(unit)s, capture on 6+") : gettext("Attack %(unit)s"), { unit: unitName(t) });
-        button(pop, label, () => send(a), "button small ids-pop-action").dataset.attack = `${a.unit}>${a.target}${a.capture ? ">capture" : ""}`;
+        pop.appendChild(button(label, only(() => send(a)), "button small ids-pop-action", { "data-attack": attackKey(a) }));
       }
     } else if (kind === "along") {
       const m = popFor.along.with.map((id) => cap(unitName(id))).join(", ");
-      button(pop, fmt(gettext("Move, taking %(units)s along"), { units: m }), () => send(popFor.along), "button small primary ids-pop-action", "move-with");
-      button(pop, gettext("Move alone"), () => send(popFor.plain), "button small ids-pop-action", "move-alone");
+      const { along, plain } = popFor;
+      pop.append(
+        button(fmt(gettext("Move, taking %(units)s along"), { units: m }), only(() => send(along)), "button small primary ids-pop-action", { "data-testid": "move-with" }),
+        button(gettext("Move alone"), only(() => send(plain)), "button small ids-pop-action", { "data-testid": "move-alone" }),
+      );
     }
     pop.hidden = false;
   }

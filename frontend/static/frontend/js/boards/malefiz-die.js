@@ -1,5 +1,5 @@
 // The Malefiz die: an SVG face that tumbles for a moment whenever someone rolls.
-import { svgEl } from "./toolkit.js";
+import { h, svgEl } from "../dom.js";
 import { fmt, gettext } from "../socket.js";
 
 const PIPS = {
@@ -19,9 +19,7 @@ function reducedMotion() {
 
 /** A die in `parent`. `show` sets a face at once; `roll` tumbles, then shows the value. */
 export function createDie(parent) {
-  const el = document.createElement("div");
-  el.className = "mz-die";
-  el.dataset.testid = "die";
+  const el = h("div", "mz-die", null, { "data-testid": "die" });
   const svg = svgEl("svg", { viewBox: "0 0 10 10", role: "img" }, el);
   svgEl("rect", { x: 0.5, y: 0.5, width: 9, height: 9, rx: 1.8, class: "mz-die-face" }, svg);
   const pips = svgEl("g", { class: "mz-pips" }, svg);
@@ -65,7 +63,7 @@ export function createDie(parent) {
       last = f;
       face(f);
     }, FACE_MS);
-    return new Promise((resolve) => {
+    return /** @type {Promise<void>} */ (new Promise((resolve) => {
       const done = setTimeout(() => {
         clearInterval(timer);
         timer = null;
@@ -79,7 +77,7 @@ export function createDie(parent) {
         el.classList.remove("rolling");
         resolve();
       };
-    });
+    }));
   }
 
   return { el, show, roll, busy: () => timer !== null };

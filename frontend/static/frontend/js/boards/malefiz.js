@@ -1,5 +1,6 @@
 // Malefiz board: fields and edges from the view, four houses, a die; roll, move, take and place barricades.
-import { animateHops, dismissOn, group, key, makeSvg, svgEl, trail } from "./toolkit.js";
+import { button, h, svgEl } from "../dom.js";
+import { animateHops, dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
 import { fmt, gettext, toast } from "../socket.js";
 import { createDie } from "./malefiz-die.js";
 
@@ -73,34 +74,19 @@ export function describe(item, { seatName }) {
   return null;
 }
 
-function div(cls, parent, tag = "div") {
-  const el = document.createElement(tag);
-  el.className = cls;
-  parent.append(el);
-  return el;
-}
-
 export function createBoard(container, ctx) {
   container.classList.add("mz");
   const gameRoot = container.closest(".game");
-  const bar = div("mz-bar", container);
+  const bar = container.appendChild(h("div", "mz-bar"));
   const die = createDie(bar);
-  const text = div("mz-text", bar);
-  const turnLine = div("mz-turn", text, "p");
-  const news = div("mz-news", text, "p");
-  news.setAttribute("aria-live", "polite");
-  const rollBtn = div("button primary mz-roll", bar, "button");
-  rollBtn.type = "button";
-  rollBtn.textContent = gettext("Roll");
-  rollBtn.dataset.testid = "roll";
-  rollBtn.addEventListener("click", () => ctx.act({ type: "roll" }));
-  const stage = div("mz-stage", container);
-  const rolloffLine = div("mz-rolloff", container, "p");
-  const leftLine = div("mz-left", container, "p");
-  turnLine.dataset.testid = "mz-turn";
-  news.dataset.testid = "mz-news";
-  rolloffLine.dataset.testid = "rolloff";
-  leftLine.dataset.testid = "left-seats";
+  const text = bar.appendChild(h("div", "mz-text"));
+  const turnLine = text.appendChild(h("p", "mz-turn", null, { "data-testid": "mz-turn" }));
+  const news = text.appendChild(h("p", "mz-news", null, { "aria-live": "polite", "data-testid": "mz-news" }));
+  const roll = () => ctx.act({ type: "roll" });
+  const rollBtn = bar.appendChild(button(gettext("Roll"), roll, "button primary mz-roll", { "data-testid": "roll" }));
+  const stage = container.appendChild(h("div", "mz-stage"));
+  const rolloffLine = container.appendChild(h("p", "mz-rolloff", null, { "data-testid": "rolloff" }));
+  const leftLine = container.appendChild(h("p", "mz-left", null, { "data-testid": "left-seats" }));
 
   let last = null;
   let selected = null; // "house" or "x,y" of the picked piece
@@ -188,20 +174,16 @@ export function createBoard(container, ctx) {
 
   function rolloffParts(view) {
     if (!view.rolloff.length) return [];
-    const parts = [document.createTextNode(gettext("Roll-off:") + " ")];
+    /** @type {(string | Node)[]} */
+    const parts = [gettext("Roll-off:") + " "];
     view.rolloff.forEach((round, r) => {
-      if (r > 0) parts.push(document.createTextNode(` ${gettext("tie, again:")} `));
+      if (r > 0) parts.push(` ${gettext("tie, again:")} `);
       for (const { seat, value } of round) {
-        const pill = document.createElement("span");
-        pill.className = `mz-pill ${colourOf(view, seat)}`;
-        pill.title = name(seat);
-        pill.textContent = `${ctx.seats()[seat]?.name ?? seat + 1} ${value}`;
-        parts.push(pill);
+        const label = `${ctx.seats()[seat]?.name ?? seat + 1} ${value}`;
+        parts.push(h("span", `mz-pill ${colourOf(view, seat)}`, label, { title: name(seat) }));
       }
     });
-    const starts = document.createElement("strong");
-    starts.textContent = ` → ${fmt(gettext("%(player)s starts."), { player: name(view.starter) })}`;
-    parts.push(starts);
+    parts.push(h("strong", "", ` → ${fmt(gettext("%(player)s starts."), { player: name(view.starter) })}`));
     return parts;
   }
 
@@ -328,7 +310,7 @@ export function createBoard(container, ctx) {
     }
     const g = group(svg, "targets");
     const reach = new Map(); // target -> sources
-    for (const [src, acts] of bySource) {
+    for (const acts of bySource.values()) {
       for (const a of acts) {
         const k = key(a.to);
         if (!reach.has(k)) reach.set(k, []);
@@ -387,7 +369,6 @@ export function createBoard(container, ctx) {
 
   /** Replays the latest event: the walk, a knocked piece flying home, a barricade set down. */
   function animate(svg, view, items, pieces, bars) {
-    let delay = 0;
     const moved = items.find((i) => i.type === "moved");
     if (moved) {
       const el = pieces.board.get(key(moved.to));
@@ -398,7 +379,7 @@ export function createBoard(container, ctx) {
         el.parentNode.append(el); // above a piece it knocks out
         animateHops(el, points, { ms: HOP_MS });
       }
-      delay = HOP_MS * (points.length - 1);
+      const delay = HOP_MS * (points.length - 1);
       if (typeof moved.knocked === "number") {
         const homes = pieces.home.get(moved.knocked) ?? [];
         const flier = homes[homes.length - 1];

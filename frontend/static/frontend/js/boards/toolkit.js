@@ -1,15 +1,5 @@
 // Small SVG helpers shared by every board module.
-
-export const SVG_NS = "http://www.w3.org/2000/svg";
-
-export function svgEl(tag, attrs = {}, parent = null) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== undefined && v !== null) el.setAttribute(k, v);
-  }
-  if (parent) parent.appendChild(el);
-  return el;
-}
+import { svgEl } from "../dom.js";
 
 /** A fresh SVG filling `container`; `margin` leaves room for coordinates. */
 export function makeSvg(container, width, height, label, margin = 0) {

@@ -1,0 +1,84 @@
+// The few DOM helpers every page and board module uses: the page's element by id,
+// and builders for an HTML element, a button and an SVG element. Attributes that
+// are null or undefined are left out.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** @typedef {string | number | null | undefined} AttrValue */
+/** @typedef {Record<string, AttrValue>} Attrs */
+/** @typedef {string | number | Node | (string | Node)[] | null | undefined} Content */
+
+/**
+ * The page's element with this id, or null. `type` (HTMLInputElement, ...) names
+ * what it is where more than an HTMLElement is needed; an element of another type
+ * is an error.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @param {{ new (): T, prototype: T }} [type]
+ * @returns {T}
+ */
+export function $(id, type) {
+  const node = document.getElementById(id);
+  if (type && node && !(node instanceof type)) throw new TypeError(`#${id} is not a ${type.name}`);
+  return /** @type {T} */ (node);
+}
+
+/**
+ * @param {Element} node
+ * @param {Attrs} attrs
+ */
+function setAttrs(node, attrs) {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) node.setAttribute(name, String(value));
+  }
+}
+
+/**
+ * An HTML element: `cls` its class ("" for none); `content` its text (a string or
+ * a number) or its children (a node, or a list of nodes and strings); `attrs` the
+ * other attributes. Append it with `parent.appendChild(h(...))`, which returns it.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [cls]
+ * @param {Content} [content]
+ * @param {Attrs} [attrs]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function h(tag, cls = "", content = null, attrs = {}) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (Array.isArray(content)) node.append(...content);
+  else if (content instanceof Node) node.append(content);
+  else if (content !== null && content !== undefined) node.textContent = String(content);
+  setAttrs(node, attrs);
+  return node;
+}
+
+/**
+ * A button (type="button") that calls `onClick` when clicked; `label` as `h`'s content.
+ * @param {Content} label
+ * @param {(event: MouseEvent) => void} onClick
+ * @param {string} [cls]
+ * @param {Attrs} [attrs]
+ * @returns {HTMLButtonElement}
+ */
+export function button(label, onClick, cls = "button small", attrs = {}) {
+  const node = h("button", cls, label, { type: "button", ...attrs });
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+/**
+ * An SVG element with attributes, appended to `parent` when one is given.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {Element | null} [parent]
+ * @returns {SVGElementTagNameMap[K]}
+ */
+export function svgEl(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  if (parent) parent.appendChild(node);
+  return node;
+}
