@@ -21,9 +21,14 @@ class CreateTableIn(serializers.Serializer):
     ruleset = serializers.ChoiceField(choices=sorted(RULESETS))
     options = serializers.DictField(required=False, default=dict)
     seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
-    host_seat = serializers.JSONField(required=False, default=0)
+    # Checked by the service, with its own codes (bad_request, bad_clock).
+    host_seat = serializers.JSONField(
+        required=False, default=0, help_text='a seat index, or "random"'
+    )
     challenge = serializers.CharField(required=False, allow_blank=True, max_length=150)
-    clock = serializers.JSONField(required=False)
+    clock = serializers.JSONField(
+        required=False, help_text='{"kind": "none" | "correspondence" | "realtime", ...}'
+    )
     auto_start = serializers.BooleanField(required=False, default=True)
 
 
