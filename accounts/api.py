@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from games.api.serializers import answers
+
 from .lockout import lockout_json, lockout_seconds
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField(help_text="send as `Authorization: Token <token>`")
 
 
 class ObtainToken(ObtainAuthToken):
@@ -17,6 +26,7 @@ class ObtainToken(ObtainAuthToken):
     answers): a locked-out try is told so here, not "unable to log in".
     """
 
+    @extend_schema(request=AuthTokenSerializer, responses=answers({200: TokenOut}))
     def post(self, request, *args, **kwargs):
         try:
             return super().post(request, *args, **kwargs)

@@ -6,7 +6,7 @@ import hashlib
 import json
 import secrets
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -20,6 +20,9 @@ from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import notifications
 from games.services.play import game_start
+
+if TYPE_CHECKING:
+    from games.users import Visitor
 
 MAX_OPEN_TABLES_PER_USER = 10
 
@@ -77,14 +80,14 @@ def _locked_open_table(game_id: Any) -> Game:
 
 def table_create(
     *,
-    host: Any,
-    ruleset: Any,
-    options: Any = None,
-    seat_count: Any = None,
-    host_seat: Any = 0,
-    challenge: Any = None,
+    host: Visitor,
+    ruleset: str,
+    options: dict[str, Any] | None = None,
+    seat_count: int | None = None,
+    host_seat: int | str = 0,
+    challenge: str | None = None,
     quickplay: bool = False,
-    clock: Any = None,
+    clock: dict[str, Any] | None = None,
     auto_start: bool = False,
 ) -> Game:
     """Open a table with the host seated; optionally reserved for a challenged user."""
@@ -165,7 +168,7 @@ def _close_table(game: Game) -> None:
     game.save(update_fields=["status", "ended"])
 
 
-def table_join(*, game_id: Any, user: Any, seat: Any = None) -> Game:
+def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
     """Take a free seat (the first one unless ``seat`` names one)."""
     _require_user(user)
     with transaction.atomic():
@@ -196,7 +199,7 @@ def table_join(*, game_id: Any, user: Any, seat: Any = None) -> Game:
     return game
 
 
-def table_leave(*, game_id: Any, user: Any) -> Game:
+def table_leave(*, game_id: int, user: Visitor) -> Game:
     """Leave an open table; when the host leaves, the table closes."""
     _require_user(user)
     with transaction.atomic():
@@ -214,7 +217,7 @@ def table_leave(*, game_id: Any, user: Any) -> Game:
     return game
 
 
-def table_decline(*, game_id: Any, user: Any) -> Game:
+def table_decline(*, game_id: int, user: Visitor) -> Game:
     """The challenged player says no: the table closes."""
     _require_user(user)
     with transaction.atomic():
@@ -235,7 +238,7 @@ def table_decline(*, game_id: Any, user: Any) -> Game:
     return game
 
 
-def table_start(*, game_id: Any, user: Any) -> Game:
+def table_start(*, game_id: int, user: Visitor) -> Game:
     """The host starts the game once every seat is taken."""
     _require_user(user)
     with transaction.atomic():
@@ -250,7 +253,7 @@ def table_start(*, game_id: Any, user: Any) -> Game:
     return game
 
 
-def table_join_by_invite(*, code: Any, user: Any) -> Game:
+def table_join_by_invite(*, code: str, user: Visitor) -> Game:
     """Take a seat through an invite link (the page's Join button posts here).
 
     A visitor already seated just goes to the game; a table that started or
@@ -264,7 +267,12 @@ def table_join_by_invite(*, code: Any, user: Any) -> Game:
 
 
 def quickplay(
-    *, user: Any, ruleset: Any, options: Any = None, seat_count: Any = None, clock: Any = None
+    *,
+    user: Visitor,
+    ruleset: str,
+    options: dict[str, Any] | None = None,
+    seat_count: int | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> Game:
     """Pair with the oldest matching seek, or leave one in the lobby.
 

@@ -9,9 +9,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-from ..errors import GameError
 from ..i18n import TranslatedConsumerMixin
 from ..publish import (
     QUEUE_GROUP,
@@ -27,7 +25,7 @@ from ..selectors import notifications as notification_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, moves_on_loop, notifications, remis
-from . import presence
+from . import presence, socket_input
 from .consumer_base import LoopOnlyDispatchMixin
 from .socket_frames import (
     UNAVAILABLE,
@@ -154,11 +152,9 @@ class GameConsumer(
         await self.answering_errors(handler, frame)
 
     async def on_act(self, frame: dict[str, Any]) -> None:
+        version, action = socket_input.act(frame)
         version = await moves_on_loop.act(
-            game_id=self.game_id,
-            user=self.user,
-            version=frame.get("version"),
-            action=frame.get("action"),
+            game_id=self.game_id, user=self.user, version=version, action=action
         )
         await self.send(
             text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
@@ -173,25 +169,19 @@ class GameConsumer(
 
     async def on_remis(self, frame: dict[str, Any]) -> None:
         request = await db(remis.remis_request)(
-            game_id=self.game_id,
-            user=self.user,
-            kind=frame.get("kind"),
-            action=frame.get("action"),
-            move_numbers=frame.get("move_numbers"),
-            reason=frame.get("reason", ""),
+            game_id=self.game_id, user=self.user, **socket_input.remis_request(frame)
         )
         await self.send(
             text_data=dumps({"type": "remis_filed", "id": request.pk, "ref": frame.get("ref")})
         )
 
     async def on_chat(self, frame: dict[str, Any]) -> None:
-        await db(chat.chat_post)(game_id=self.game_id, user=self.user, text=frame.get("text"))
+        text = socket_input.text(frame, "text")
+        await db(chat.chat_post)(game_id=self.game_id, user=self.user, text=text)
 
     async def on_sync(self, frame: dict[str, Any]) -> None:
-        version = frame.get("version", 0)
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise GameError("bad_request", gettext_noop("The version must be a whole number."))
-        data, self.seat = await db(frames.sync_frame)(self.game_id, self.user, max(version, 0))
+        version = socket_input.sync_version(frame)
+        data, self.seat = await db(frames.sync_frame)(self.game_id, self.user, version)
         await self.send(text_data=dumps(data))
 
     async def on_ping(self, frame: dict[str, Any]) -> None:
@@ -352,12 +342,7 @@ class RemisQueueConsumer(
             await self.channel_layer.group_add(QUEUE_GROUP, self.channel_name)
             await self.send_page(frame)
         elif frame["type"] == "decide":
-            await db(remis.remis_decide)(
-                request_id=frame.get("id"),
-                admin=self.user,
-                approve=frame.get("approve"),
-                reason=frame.get("reason", ""),
-            )
+            await db(remis.remis_decide)(admin=self.user, **socket_input.remis_decision(frame))
         else:
             await self.send(
                 text_data=error_frame("unknown_type", _("Expected queue, ping or decide."))

@@ -6,14 +6,16 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from ..errors import GameError
+from ..errors import GameError, no_such_game
 from ..models import Event, Game, RemisRequest
 from ..rules import Ruleset, get_ruleset
 from ..rules.base import RemisQueue, implements
+from .seats import game_with_seats, seat_list, seat_of
 from .walk import walk
 
 REMIS_KINDS = tuple(RemisRequest.Kind.values)
@@ -158,3 +160,44 @@ def move_list(game: Game) -> list[dict[str, Any]]:
         {"version": e.version, "seat": e.seat, "events": e.events}
         for e in Event.objects.filter(game=game, kind=Event.Kind.ACT).order_by("version")
     ]
+
+
+def candidates_for(game_id: int, user: Any) -> list[dict[str, Any]]:
+    """The repetition claims ``user`` could file now: none unless the same rule
+    as the service's (``remis_allowed``) lets them file one. Found once per
+    version and seat (finding them replays the game)."""
+    try:
+        game = game_with_seats(game_id)
+    except Game.DoesNotExist:
+        raise no_such_game() from None
+    seat = seat_of(game, user)
+    rs = get_ruleset(game.ruleset)
+    state = rs.decode(game.state) if game.state is not None else None
+    allowed = remis_allowed(game, rs, state, seat, timezone.now())
+    if seat is None or RemisRequest.Kind.REPETITION not in allowed:
+        return []
+    if not candidates_possible(game):
+        return []
+    key = f"remis-candidates:{game.pk}:{game.version}:{seat}"
+    found = cache.get(key)
+    if found is None:
+        found = repetition_candidates(game, seat)
+        cache.set(key, found, 600)
+    return found
+
+
+def request_detail(request_id: int) -> dict[str, Any]:
+    """One remis request as the admin decides it: with the seats and the
+    moves; or the error saying there is no such request."""
+    item = (
+        RemisRequest.objects.select_related("game", "requested_by", "decided_by")
+        .filter(pk=request_id)
+        .first()
+    )
+    if item is None:
+        raise GameError("not_found", gettext_noop("There is no such remis request."), status=404)
+    return {
+        **request_summary(item),
+        "seats": seat_list(game_with_seats(item.game_id)),
+        "moves": move_list(item.game),
+    }

@@ -21,7 +21,8 @@ from django.utils.translation import gettext_noop
 from ..errors import GameError
 from ..models import Event, Game, ReplayCheckpoint
 from ..rules import Ruleset, get_ruleset
-from .frames import client_event
+from .frames import client_event, result_text
+from .seats import game_with_seats, seat_list
 from .walk import CHECKPOINT_EVERY, step, walk
 
 EXPORT_FORMAT = "brettspiele/1"
@@ -233,3 +234,27 @@ def frames_page(game: Game, seat: int | None, first: int, limit: int) -> list[di
         request_build(game.pk, base, last)
         raise
     return frames
+
+
+def replay(game: Game, *, seat: int | None, first: int, limit: int, views: bool) -> dict[str, Any]:
+    """A page of versions ``first`` ... as ``seat`` (None: a spectator) saw
+    them, with the game's seats and result; ``more`` says whether later
+    versions follow the page (they start at ``end`` + 1)."""
+    if seat is not None and not 0 <= seat < game.seat_count:
+        raise GameError("bad_request", gettext_noop("There is no such seat."))
+    page = frames_page if views else events_page
+    frames = page(game, seat, first, limit)
+    end = frames[-1]["version"] if frames else game.version
+    return {
+        "game": game.pk,
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "seat": seat,
+        "seats": seat_list(game_with_seats(game.pk)),
+        "result": game.result,
+        "result_text": result_text(game.result),
+        "version": game.version,
+        "frames": frames,
+        "end": end,
+        "more": end < game.version,
+    }

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from ..models import Game, Presence, Seat
-from ..rules import get_ruleset
+from ..rules import RULESETS, get_ruleset
 
 PRESENCE_TTL = timedelta(seconds=90)
 
@@ -54,3 +54,17 @@ def lobby_tables() -> list[dict[str, Any]]:
         .order_by("-created")[:200]
     )
     return [table_summary(g) for g in games]
+
+
+def ruleset_list() -> list[dict[str, Any]]:
+    """The games one can play here, with the options a table can set."""
+    return [
+        {
+            "slug": rs.slug,
+            "title": gettext(rs.title),
+            "min_seats": rs.min_seats,
+            "max_seats": rs.max_seats,
+            "options": rs.option_fields(),
+        }
+        for rs in RULESETS.values()
+    ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -18,8 +18,11 @@ from ..models import (
 )
 from ..selectors.chat import message_dict
 
+if TYPE_CHECKING:
+    from ..users import Visitor
 
-def chat_post(*, game_id: Any, user: Any, text: Any) -> dict[str, Any]:
+
+def chat_post(*, game_id: int, user: Visitor, text: str) -> dict[str, Any]:
     """Store one message and push it to everyone on the game page."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to chat."), status=403)

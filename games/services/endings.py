@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +17,9 @@ from ..reasons import REASON_ABORTED, REASON_DRAW_AGREED, REASON_RESIGNED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from .events import append_event, ended, player_name
 from .guards import conflicts_are_stale, locked_game, require_active, require_seat
+
+if TYPE_CHECKING:
+    from ..users import Visitor
 
 
 def leave_or_end(game: Game, rs: Ruleset, seat: int, *, reason: str, event_type: str, now) -> Event:
@@ -44,7 +47,7 @@ def leave_or_end(game: Game, rs: Ruleset, seat: int, *, reason: str, event_type:
 
 
 @conflicts_are_stale
-def game_resign(*, game_id: Any, user: Any) -> int:
+def game_resign(*, game_id: int, user: Visitor) -> int:
     """Give up. Two seats: the other wins. More: the seat leaves (ruleset's hook)."""
     with transaction.atomic():
         game = locked_game(game_id, user)
@@ -61,7 +64,7 @@ def remaining_seats(game: Game) -> list[int]:
 
 
 @conflicts_are_stale
-def game_offer_draw(*, game_id: Any, user: Any) -> int:
+def game_offer_draw(*, game_id: int, user: Visitor) -> int:
     """Offer (or accept) a draw; it is agreed when every remaining seat offers."""
     with transaction.atomic():
         game = locked_game(game_id, user)
@@ -90,7 +93,7 @@ def game_offer_draw(*, game_id: Any, user: Any) -> int:
 
 
 @conflicts_are_stale
-def game_accept_draw(*, game_id: Any, user: Any) -> int:
+def game_accept_draw(*, game_id: int, user: Visitor) -> int:
     """Accept a standing offer: an offer of one's own is not an offer to accept."""
     with transaction.atomic():
         game = locked_game(game_id, user)
@@ -108,7 +111,7 @@ def game_accept_draw(*, game_id: Any, user: Any) -> int:
 
 
 @conflicts_are_stale
-def game_decline_draw(*, game_id: Any, user: Any) -> int:
+def game_decline_draw(*, game_id: int, user: Visitor) -> int:
     with transaction.atomic():
         game = locked_game(game_id, user)
         seat = require_seat(game, user)
@@ -138,7 +141,7 @@ def can_abort(game: Game) -> bool:
 
 
 @conflicts_are_stale
-def game_abort(*, game_id: Any, user: Any) -> int:
+def game_abort(*, game_id: int, user: Visitor) -> int:
     with transaction.atomic():
         game = locked_game(game_id, user)
         seat = require_seat(game, user)

@@ -4,7 +4,7 @@ a genuine game (every action legal, the same result) is stored."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -24,6 +24,9 @@ from ..reasons import REASON_APPROVED, REASON_DRAW_AGREED, REASON_FLAGGED, REASO
 from ..rules import RULESETS, IllegalAction, InvalidOptions, Ruleset
 from ..selectors.replays import EXPORT_FORMAT
 from ..selectors.walk import checkpoint_due, step_full
+
+if TYPE_CHECKING:
+    from ..users import Visitor
 
 # Entries a seat makes (or that happen to a seat): their ``seat`` may not be empty.
 SEATED_KINDS = {
@@ -261,7 +264,7 @@ def _result(built: Rebuilt, exported: Any) -> dict[str, Any]:
 
 
 @transaction.atomic
-def import_game(*, user: Any, data: Any) -> Game:
+def import_game(*, user: Visitor, data: dict[str, Any]) -> Game:
     """Rebuild a finished game from an export; refuses anything tampered with.
 
     Only the options, seed and actions are taken from the export (and the

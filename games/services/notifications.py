@@ -5,7 +5,7 @@ recipient's language."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -22,6 +22,9 @@ from ..models import (
 )
 from ..rules import get_ruleset
 from ..selectors.notifications import as_dict
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[str, Any]) -> None:
@@ -112,7 +115,7 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
     notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
 
 
-def mark_read(*, user: Any, ids: list[int] | None = None) -> int:
+def mark_read(*, user: User, ids: list[int] | None = None) -> int:
     qs = Notification.objects.filter(user=user, read=False)
     if ids is not None:
         qs = qs.filter(pk__in=[i for i in ids if -(2**63) <= i < 2**63])  # the DB's range

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,6 +23,9 @@ from . import replay_checkpoints
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
 from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
+
+if TYPE_CHECKING:
+    from ..users import Visitor
 
 
 def game_start(*, game: Game) -> Event:
@@ -52,7 +55,7 @@ def apply_action(
 
 
 def decide_act(
-    game: Game, user: Any, version: int, action: dict[str, Any], now: datetime
+    game: Game, user: Visitor, version: int, action: dict[str, Any], now: datetime
 ) -> tuple[Ruleset, Any, Event]:
     """Check and apply one player's action to the locked ``game`` (in memory only).
 
@@ -91,8 +94,11 @@ def decide_act(
 
 
 @conflicts_are_stale
-def game_act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
-    """Apply one player's action; returns the new version."""
+def game_act(*, game_id: int, user: Visitor, version: int, action: dict[str, Any]) -> int:
+    """Apply one player's action; returns the new version.
+
+    Clients' input is parsed before (the API's ActIn, the socket's
+    ``socket_input``); the checks here guard the database against any caller."""
     check_act_input(version, action)
     with transaction.atomic():
         game = locked_game(game_id, user)

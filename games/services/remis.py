@@ -13,7 +13,7 @@ game that ends closes its waiting request, realtime games come first in the queu
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -34,6 +34,9 @@ from ..selectors.remis import history, remis_refusal
 from . import notifications
 from .events import append_event
 from .guards import locked_game, require_active, require_json_object, require_seat
+
+if TYPE_CHECKING:
+    from ..users import Visitor
 
 
 def _bad(code: str, message: str, **params: Any) -> GameError:
@@ -72,12 +75,12 @@ def _deadlock_reason(reason: Any) -> str:
 
 def remis_request(
     *,
-    game_id: Any,
-    user: Any,
-    kind: Any,
-    action: Any = None,
-    move_numbers: Any = None,
-    reason: Any = "",
+    game_id: int,
+    user: Visitor,
+    kind: str,
+    action: dict[str, Any] | None = None,
+    move_numbers: list[int] | None = None,
+    reason: str = "",
 ) -> RemisRequest:
     """File a request instead of moving; the game pauses until an admin decides."""
     if kind not in RemisRequest.Kind.values:
@@ -175,7 +178,9 @@ def counted_deadlock(game: Game, seat: int) -> list[int]:
     return counts
 
 
-def remis_decide(*, request_id: Any, admin: Any, approve: Any, reason: Any = "") -> RemisRequest:
+def remis_decide(
+    *, request_id: int, admin: Visitor, approve: bool, reason: str = ""
+) -> RemisRequest:
     """Approve (the game ends as remis) or reject with a reason (play resumes)."""
     if admin is None or not admin.is_authenticated or not admin.is_staff:
         raise GameError("forbidden", gettext_noop("Only admins decide remis requests."), status=403)

@@ -50,6 +50,33 @@ def white_repeat(game, log):
     return log[-4][1], [53, 55, 57]
 
 
+def test_the_api_offers_candidates_only_where_the_service_takes_a_claim(repeating_log):
+    """/remis/candidates/ follows the service's rule (selectors.remis.remis_refusal)."""
+    game, white, black = play(repeating_log)
+
+    def offered(user):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        response = client.get(f"/api/games/{game.pk}/remis/candidates/")
+        assert response.status_code == 200
+        return response.json()["candidates"]
+
+    action, numbers = white_repeat(game, repeating_log)
+    assert {"action": action, "move_numbers": numbers} in offered(white)
+    assert offered(None) == []  # a spectator files nothing
+    assert offered(black) == []  # not black's move: the service says not_your_turn
+    with pytest.raises(GameError) as info:
+        remis.remis_request(
+            game_id=game.pk, user=black, kind="repetition", action=action, move_numbers=numbers
+        )
+    assert info.value.code == "not_your_turn"
+    remis.remis_request(
+        game_id=game.pk, user=white, kind="repetition", action=action, move_numbers=numbers
+    )
+    assert offered(white) == []  # a request waits: the service says remis_pending
+
+
 # --- the 50-move rule -----------------------------------------------------------
 
 

@@ -2,8 +2,10 @@
 
 Runs in-process through Django's WSGI handler (no network), authenticated
 with a token: once as a normal player, once as staff. Checked for every
-generated request, valid and invalid alike: never a 500, and every 4xx is
-the API's JSON error shape ``{"code": ..., "message": ...}``.
+generated request, valid and invalid alike: never a 500, every answer's
+status, content type and body as the schema describes them (the output
+serializers in games/api/serializers.py), and every 4xx the API's JSON error
+shape ``{"code": ..., "message": ...}``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ from django.test import Client
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from games.models import Game
 from tests.factories import FIRST_MOVE, make_user, started_game
@@ -99,7 +106,16 @@ def check_response(case: Any, players: Players) -> None:
     aim_at_real_objects(case, players)
     headers = {"Authorization": f"Token {players.token}"}
     response = case.call(headers=headers)
-    case.validate_response(response, checks=[not_a_server_error])
+    # Every answer, success or refusal, as /api/schema/ describes it.
+    case.validate_response(
+        response,
+        checks=[
+            not_a_server_error,
+            status_code_conformance,
+            content_type_conformance,
+            response_schema_conformance,
+        ],
+    )
     status = response.status_code
     assert status < 500, f"{status} for {case.method} {case.formatted_path}"
     if not routable(case):

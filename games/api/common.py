@@ -1,0 +1,95 @@
+"""What every API view shares: throttles, permissions, parsing a request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_noop
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from .. import ratelimit
+from ..errors import GameError
+
+
+class WriteThrottle(ScopedRateThrottle):
+    """Per-user limits on writes only (reads stay free), by the view's scope.
+
+    Counted with ratelimit.hit() in the shared cache: DRF's own history is a
+    read-modify-write that racing requests overwrite, so two processes (or
+    threads) let through up to twice the rate.
+    """
+
+    def allow_request(self, request, view) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.num_requests, self.duration = self.parse_rate(self.get_rate())
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        self.retry_after = ratelimit.hit(key, self.num_requests, self.duration)
+        return self.retry_after is None
+
+    def wait(self) -> float | None:
+        return self.retry_after
+
+
+class CostlyRead(APIView):
+    """A read that costs the server (replays, records, remis candidates):
+    limited per user, else per address (DRF's ``get_ident``; behind a proxy
+    set ``TRUSTED_PROXY_COUNT`` so that the address is the client's)."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "reads"
+
+
+class IsStaff(permissions.BasePermission):
+    message = "Only admins may see the remis queue."
+
+    def has_permission(self, request, view) -> bool:
+        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+
+
+def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    """The request body checked and parsed by ``serializer_class`` (else a 400)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def answer(
+    serializer_class: type[serializers.Serializer], data: Any, status: int = 200
+) -> Response:
+    """``data`` (built by a selector) as ``serializer_class`` describes it."""
+    return Response(serializer_class(data).data, status=status)
+
+
+def whole_number(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """A query parameter as a whole number, clamped to [low, high]."""
+    raw = request.query_params.get(name, "")
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise GameError(
+            "bad_request", gettext_noop("%(name)s must be a whole number."), name=name
+        ) from None
+    return min(max(value, low), high)
+
+
+def flag(request: Request, name: str, default: bool) -> bool:
+    """A query parameter as yes or no (``1``/``true`` or ``0``/``false``)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if default:
+        return raw not in {"0", "false"}
+    return raw in {"1", "true"}

@@ -1,0 +1,82 @@
+"""A game: its state for a page, the events since a version, a player's
+action and the seat commands (resign, draw offers, abort)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.utils.translation import gettext_noop
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..errors import GameError, no_such_game
+from ..selectors import frames
+from ..services import endings, play
+from .common import WriteThrottle, answer, valid
+from .serializers import AckOut, ActIn, GameOut, SyncOut, answers
+
+
+class GameDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=answers({200: GameOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        frame = frames.hello_frame(pk, request.user)
+        if frame is None:
+            raise no_such_game()
+        frame.pop("type")
+        return answer(GameOut, frame)
+
+
+class GameEvents(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("since", int, description="last version the client saw")],
+        responses=answers({200: SyncOut}),
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        try:
+            since = max(int(request.query_params.get("since", "0")), 0)
+        except ValueError:
+            raise GameError("bad_request", gettext_noop("since must be a whole number.")) from None
+        if frames.current_version(pk) is None:
+            raise no_such_game()
+        frame, _seat = frames.sync_frame(pk, request.user, since)
+        frame.pop("type")
+        return answer(SyncOut, frame)
+
+
+class GameAct(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "acts"
+
+    @extend_schema(request=ActIn, responses=answers({200: AckOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(ActIn, request)
+        version = play.game_act(
+            game_id=pk, user=request.user, version=data["version"], action=data["action"]
+        )
+        return answer(AckOut, {"version": version})
+
+
+def seat_command(service: Callable[..., int]) -> type[APIView]:
+    """A POST endpoint that runs one seat command service (resign, draw offers, abort)."""
+
+    class SeatCommand(APIView):
+        @extend_schema(request=None, responses=answers({200: AckOut}))
+        def post(self, request: Request, pk: int) -> Response:
+            return answer(AckOut, {"version": service(game_id=pk, user=request.user)})
+
+    SeatCommand.__name__ = f"SeatCommand_{service.__name__}"
+    return SeatCommand
+
+
+GameResign = seat_command(endings.game_resign)
+OfferDraw = seat_command(endings.game_offer_draw)
+AcceptDraw = seat_command(endings.game_accept_draw)
+DeclineDraw = seat_command(endings.game_decline_draw)
+Abort = seat_command(endings.game_abort)
