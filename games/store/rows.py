@@ -151,6 +151,15 @@ def _write_params(
 # -- the same two statements on the event loop's connections (services/moves_on_loop.py)
 
 
+@cache
+def _adapting_connection() -> Any:
+    """Django's connection object for ``Field.get_db_prep_save`` on the loop:
+    it only adapts values there and never connects. Kept once per process:
+    ``connections[...]`` in each move's new task built a new one (measured
+    0.14 ms a move)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 async def _afetchone(conn: psycopg.AsyncConnection, script: str, params: list[Any]) -> tuple | None:
     """The row of ``script``'s one statement that returns rows; several
     statements in one round trip (a client-side-binding cursor)."""
@@ -182,8 +191,7 @@ async def asave_event(
 ) -> Event:
     """``save_event`` ending the transaction ``alock_game`` began: both writes
     and the COMMIT in one round trip."""
-    # Django's connection object only adapts the values here; it does not connect.
-    event_params, game_params = _write_params(game, event, fields, connections[DEFAULT_DB_ALIAS])
+    event_params, game_params = _write_params(game, event, fields, _adapting_connection())
     script = _insert_and_update_sql(tuple(fields)) + "; COMMIT"
     (pk,) = await _afetchone(conn, script, [*event_params, *game_params, game.pk])
     return _saved(game, event, pk)
