@@ -11,6 +11,13 @@ whether the bars hold:
 
   .venv/bin/python bench/bars.py [--games 200] [--duration 20]
 
+With ``--variant`` (repeatable) it measures several builds or settings of the
+site in the same run instead, against the relay once: each variant is
+``LABEL[,dir=CHECKOUT][,NAME=VALUE...]`` (a checkout of another commit to
+serve, environment variables such as ``MOVES_ON_LOOP=0`` or
+``DB_SERVER_SIDE_BINDING=1``); ``--rounds`` repeats the variants in turn, so
+a drift of the machine spreads over all of them. Prints one table.
+
 Needs PostgreSQL and Redis on 127.0.0.1 (creates/uses the database
 ``bench``). It measures; it never fails a test run.
 """
@@ -48,10 +55,10 @@ def wait_port(port: int, timeout: float = 30) -> None:
     raise SystemExit(f"server on {port} did not come up")
 
 
-def start(app: str, port: int, env: dict) -> subprocess.Popen:
+def start(app: str, port: int, env: dict, cwd: Path = ROOT) -> subprocess.Popen:
     log = open(Path(tempfile.gettempdir()) / f"bars-{port}.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [DAPHNE, "-b", "127.0.0.1", "-p", str(port), app], cwd=ROOT, env=env, stdout=log, stderr=log
+        [DAPHNE, "-b", "127.0.0.1", "-p", str(port), app], cwd=cwd, env=env, stdout=log, stderr=log
     )
     wait_port(port)
     return proc
@@ -70,6 +77,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--duration", type=float, default=20)
+    p.add_argument("--variant", action="append", default=[], help="LABEL[,dir=D][,NAME=VALUE...]")
+    p.add_argument("--rounds", type=int, default=1)
     args = p.parse_args()
     env = {
         **os.environ,
@@ -86,6 +95,8 @@ def main() -> None:
         check=False,
     )
     subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    if args.variant:
+        return compare(args, env)
     relay_port, lean_port, site_port = free_port(), free_port(), free_port()
     procs = [
         start("bench.relay:application", relay_port, env),
@@ -119,6 +130,86 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
     report(relay_closed, lean_closed, relay_open, games_closed, games_open)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def parse_variant(text: str) -> tuple[str, Path, dict]:
+    label, *pairs = text.split(",")
+    cwd, extra = ROOT, {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name == "dir":
+            cwd = Path(value).resolve()
+        else:
+            extra[name] = value
+    return label, cwd, extra
+
+
+def compare(args: argparse.Namespace, env: dict) -> None:
+    """Each variant's site, closed and open loop, against the stock relay (measured once)."""
+    common = ["--games", str(args.games), "--duration", str(args.duration)]
+    port = free_port()
+    relay = start("bench.relay:application", port, env)
+    try:
+        relay_closed = load(
+            port, env, ["--target=relay", "--mode=closed", *common, f"--server-pid={relay.pid}"]
+        )
+    finally:
+        stop(relay)
+    variants = [parse_variant(v) for v in args.variant]
+    results: dict[str, list[tuple[dict, dict]]] = {label: [] for label, _, _ in variants}
+    for _round in range(args.rounds):
+        for label, cwd, extra in variants:
+            site_env = {**env, **extra}
+            port = free_port()
+            site = start("config.asgi:application", port, site_env, cwd)
+            try:
+                closed = load(
+                    port,
+                    site_env,
+                    [
+                        "--setup",
+                        "--mode=closed",
+                        "--spectators=2",
+                        *common,
+                        f"--server-pid={site.pid}",
+                    ],
+                )
+                paced = load(
+                    port,
+                    site_env,
+                    ["--setup", "--mode=open", "--interval=2", "--spectators=2", *common],
+                )
+            finally:
+                stop(site)
+            results[label].append((closed, paced))
+            print(f"# {label}: {closed['moves_per_s']:.0f} moves/s", flush=True)
+    print()
+    print(f"relay (stock consumer) closed: {relay_closed['rate']:.0f} frames/s")
+    print()
+    print(
+        "| variant | moves/s (closed) | CPU/move | closed p50 / p99 | paced p50 / p90 / p99 "
+        "| lost/doubled |"
+    )
+    print("|---|---|---|---|---|---|")
+    for label, runs in results.items():
+        rates = " / ".join(f"{c['moves_per_s']:.0f}" for c, _ in runs)
+        cpu = " / ".join(
+            f"{1000 * c['server_cpu_s'] / c['moves']:.2f}" if c["moves"] else "-" for c, _ in runs
+        )
+        closed = " / ".join(f"{c['p50_ms']:.0f}, {c['p99_ms']:.0f}" for c, _ in runs)
+        paced = " / ".join(
+            f"{o['p50_ms']:.1f}, {o['p90_ms']:.1f}, {o['p99_ms']:.1f}" for _, o in runs
+        )
+        bad = sum(sum(c["violations"].values()) + sum(o["violations"].values()) for c, o in runs)
+        print(f"| {label} | {rates} | {cpu} ms | {closed} ms | {paced} ms | {bad} |")
 
 
 def report(relay_closed, lean_closed, relay_open, games_closed, games_open) -> None:

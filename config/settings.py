@@ -104,11 +104,21 @@ if os.environ.get("DATABASE_URL"):
     # health checks replace a connection the server dropped before it is used.
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
-        "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
-        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
-    }
+    DB_OPTIONS = DATABASES["default"].setdefault("OPTIONS", {})
+    if env_bool("DB_POOL", True):
+        DB_OPTIONS["pool"] = {
+            "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
+            "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        }
+    # Measured in docs/performance.md ("The move path on documented APIs"):
+    # neither pays on this site, so both stay at Django's and psycopg's
+    # defaults (client-side binding; nothing prepared). For bench/bars.py.
+    if env_bool("DB_SERVER_SIDE_BINDING", False):
+        DB_OPTIONS["server_side_binding"] = True
+    if os.environ.get("DB_PREPARE_THRESHOLD"):
+        threshold = os.environ["DB_PREPARE_THRESHOLD"]
+        DB_OPTIONS["prepare_threshold"] = None if threshold == "none" else int(threshold)
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("TEST_DATABASE_NAME", "test_brettspiele")
     }

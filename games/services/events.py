@@ -60,19 +60,17 @@ def player_name(game: Game, seat: int) -> str:
     return name or str(seat + 1)
 
 
-def append_event(
-    game: Game, rs: Ruleset, state: Any, *, last: bool = False, **change: Any
-) -> Event:
+def append_event(game: Game, rs: Ruleset, state: Any, **change: Any) -> Event:
     """Store the new state and its Event; broadcast and notify after commit.
 
     ``change`` as ``next_event`` takes it: ``result`` ends the game by the
     platform (resign, flag, draw, abort); otherwise the ruleset's outcome
-    decides. ``last``: nothing else follows in the caller's transaction.
+    decides.
     """
     before_to_act, status_before = list(game.to_act), game.status
     event = next_event(game, rs, state, **change)
     lobby_changed = changes_lobby(status_before, game, event)
-    return store_event(game, rs, state, event, before_to_act, lobby_changed, last=last)
+    return store_event(game, rs, state, event, before_to_act, lobby_changed)
 
 
 def store_event(
@@ -82,14 +80,12 @@ def store_event(
     event: Event,
     before_to_act: list[int],
     lobby_changed: bool,
-    *,
-    last: bool,
 ) -> Event:
     """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
     if game.is_over and implements(rs, RemisQueue):
         close_waiting_remis(game, event.created)
     notifications.after_game_event(game, before_to_act, event)
-    rows.save_event(game, event, MUTABLE_FIELDS, last=last)
+    event = rows.save_event(game, event, MUTABLE_FIELDS)
     publish.after_commit(partial(publish_after_commit, game, rs, state, event, lobby_changed))
     return event
 

@@ -83,7 +83,7 @@ async def _act_on_loop(*, game_id: Any, user: Any, version: Any, action: Any) ->
     for _attempt in range(2):
         try:
             async with pool.connection() as conn:
-                return await _decide_and_write(conn, pool.wrapper, game_id, user, version, action)
+                return await _decide_and_write(conn, game_id, user, version, action)
         except _Dropped:
             continue
         except PoolTimeout:
@@ -97,10 +97,10 @@ class _Dropped(Exception):
 
 
 async def _decide_and_write(
-    conn: psycopg.AsyncConnection, wrapper: Any, game_id: int, user: Any, version: Any, action: Any
+    conn: psycopg.AsyncConnection, game_id: int, user: Any, version: Any, action: Any
 ) -> int | None:
     try:
-        game = await rows.alock_game(conn, wrapper, game_id, user_id_of(user))
+        game = await rows.alock_game(conn, game_id, user_id_of(user))
     except psycopg.OperationalError:
         if conn.broken or conn.closed:
             raise _Dropped from None
@@ -113,7 +113,7 @@ async def _decide_and_write(
         await conn.rollback()
         return None
     try:
-        await rows.asave_event(conn, wrapper, game, event, MUTABLE_FIELDS)
+        event = await rows.asave_event(conn, game, event, MUTABLE_FIELDS)
     except (psycopg.IntegrityError, psycopg.OperationalError):
         # A version conflict, or a connection lost mid-commit: the usual path
         # decides again (a committed move then answers stale_version).

@@ -105,9 +105,7 @@ def game_act(*, game_id: int, user: Visitor, version: int, action: dict[str, Any
         before_to_act = list(game.to_act)
         rs, new_state, event = decide_act(game, user, version, action, timezone.now())
         lobby_changed = changes_lobby(Game.Status.ACTIVE, game, event)
-        return store_event(
-            game, rs, new_state, event, before_to_act, lobby_changed, last=True
-        ).version
+        return store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
 
 
 @conflicts_are_stale

@@ -8,7 +8,7 @@ import weakref
 
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS
 from psycopg_pool import AsyncConnectionPool
 
 # A row locked longer than this (a slow sweeper job, say) is waited for by the
@@ -20,18 +20,43 @@ LOCK_TIMEOUT = "500ms"
 _pools: dict[asyncio.AbstractEventLoop, LoopPool] = {}
 
 
+# Keys of ``DATABASES[...]["OPTIONS"]`` that Django reads itself; the rest
+# are libpq/psycopg connection parameters (documented for the backend).
+DJANGO_ONLY_OPTIONS = {
+    "pool",
+    "server_side_binding",
+    "isolation_level",
+    "assume_role",
+    "cursor_factory",
+}
+
+
+def connect_kwargs(db: dict) -> dict:
+    """psycopg connection parameters from a ``DATABASES`` entry (its documented keys)."""
+    kwargs = {
+        key: db[name]
+        for key, name in (("dbname", "NAME"), ("user", "USER"), ("password", "PASSWORD"))
+        if db.get(name)
+    }
+    kwargs |= {
+        key: str(db[name]) for key, name in (("host", "HOST"), ("port", "PORT")) if db.get(name)
+    }
+    options = {k: v for k, v in db.get("OPTIONS", {}).items() if k not in DJANGO_ONLY_OPTIONS}
+    return {**kwargs, **options, "autocommit": True}
+
+
 class LoopPool(AsyncConnectionPool):
     """psycopg_pool's pool of autocommit connections for one event loop (Daphne
-    runs one per process), with the database settings Django would use."""
+    runs one per process), to the database of ``DATABASES["default"]``.
+
+    Its connections keep psycopg's own loaders (jsonb parsed, timestamptz as
+    aware datetimes in the session's UTC): what ``rows.alock_game`` reads
+    needs no further conversion."""
 
     def __init__(self, size: int) -> None:
-        # Not connected: its settings, converters and adapters for this database.
-        self.wrapper = connections.create_connection(DEFAULT_DB_ALIAS)
         self.opened: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()
-        params = self.wrapper.get_connection_params()
-        params.pop("cursor_factory", None)  # a sync class; the statements pick their cursor
         super().__init__(
-            kwargs={**params, "autocommit": True},
+            kwargs=connect_kwargs(settings.DATABASES[DEFAULT_DB_ALIAS]),
             min_size=1,
             max_size=size,
             open=False,
@@ -42,8 +67,8 @@ class LoopPool(AsyncConnectionPool):
     async def _configure(self, conn: psycopg.AsyncConnection) -> None:
         self.opened.add(conn)
         await conn.execute(
-            "SELECT set_config('TimeZone', %s, false), set_config('lock_timeout', %s, false)",
-            [self.wrapper.timezone_name, LOCK_TIMEOUT],
+            "SELECT set_config('TimeZone', 'UTC', false), set_config('lock_timeout', %s, false)",
+            [LOCK_TIMEOUT],
         )
 
 

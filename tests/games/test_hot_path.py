@@ -1,0 +1,138 @@
+"""The move's hot path (games/store/rows.py) on documented APIs, watched for
+what an upgrade of Django or psycopg could break without a failing test
+elsewhere: how many statements a move takes, that the rows come back as the
+ORM reads them, that the saved Event is a saved instance.
+
+Runs on SQLite and on PostgreSQL (the loop's part on PostgreSQL only).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Event, Game
+from games.services import play
+from games.store import loop_pool, rows
+from tests.factories import FIRST_MOVE, make_user, started_game
+
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+TRANSACTION_CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b", re.I)
+
+
+def fields_of(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def hot_statements(captured: CaptureQueriesContext) -> list[str]:
+    """The statements a block sent to the game and event tables (not the
+    transaction's own BEGIN/COMMIT, not the notifications a move may add)."""
+    tables = (f'"{Game._meta.db_table}"', f'"{Event._meta.db_table}"')
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if not TRANSACTION_CONTROL.match(q["sql"]) and any(t in q["sql"] for t in tables)
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_takes_the_lock_and_one_write_per_table_at_most():
+    white, black = make_user(), make_user()
+    game = started_game(players=[white, black])
+    with CaptureQueriesContext(connection) as captured:
+        assert play.game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    sent = hot_statements(captured)
+    # The lock (with the seats), then the event insert and the game update:
+    # one statement on PostgreSQL (a data-modifying CTE), two on SQLite.
+    assert len(sent) == (2 if ON_POSTGRES else 3), sent
+    assert "FOR UPDATE" in sent[0] if ON_POSTGRES else sent[0].startswith("SELECT")
+    assert sent[1].startswith("WITH e AS (INSERT" if ON_POSTGRES else "INSERT")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_locked_row_is_the_game_the_orm_reads():
+    white, black = make_user(), make_user()
+    game = started_game(players=[white, black])
+    with transaction.atomic():
+        locked = rows.lock_game(game.pk, black.pk)
+    assert fields_of(locked) == fields_of(Game.objects.get(pk=game.pk))
+    assert locked.my_seat == 1
+    assert locked.seat_users == {0: white.pk, 1: black.pk}
+    with transaction.atomic():
+        assert rows.lock_game(game.pk + 10_000, black.pk) is None
+        assert rows.lock_game(game.pk, None).my_seat is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_saved_event_is_a_saved_instance():
+    white, black = make_user(), make_user()
+    game = started_game(players=[white, black])
+    with transaction.atomic():
+        locked = rows.lock_game(game.pk, white.pk)
+        _, _, event = play.decide_act(locked, white, 1, FIRST_MOVE, timezone.now())
+        saved = rows.save_event(locked, event, ["version", "state", "to_act"])
+    stored = Event.objects.get(game=game, version=2)
+    assert saved.pk == stored.pk
+    assert fields_of(saved) == fields_of(stored)
+    assert saved._state.adding is False and saved._state.db == "default"
+    assert saved.game is locked  # no query to reach its game
+    assert Game.objects.get(pk=game.pk).version == 2
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="moves run on the loop only on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+async def test_the_loops_row_is_the_game_the_orm_reads():
+    from tests.db_threads import sync_to_async
+
+    def build():
+        white, black = make_user(), make_user()
+        game = started_game(players=[white, black])
+        return game, white, black, fields_of(Game.objects.get(pk=game.pk))
+
+    game, white, black, expected = await sync_to_async(build)()
+    pool = await loop_pool.pool_for_this_loop()
+    async with pool.connection() as conn:
+        locked = await rows.alock_game(conn, game.pk, black.pk)
+        await conn.rollback()
+    assert fields_of(locked) == expected
+    assert locked.my_seat == 1
+    assert locked.seat_users == {0: white.pk, 1: black.pk}
+
+
+PRIVATE = re.compile(r"atomic_blocks|needs_rollback|(?<![A-Za-z0-9])_state\.|\.autocommit\s*=")
+
+
+def private_uses(root: Path) -> list[str]:
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if PRIVATE.search(line):
+                found.append(f"{path}:{number}: {line.strip()}")
+    return found
+
+
+def test_product_code_uses_no_private_transaction_or_model_state():
+    """Django's undocumented connection and model state (and switching
+    autocommit under its feet) stays out of games/: an upgrade could change
+    them silently."""
+    assert private_uses(Path(__file__).resolve().parents[2] / "games") == []
+
+
+def test_the_guard_finds_what_it_looks_for(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "a = len(connection.atomic_blocks)\nb = connection.needs_rollback\n"
+        "event._state.adding = False\nraw.autocommit = True\nnew_state.x = 1\n"
+    )
+    assert [line.split(": ", 1)[1] for line in private_uses(tmp_path)] == [
+        "a = len(connection.atomic_blocks)",
+        "b = connection.needs_rollback",
+        "event._state.adding = False",
+        "raw.autocommit = True",
+    ]
