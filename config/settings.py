@@ -322,6 +322,9 @@ GAME_SWEEP_SECONDS = float(os.environ.get("GAME_SWEEP_SECONDS", "0.5"))
 MOVES_ON_LOOP = env_bool("MOVES_ON_LOOP", True)
 # Connections of each process's event-loop move pool (games/loop_moves.py).
 MOVES_POOL_SIZE = int(os.environ.get("MOVES_POOL_SIZE", "4"))
+# Pings are answered from what each process knows (games/realtime/watch.py);
+# this often at most it checks that against the database, in one read.
+PING_REFRESH_SECONDS = float(os.environ.get("PING_REFRESH_SECONDS", "10"))
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500
 # API bodies: what the game socket takes in one frame (64 KiB); imports more.

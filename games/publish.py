@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from functools import partial
@@ -174,7 +175,9 @@ def publish_game_event(game: Game, rs: Ruleset, state: Any, event: Event) -> Non
 def publish_table(game: Game) -> None:
     """Tell the lobby a table or live game changed (or went away)."""
     summary = table_summary(game)
-    _send(LOBBY_GROUP, {"type": "lobby.table", "table": summary})
+    # Every lobby socket of a process hears it; the process applies it once.
+    change = uuid.uuid4().hex
+    _send(LOBBY_GROUP, {"type": "lobby.table", "table": summary, "change": change})
     _send(game_group(game.pk), {"type": "game.table", "table": summary})
 
 

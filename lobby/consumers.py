@@ -2,41 +2,46 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from games.i18n import TranslatedConsumerMixin
-from games.publish import LOBBY_GROUP, in_thread_then_publish, user_group
+from games.publish import LOBBY_GROUP, user_group
 from games.ratelimit import ConnectionBudget
+from games.realtime import watch
 from games.realtime.consumer_base import LoopOnlyDispatchMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
-from games.selectors.tables import lobby_tables
 
 
 class LobbyConsumer(
     FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
 ):
+    """A bounded snapshot first, then only changes; a ping that carries the
+    page's lobby token is answered from what the process knows."""
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]
         if user is not None and user.is_authenticated:
             self.groups_joined.append(user_group(user.pk))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join_groups()
         self.budget = ConnectionBudget(None)
         await self.accept()
-        await self.send_snapshot()
+        await watch.lobby.check(fresh=True)
+        await self.send(text_data=dumps(watch.lobby.frame()))
+
+    async def join_groups(self) -> None:
+        self.joined = time.monotonic()
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def send_snapshot(self) -> None:
-        tables = await in_thread_then_publish(lobby_tables)()
-        await self.send(text_data=dumps({"type": "tables", "tables": tables}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.checked_frame(text_data)
@@ -51,12 +56,20 @@ class LobbyConsumer(
                 )
             )
             return
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.send_snapshot()
+        if watch.rejoin_due(self.joined):
+            await self.join_groups()
+        token = await watch.lobby.current()
+        has = frame.get("lobby")
+        if isinstance(has, str) and has != token:
+            await self.send(text_data=dumps(watch.lobby.frame()))
+        else:  # up to date, or an older page that sends no token: never a snapshot
+            await self.send(text_data=dumps({"type": "pong", "lobby": token}))
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=dumps({"type": "table", "table": message["table"]}))
+        token = watch.lobby.apply(message.get("change") or "", message["table"])
+        await self.send(
+            text_data=dumps({"type": "table", "table": message["table"], "lobby": token})
+        )
 
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))

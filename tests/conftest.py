@@ -122,6 +122,15 @@ def _fresh_rate_limits():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_process_knowledge():
+    """What the process knows of games, the lobby and notifications
+    (games/realtime/watch.py) belongs to one database: each test has its own."""
+    from games.realtime import watch
+
+    watch.forget()
+
+
+@pytest.fixture(autouse=True)
 def _close_loop_connections():
     """Moves on PostgreSQL keep connections per event loop (games/store/loop_pool.py);
     each test's loop ends with the test, and so do its connections, or the

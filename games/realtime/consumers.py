@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,7 +26,7 @@ from ..selectors import notifications as notification_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, moves_on_loop, notifications, remis
-from . import presence, socket_input
+from . import presence, socket_input, watch
 from .consumer_base import LoopOnlyDispatchMixin
 from .socket_frames import (
     UNAVAILABLE,
@@ -82,8 +83,15 @@ class GameConsumer(
             return
         self.seat = hello["seat"]
         self.budget = ConnectionBudget(getattr(self.user, "pk", None))
+        watch.games.watch(self.game_id)
+        self.watching = True
+        self.saw_table(hello["table"])
         await self.accept()
         await self.send_hello(hello)
+
+    def saw_table(self, table: dict[str, Any]) -> None:
+        seen = {"version": table["version"], "status": table["status"], "taken": table["taken"]}
+        watch.games.saw(self.game_id, seen)
 
     async def send_hello(self, hello: dict[str, Any]) -> None:
         count = await db(presence.presence_join)(
@@ -94,6 +102,7 @@ class GameConsumer(
         await db(publish_watchers)(self.game_id, count)
 
     async def join_groups(self) -> None:
+        self.joined = time.monotonic()
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
 
@@ -103,6 +112,9 @@ class GameConsumer(
 
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
+        if getattr(self, "watching", False):
+            self.watching = False
+            watch.games.unwatch(self.game_id)
         if not hasattr(self, "seat"):
             return
         count = await db(presence.presence_leave)(
@@ -185,10 +197,11 @@ class GameConsumer(
         await self.send(text_data=dumps(data))
 
     async def on_ping(self, frame: dict[str, Any]) -> None:
-        # A restarted Redis forgets groups: joining again is idempotent.
-        await self.join_groups()
-        now = await db(frames.ping_state)(self.game_id)
-        await db(presence.presence_touch)(channel_name=self.channel_name)
+        """A tiny pong from what the process knows (no query, no Redis); the
+        events the page missed only when it is behind."""
+        if watch.rejoin_due(self.joined):
+            await self.join_groups()
+        now = await watch.games.current(self.game_id)
         current = now["version"] if now else None
         pong = {"type": "pong", "version": current}
         if now and now["status"] == "open":
@@ -200,6 +213,7 @@ class GameConsumer(
 
     # -- from the group --------------------------------------------------
     async def game_frames(self, message: dict[str, Any]) -> None:
+        watch.games.saw(self.game_id, {"version": message["version"]})
         frames = message.get("frames")
         if frames is not None:  # nothing secret: every seat's frame is here
             key = SPECTATOR if self.seat is None else str(self.seat)
@@ -231,6 +245,7 @@ class GameConsumer(
         await self.send(text_data=dumps({"type": "chat", "message": message["message"]}))
 
     async def game_table(self, message: dict[str, Any]) -> None:
+        self.saw_table(message["table"])
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))
         if self.seat_in(message["table"]) != self.seat:
             await self.refresh_seat()
@@ -255,17 +270,43 @@ class NotifyConsumer(
             return
         self.group = user_group(self.user.pk)
         self.budget = ConnectionBudget(None)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.newest = 0  # the newest notification this page has
+        await self.join_group()
+        watch.newest_notifications.watch(self.user.pk)
         await self.accept()
         await self.send_list()
 
+    async def join_group(self) -> None:
+        self.joined = time.monotonic()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
+            watch.newest_notifications.unwatch(self.user.pk)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def send_list(self) -> None:
         items = await db(notification_reads.unread)(self.user)
-        await self.send(text_data=dumps({"type": "notifications", "items": items}))
+        self.saw_newest(max((item["id"] for item in items), default=0))
+        await self.send(
+            text_data=dumps({"type": "notifications", "items": items, "newest": self.newest})
+        )
+
+    def saw_newest(self, newest: int) -> None:
+        self.newest = max(self.newest, newest)
+        watch.newest_notifications.saw(self.user.pk, newest)
+
+    async def on_ping(self, frame: dict[str, Any]) -> None:
+        """A tiny pong when the page has the newest notification this process
+        knows of (no query); the list when the page is behind."""
+        if watch.rejoin_due(self.joined):
+            await self.join_group()
+        newest = max(self.newest, await watch.newest_notifications.current(self.user.pk) or 0)
+        has = frame.get("newest")
+        if isinstance(has, int) and not isinstance(has, bool) and has < newest:
+            await self.send_list()
+        else:
+            await self.send(text_data=dumps({"type": "pong", "newest": newest}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.checked_frame(text_data)
@@ -274,8 +315,7 @@ class NotifyConsumer(
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "ping":
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            await self.send_list()
+            await self.on_ping(frame)
         elif frame["type"] == "read":
             ids = frame.get("ids")
             if ids is not None and not (
@@ -292,6 +332,7 @@ class NotifyConsumer(
 
     async def user_notify(self, message: dict[str, Any]) -> None:
         if message["payload"].get("kind") == "notification":
+            self.saw_newest(message["payload"]["notification"]["id"])
             await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Max
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
@@ -66,3 +67,14 @@ def unread(user: Any, limit: int = 30) -> list[dict[str, Any]]:
     """The newest notifications, in the user's stored language like the pushed ones."""
     with translation.override(user.language_or_default()):
         return [as_dict(n) for n in Notification.objects.filter(user=user)[:limit]]
+
+
+def newest_ids(user_ids: list[int]) -> dict[int, int]:
+    """Each user's newest notification id (users without one left out), in one query."""
+    rows = (
+        Notification.objects.filter(user_id__in=user_ids)
+        .values("user_id")
+        .annotate(newest=Max("id"))
+        .values_list("user_id", "newest")
+    )
+    return dict(rows)

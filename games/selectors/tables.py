@@ -56,6 +56,29 @@ def lobby_tables() -> list[dict[str, Any]]:
     return [table_summary(g) for g in games]
 
 
+# The lobby socket's snapshot: every open table (up to this many, newest
+# first) and the live games most watched; the rest are only counted.
+SNAPSHOT_OPEN = 100
+SNAPSHOT_LIVE = 20
+
+
+def lobby_snapshot() -> dict[str, Any]:
+    """What a lobby page starts from, bounded however many games are live."""
+    with_seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    current = Game.objects.select_related("host", "challenged").prefetch_related(with_seats)
+    open_tables = list(current.filter(status=Game.Status.OPEN).order_by("-created")[:SNAPSHOT_OPEN])
+    live_ids = list(Game.objects.filter(status=Game.Status.ACTIVE).values_list("pk", flat=True))
+    watched = sorted(live_ids, key=lambda pk: (-watcher_count(pk), -pk))[:SNAPSHOT_LIVE]
+    live = sorted(current.filter(pk__in=watched), key=lambda g: watched.index(g.pk))
+    return {
+        "tables": [table_summary(g) for g in [*open_tables, *live]],
+        "counts": {
+            "open": Game.objects.filter(status=Game.Status.OPEN).count(),
+            "live": len(live_ids),
+        },
+    }
+
+
 def ruleset_list() -> list[dict[str, Any]]:
     """The games one can play here, with the options a table can set."""
     return [

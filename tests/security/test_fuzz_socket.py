@@ -30,15 +30,15 @@ ORIGIN = (b"origin", b"http://localhost")
 HUGE = 10**30
 
 # What answers the probe ``{"type": "ping"}`` on each socket.
-PROBE_ANSWER = {"game": "pong", "lobby": "tables", "notify": "notifications", "remis": "queue"}
+PROBE_ANSWER = {"game": "pong", "lobby": "pong", "notify": "pong", "remis": "queue"}
 # Frames the server pushes on its own (presence, lobby changes): never an answer.
 PUSHED = {"watchers", "table", "event", "chat", "notify", "request"}
-# Frames answered like the probe itself (when they are valid).
+# Frames that get an answer of their own (when they are valid), and its type.
 SAME_ANSWER = {
-    "game": {"ping"},
-    "lobby": {"ping"},
-    "notify": {"ping", "read"},
-    "remis": {"ping", "queue"},
+    "game": {"ping": "pong"},
+    "lobby": {"ping": "pong"},
+    "notify": {"ping": "pong", "read": "notifications"},
+    "remis": {"ping": "queue", "queue": "queue"},
 }
 
 
@@ -119,14 +119,15 @@ async def answers(comm: WebsocketCommunicator, url: str, send: tuple[str, Any]) 
     """
     await send_frame(comm, send)
     await comm.send_to(text_data='{"type": "ping"}')
-    own_answer_pending = _frame_type(send) in SAME_ANSWER[url]
+    own_answer = SAME_ANSWER[url].get(_frame_type(send))
+    own_answer_pending = own_answer is not None
     got: list[dict] = []
     while True:
         frame = await next_output(comm)
         if frame["type"] == "<close>":
             got.append(frame)
             return got
-        if own_answer_pending and frame["type"] in {"error", PROBE_ANSWER[url]}:
+        if own_answer_pending and frame["type"] in {"error", own_answer}:
             own_answer_pending = False
             got.append(frame)
             continue

@@ -5,13 +5,23 @@ import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 const catalog = JSON.parse($("catalog").textContent);
 const me = JSON.parse($("me").textContent) || null;
 const tables = new Map();
+/** @type {string | undefined} the lobby state this page has (the server's token) */
+let lobbyToken;
+/** @type {{open: number, live: number}} */
+let counts = { open: 0, live: 0 };
 const titles = Object.fromEntries(catalog.map((rs) => [rs.slug, rs.title]));
 
 new LiveSocket(() => "/ws/lobby/", {
+  // The token says what this page has: the server answers a tiny pong, or
+  // the snapshot when the page is behind.
+  ping: () => (lobbyToken ? { type: "ping", lobby: lobbyToken } : { type: "ping" }),
   onFrame(frame) {
+    if (frame.lobby) lobbyToken = frame.lobby;
+    if (frame.type === "pong") return;
     if (frame.type === "tables") {
       tables.clear();
       frame.tables.forEach((tb) => tables.set(tb.id, tb));
+      if (frame.counts) counts = frame.counts;
     } else if (frame.type === "table") {
       tables.set(frame.table.id, frame.table);
     } else if (frame.type === "notify") {
@@ -78,6 +88,10 @@ function render() {
     }),
   );
   $("live-empty").hidden = live.length > 0;
+  // The lobby lists the most watched live games; the rest are counted.
+  const more = counts.live - live.length;
+  $("live-more").hidden = more <= 0;
+  $("live-more").textContent = more > 0 ? fmt(gettext("and %(n)s more live games"), { n: more }) : "";
 }
 
 function badge(text) {

@@ -3,12 +3,17 @@ import { $, h } from "./dom.js";
 import { LiveSocket, toast } from "./socket.js";
 
 let items = [];
+let newest = 0; // the newest notification this page has: the server answers a tiny pong
 
 const socket = new LiveSocket(() => "/ws/notify/", {
+  ping: () => ({ type: "ping", newest }),
   onFrame(frame) {
+    if (frame.type === "pong") return;
     if (frame.type === "notifications") {
+      newest = Math.max(newest, frame.newest || 0);
       items = frame.items;
     } else if (frame.type === "notify") {
+      newest = Math.max(newest, frame.notification.id);
       items = [frame.notification, ...items.filter((n) => n.id !== frame.notification.id)];
       // The game page already shows what happens in its own game.
       if (location.pathname !== `/g/${frame.notification.game}/`) toast(frame.notification.text);

@@ -1,0 +1,182 @@
+"""Idle pings cost nothing (games/realtime/watch.py): a tiny pong from what
+the process knows, data only when the page is behind; the lobby sends a
+bounded snapshot, then changes; a lost push is caught up by the process's
+batched check."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from games.models import Game, Notification
+from games.realtime import consumers, watch
+from games.selectors import tables
+from games.services import notifications
+from lobby import services as lobby
+from tests.db_threads import sync_to_async
+from tests.factories import make_user, started_game
+from tests.games.test_consumers import connect, receive
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Every database hop a socket makes, and every batched check of the ledgers."""
+    calls: list[str] = []
+    real_db = consumers.db
+
+    def db(func):
+        calls.append(getattr(func, "__name__", repr(func)))
+        return real_db(func)
+
+    monkeypatch.setattr(consumers, "db", db)
+    for name in ("games", "newest_notifications"):
+        ledger = getattr(watch, name)
+        load = ledger.load
+        monkeypatch.setattr(
+            ledger, "load", lambda keys, load=load, name=name: (calls.append(name), load(keys))[1]
+        )
+    real_read = watch.lobby._read
+
+    async def lobby_read():
+        calls.append("lobby")
+        await real_read()
+
+    monkeypatch.setattr(watch.lobby.check, "read", lobby_read)
+    return calls
+
+
+async def pings(comm, frame: dict, answer: str, n: int = 5) -> list[str]:
+    texts = []
+    for _ in range(n):
+        await comm.send_json_to(frame)
+        while True:
+            text = await comm.receive_from(timeout=3)
+            if json.loads(text)["type"] == answer:
+                texts.append(text)
+                break
+    return texts
+
+
+async def test_an_up_to_date_game_ping_is_a_tiny_pong_without_a_query(counted, settings):
+    settings.PING_REFRESH_SECONDS = 3600
+    white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=[white, black])
+    sock = await connect(f"/ws/game/{game.pk}/", white)
+    hello = await receive(sock, "hello")
+    await pings(sock, {"type": "ping", "version": hello["state"]["version"]}, "pong", 1)
+    counted.clear()
+    answers = await pings(sock, {"type": "ping", "version": hello["state"]["version"]}, "pong")
+    assert counted == [], "idle pings went to the database"
+    assert all(json.loads(a) == {"type": "pong", "version": 1} for a in answers)
+    assert max(len(a) for a in answers) < 100
+    await sock.disconnect()
+
+
+async def test_a_ping_that_is_behind_gets_the_missed_events(settings):
+    white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=[white, black])
+    sock = await connect(f"/ws/game/{game.pk}/", black)
+    await receive(sock, "hello")
+    await sock.send_json_to({"type": "ping", "version": 0})
+    assert (await receive(sock, "pong"))["version"] == 1
+    assert (await receive(sock, "sync"))["version"] == 1
+    await sock.disconnect()
+
+
+async def test_a_lost_push_is_caught_up_once_the_process_checks_again(monkeypatch, settings):
+    """Joins move no version and the push is lost: the process's batched
+    check (every PING_REFRESH_SECONDS) finds it, and the next ping says so."""
+    from games import publish
+
+    settings.PING_REFRESH_SECONDS = 0.2
+    host, guest = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(lobby.table_create)(host=host, ruleset="halma")
+    sock = await connect(f"/ws/game/{game.pk}/", host)
+    await receive(sock, "hello")
+    monkeypatch.setattr(publish, "publish_table", lambda game: None)
+    await sync_to_async(lobby.table_join)(game_id=game.pk, user=guest)
+    deadline = asyncio.get_running_loop().time() + 5
+    while True:
+        await sock.send_json_to({"type": "ping", "version": 0})
+        pong = await receive(sock, "pong")
+        if pong.get("taken") == 2 or asyncio.get_running_loop().time() > deadline:
+            break
+    assert pong == {"type": "pong", "version": 0, "status": "open", "taken": 2}
+    await sock.disconnect()
+
+
+async def test_the_lobby_sends_a_snapshot_then_changes_and_pongs_without_queries(
+    counted, settings
+):
+    settings.PING_REFRESH_SECONDS = 3600
+    host = await sync_to_async(make_user)()
+    a, b = await connect("/ws/lobby/", host), await connect("/ws/lobby/")
+    snapshot = await receive(a, "tables")
+    assert snapshot["tables"] == [] and snapshot["counts"] == {"open": 0, "live": 0}
+    token = (await receive(b, "tables"))["lobby"]
+    assert token == snapshot["lobby"]
+    counted.clear()
+    pongs = await pings(a, {"type": "ping", "lobby": token}, "pong")
+    assert all(json.loads(p) == {"type": "pong", "lobby": token} for p in pongs)
+    old_page = await pings(b, {"type": "ping"}, "pong", 1)  # no token: never a snapshot
+    assert json.loads(old_page[0]) == {"type": "pong", "lobby": token}
+    assert counted == [], "idle lobby pings went to the database"
+
+    game = await sync_to_async(lobby.table_create)(host=host, ruleset="halma")
+    change_a, change_b = await receive(a, "table"), await receive(b, "table")
+    assert change_a["table"]["id"] == game.pk and change_a["lobby"] == change_b["lobby"] != token
+    # A page that missed that change (another process's token) gets the snapshot.
+    await a.send_json_to({"type": "ping", "lobby": token})
+    again = await receive(a, "tables")
+    assert [t["id"] for t in again["tables"]] == [game.pk] and again["lobby"] == change_a["lobby"]
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_the_lobby_snapshot_is_bounded_most_watched_first(monkeypatch):
+    players = [await sync_to_async(make_user)() for _ in range(4)]
+
+    def build():
+        return [started_game(players=players[:2]).pk for _ in range(tables.SNAPSHOT_LIVE + 5)]
+
+    live = await sync_to_async(build)()
+    favourite = live[3]
+    monkeypatch.setattr(tables, "watcher_count", lambda pk: 7 if pk == favourite else 0)
+    sock = await connect("/ws/lobby/")
+    snapshot = await receive(sock, "tables")
+    listed = [t["id"] for t in snapshot["tables"]]
+    assert len(listed) == tables.SNAPSHOT_LIVE and listed[0] == favourite
+    assert snapshot["counts"] == {"open": 0, "live": tables.SNAPSHOT_LIVE + 5}
+    await sock.disconnect()
+
+
+async def test_notification_pings_answer_with_the_list_only_when_behind(counted, settings):
+    settings.PING_REFRESH_SECONDS = 3600
+    user = await sync_to_async(make_user)()
+    sock = await connect("/ws/notify/", user)
+    first = await receive(sock, "notifications")
+    assert first["items"] == [] and first["newest"] == 0
+    await pings(sock, {"type": "ping", "newest": 0}, "pong", 1)
+    counted.clear()
+    pongs = await pings(sock, {"type": "ping", "newest": 0}, "pong")
+    assert all(json.loads(p) == {"type": "pong", "newest": 0} for p in pongs)
+    assert counted == []
+
+    def notify():
+        game = Game.objects.create(host=user, ruleset="halma", seat_count=2, seed=1)
+        notifications.notify(
+            user_ids=[user.pk], kind=Notification.Kind.CHALLENGE, game=game, params={}
+        )
+        return Notification.objects.get(user=user).pk
+
+    note = await sync_to_async(notify)()
+    assert (await receive(sock, "notify"))["notification"]["id"] == note
+    await sock.send_json_to({"type": "ping", "newest": 0})  # a page that missed it
+    assert (await receive(sock, "notifications"))["newest"] == note
+    await sock.send_json_to({"type": "ping"})  # an older page: a pong, never the list
+    assert await receive(sock, "pong") == {"type": "pong", "newest": note}
+    await sock.disconnect()
