@@ -109,9 +109,7 @@ async def test_a_lost_push_is_caught_up_once_the_process_checks_again(monkeypatc
     await sock.disconnect()
 
 
-async def test_the_lobby_sends_a_snapshot_then_changes_and_pongs_without_queries(
-    counted, settings
-):
+async def test_the_lobby_sends_a_snapshot_then_changes_and_pongs_without_queries(counted, settings):
     settings.PING_REFRESH_SECONDS = 3600
     host = await sync_to_async(make_user)()
     a, b = await connect("/ws/lobby/", host), await connect("/ws/lobby/")
