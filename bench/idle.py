@@ -523,6 +523,7 @@ class Run:
             "bytes_per_answer": received / answered if answered else float("nan"),
             "xacts": xact,
             "xacts_per_ping": xact / sent if xact is not None and sent else None,
+            "xacts_per_answer": xact / answered if xact is not None and answered else None,
             "rss_before_mb": rss0 / 2**20,
             "rss_after_mb": rss1 / 2**20,
             "rss_per_socket_kb": (rss1 - rss0) / len(socks) / 1024 if socks else float("nan"),
@@ -553,7 +554,7 @@ def report(args: argparse.Namespace, results: dict[str, dict[str, Any]]) -> None
         ("pings answered", lambda r: f"{r['answered']}/{r['pings']} ({r['answered_pct']:.1f} %)"),
         ("bytes per answer", lambda r: f"{r['bytes_per_answer']:.0f}"),
         ("  lobby / game / notify", per_kind_bytes),
-        ("DB transactions (per ping)", xact_cell),
+        ("DB transactions", xact_cell),
         (
             "RSS before -> after",
             lambda r: f"{r['rss_before_mb']:.0f} -> {r['rss_after_mb']:.0f} MB",
@@ -569,9 +570,9 @@ def report(args: argparse.Namespace, results: dict[str, dict[str, Any]]) -> None
         f"idle sockets: {args.lobby} lobby + {args.game} game + {args.notify} notification, "
         f"ping every {args.ping:g} s{' (spread)' if args.spread else ''}, window {args.duration:g} s"
     )
-    print(f"{'':28}" + "".join(f"{n:>28}" for n in names))
+    print(f"{'':28}" + "".join(f"{n:>34}" for n in names))
     for label, cell in rows:
-        print(f"{label:28}" + "".join(f"{cell(results[n]):>28}" for n in names))
+        print(f"{label:28}" + "".join(f"{cell(results[n]):>34}" for n in names))
     for n in names:
         for e in results[n]["error_samples"]:
             print(f"  {n}: {e[:200]}")
@@ -645,7 +646,9 @@ def per_kind_bytes(r: dict[str, Any]) -> str:
 def xact_cell(r: dict[str, Any]) -> str:
     if r["xacts"] is None:
         return "n/a"
-    return f"{r['xacts']} ({r['xacts_per_ping']:.3f})"
+    per_answer = r["xacts_per_answer"]
+    tail = f"; {per_answer:.2f}/answer" if per_answer is not None else ""
+    return f"{r['xacts']} ({r['xacts_per_ping']:.3f}/ping{tail})"
 
 
 def fanout_cell(r: dict[str, Any]) -> str:
