@@ -475,11 +475,13 @@ class Run:
             method="POST",
         )
         try:
-            with urllib.request.urlopen(req, timeout=30) as resp:
+            with urllib.request.urlopen(req, timeout=20) as resp:
                 return json.loads(resp.read())["id"]
         except urllib.error.HTTPError as exc:
             self.errors.append(f"create table: {exc.code} {exc.read()[:200]!r}")
-            return None
+        except (OSError, ValueError, KeyError) as exc:  # timeouts of a drowning server too
+            self.errors.append(f"create table: {exc!r}")
+        return None
 
     async def close(self, socks: list[Sock]) -> None:
         self.stop = True
