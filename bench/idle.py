@@ -621,6 +621,8 @@ def report(args: argparse.Namespace, results: dict[str, dict[str, Any]]) -> None
             "40 kB",
             site["rss_per_socket_kb"] <= 40,
         )
+        if floor and floor["fanout_n"] and not site["fanout_n"]:
+            bar("lobby fan-out p99 <= 2x floor", "no table frame arrived in time", "2x", False)
         if floor and site["fanout_n"] and floor["fanout_n"]:
             bar(
                 "lobby fan-out p99 <= 2x floor",
