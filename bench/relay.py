@@ -10,6 +10,11 @@ before every message to close stale ORM connections; the lean one dispatches
 on the loop as the site's consumers do (games/consumer_base.py).
 
 and drive it with the same load tool: ``bench/ws_load.py --target relay``.
+
+``bench.relay:pong_application`` is the floor of bench/idle.py: the site's
+socket paths (``ws/lobby/``, ``ws/game/<id>/``, ``ws/notify/``), each served by
+a lean consumer that answers every frame with ``{"type": "pong"}``; lobby
+sockets join one group, so a single group message reaches them all.
 Groups of 4 sockets (one sender, three listeners), closed loop (send, wait
 until all four have the frame, send again) or open loop with a random phase.
 Its figures are the ceiling of this stack on this machine.
@@ -64,11 +69,59 @@ def _application(lean: bool = False):
     return ProtocolTypeRouter({"websocket": routes})
 
 
+PONG = json.dumps({"type": "pong"})
+FLOOR_LOBBY_GROUP = "idle-floor-lobby"
+
+
+def _pong_application():
+    import django
+
+    django.setup()
+    from channels.generic.websocket import AsyncWebsocketConsumer
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.urls import path
+
+    from games.realtime.consumer_base import LoopOnlyDispatchMixin
+
+    class PongConsumer(LoopOnlyDispatchMixin, AsyncWebsocketConsumer):
+        """Answers any frame with a pong, on the loop; lobby sockets share a group."""
+
+        async def connect(self) -> None:
+            self.lobby = self.scope["path"].rstrip("/").endswith("lobby")
+            if self.lobby:
+                await self.channel_layer.group_add(FLOOR_LOBBY_GROUP, self.channel_name)
+            await self.accept()
+
+        async def disconnect(self, code: int) -> None:
+            if self.lobby:
+                await self.channel_layer.group_discard(FLOOR_LOBBY_GROUP, self.channel_name)
+
+        async def receive(
+            self, text_data: str | None = None, bytes_data: bytes | None = None
+        ) -> None:
+            await self.send(text_data=PONG)
+
+        async def floor_frame(self, message: dict[str, Any]) -> None:
+            await self.send(text_data=message["text"])
+
+    consumer = PongConsumer.as_asgi()
+    routes = URLRouter(
+        [
+            path("ws/lobby/", consumer),
+            path("ws/game/<int:game_id>/", consumer),
+            path("ws/notify/", consumer),
+        ]
+    )
+    return ProtocolTypeRouter({"websocket": routes})
+
+
 def __getattr__(name: str):  # built lazily so the load tool can import this module
     if name == "application":
         return _application()
     if name == "lean_application":
         return _application(lean=True)
+    if name == "pong_application":
+        return _pong_application()
     raise AttributeError(name)
 
 
