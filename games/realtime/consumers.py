@@ -27,7 +27,7 @@ from ..selectors import notifications as notification_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, moves_on_loop, notifications, remis
-from . import presence
+from ..store import presence
 from .consumer_base import LoopOnlyDispatchMixin
 from .socket_frames import (
     UNAVAILABLE,
@@ -83,14 +83,16 @@ class GameConsumer(
             await self.close(code=4404)
             return
         self.seat = hello["seat"]
+        session = self.scope.get("session")
+        self.person = presence.person_key(
+            self.user, getattr(session, "session_key", None), self.channel_name
+        )
         self.budget = ConnectionBudget(getattr(self.user, "pk", None))
         await self.accept()
         await self.send_hello(hello)
 
     async def send_hello(self, hello: dict[str, Any]) -> None:
-        count = await db(presence.presence_join)(
-            game_id=self.game_id, channel_name=self.channel_name, user=self.user, seat=self.seat
-        )
+        count = await presence.join(self.game_id, self.channel_name, self.person, self.seat)
         hello["watchers"] = count
         await self.send(text_data=dumps(hello))
         await db(publish_watchers)(self.game_id, count)
@@ -107,9 +109,7 @@ class GameConsumer(
         await self.leave_groups()
         if not hasattr(self, "seat"):
             return
-        count = await db(presence.presence_leave)(
-            channel_name=self.channel_name, game_id=self.game_id
-        )
+        count = await presence.leave(self.game_id, self.channel_name)
         await db(publish_watchers)(self.game_id, count)
 
     async def refresh_seat(self) -> None:
@@ -198,7 +198,6 @@ class GameConsumer(
         # A restarted Redis forgets groups: joining again is idempotent.
         await self.join_groups()
         now = await db(frames.ping_state)(self.game_id)
-        await db(presence.presence_touch)(channel_name=self.channel_name)
         current = now["version"] if now else None
         pong = {"type": "pong", "version": current}
         if now and now["status"] == "open":
