@@ -132,6 +132,17 @@ def _close_loop_connections():
     loop_pool.close_all()
 
 
+@pytest.fixture(autouse=True)
+async def _close_presence_client():
+    """With REDIS_URL the presence store keeps an asyncio client per event
+    loop (games/store/presence.py); each test's loop ends with the test, and
+    so do its connections."""
+    yield
+    from games.store import presence
+
+    await presence.close_loop_client()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's database, and at the end on PostgreSQL the sessions

@@ -146,6 +146,9 @@ class MemoryPresence:
     async def refresh(self) -> None:
         """Nothing expires here."""
 
+    async def close_loop_client(self) -> None:
+        """No client to close."""
+
     async def refresh_forever(self) -> None:
         """Nothing to refresh: returns at once."""
 
@@ -202,11 +205,16 @@ class RedisPresence:
             )
         return found
 
-    async def aclose(self) -> None:
-        """Close this loop's asyncio client (tests; a server never stops it)."""
+    async def close_loop_client(self) -> None:
+        """Close this loop's asyncio client: a loop that ends (each test's)
+        must not leave its connections open. Daphne's one loop never ends."""
         found = self.async_clients.pop(asyncio.get_running_loop(), None)
         if found is not None:
             await found.aclose()
+
+    async def aclose(self) -> None:
+        """Close both clients (a store made for a while, as in tests)."""
+        await self.close_loop_client()
         self.sync_client.close()
 
     # -- commands, queued on a pipeline of either client -------------------
@@ -394,6 +402,13 @@ def spectators(game_id: int) -> int:
 def watching(game_id: int, user_ids: list[int]) -> set[int]:
     """Which of ``user_ids`` have the game's page open."""
     return store().watching(game_id, user_ids)
+
+
+async def close_loop_client() -> None:
+    """Close the process store's Redis client of the running loop, if any."""
+    found = _stores.get(getattr(settings, "REDIS_URL", ""))
+    if found is not None:
+        await found.close_loop_client()
 
 
 async def refresh_forever() -> None:
