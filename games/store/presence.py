@@ -16,8 +16,9 @@ backends, chosen by ``settings.REDIS_URL``:
   or leave that changes nothing (a second tab) only counts. Pings touch
   nothing: a background task (``refresh_forever``, started with the sweeper)
   renews the expiry of all this process's games in one pipeline every
-  ``REFRESH_SECONDS`` and writes back a set Redis lost (a restart). A process
-  that dies stops refreshing, and its entries expire.
+  ``REFRESH_SECONDS`` and writes again a set whose size is not this
+  process's (Redis restarted, a write was lost). A process that dies stops
+  refreshing, and its entries expire.
 
 A person is a logged-in user, else the visitor's session, else the socket
 itself. Spectators are the persons without a seat in the game; a person with
@@ -33,6 +34,7 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +63,13 @@ def person_key(user: Any, session_key: str | None, socket: str) -> str:
 
 def user_person(user_id: int) -> str:
     return f"u{user_id}"
+
+
+async def to_the_end(work: Coroutine[Any, Any, int]) -> int:
+    """Await ``work`` in a task that a cancelled caller (Daphne cancels the
+    handler of a socket gone for good) does not cut short between this
+    process's record and Redis."""
+    return await asyncio.shield(asyncio.ensure_future(work))
 
 
 @dataclass(frozen=True)
@@ -258,13 +267,13 @@ class RedisPresence:
     # -- async: the sockets ------------------------------------------------
     async def join(self, game_id: int, socket: str, person: str, seat: int | None) -> int:
         before, after = self.local.put(game_id, socket, Tab(person, seat))
-        return await self.changed(game_id, person, before, after)
+        return await to_the_end(self.changed(game_id, person, before, after))
 
     async def leave(self, game_id: int, socket: str) -> int:
         tab, before, after = self.local.drop(game_id, socket)
         if tab is None:
             return await self.changed(game_id, "", None, None)
-        return await self.changed(game_id, tab.person, before, after)
+        return await to_the_end(self.changed(game_id, tab.person, before, after))
 
     async def changed(
         self, game_id: int, person: str, before: str | None, after: str | None
@@ -289,29 +298,32 @@ class RedisPresence:
 
     async def refresh(self) -> None:
         """Renew the expiry of every game this process has open, in one
-        pipeline; write back the sets Redis no longer has."""
+        pipeline. A set whose size differs from this process's record (Redis
+        restarted, or a write was lost) is written again."""
         games = self.local.snapshot()
         if not games:
             return
         async with self.client().pipeline(transaction=False) as pipe:
             for game_id in games:
-                pipe.expire(self.own(game_id, WATCHING), self.ttl)
-                pipe.expire(self.own(game_id, SEATED), self.ttl)
+                for standing in (WATCHING, SEATED):
+                    pipe.expire(self.own(game_id, standing), self.ttl)
+                    pipe.scard(self.own(game_id, standing))
                 self.queue_alive(pipe, game_id)
             renewed = await pipe.execute()
-        lost = []
-        for i, (game_id, (watching, seated)) in enumerate(games.items()):
-            for standing, members, found in (
-                (WATCHING, watching, renewed[4 * i]),
-                (SEATED, seated, renewed[4 * i + 1]),
-            ):
-                if members and not found:
-                    lost.append((self.own(game_id, standing), members))
-        if lost:
-            async with self.client().pipeline(transaction=False) as pipe:
-                for key, members in lost:
-                    pipe.sadd(key, *members)
-                    pipe.expire(key, self.ttl)
+        stale = []
+        for i, game_id in enumerate(games):
+            sizes = {WATCHING: renewed[6 * i + 1], SEATED: renewed[6 * i + 3]}
+            watching, seated = self.local.persons(game_id)  # as of now, not the snapshot
+            for standing, members in ((WATCHING, watching), (SEATED, seated)):
+                if sizes[standing] != len(members):
+                    stale.append((self.own(game_id, standing), members))
+        if stale:
+            async with self.client().pipeline(transaction=True) as pipe:
+                for key, members in stale:
+                    pipe.delete(key)
+                    if members:
+                        pipe.sadd(key, *members)
+                        pipe.expire(key, self.ttl)
                 await pipe.execute()
 
     async def refresh_forever(self) -> None:

@@ -143,7 +143,7 @@ async def test_processes_add_up_and_a_dead_one_expires(redis_prefix):
 
 
 @pytest.mark.redis
-async def test_the_refresh_writes_back_what_redis_lost(redis_prefix):
+async def test_the_refresh_writes_again_what_redis_lost_or_kept(redis_prefix):
     url, prefix = redis_prefix
     one = RedisPresence(url, prefix=prefix, process_id="one")
     try:
@@ -154,6 +154,11 @@ async def test_the_refresh_writes_back_what_redis_lost(redis_prefix):
         await one.refresh()
         assert one.spectators(3) == 1
         assert one.watching(3, [1, 2]) == {1, 2}
+        one.sync_client.sadd(one.own(3, "w"), CARL)  # a leave whose write was lost
+        assert one.spectators(3) == 2
+        await one.refresh()
+        assert one.spectators(3) == 1
+        assert one.watching(3, [1, 2, 3]) == {1, 2}
     finally:
         await one.aclose()
 
