@@ -140,24 +140,6 @@ class Event(models.Model):
         return f"game {self.game_id} v{self.version} {self.kind}"
 
 
-class Presence(models.Model):
-    """An open game socket, so pages can show how many watch."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="presences")
-    channel_name = models.CharField(max_length=200, unique=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
-    )
-    seat = models.SmallIntegerField(null=True, blank=True)
-    last_seen = models.DateTimeField()
-
-    class Meta:
-        indexes = [models.Index(fields=["game", "last_seen"])]
-
-    def __str__(self) -> str:
-        return f"socket {self.channel_name} on game {self.game_id}"
-
-
 class ChatMessage(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)

@@ -23,6 +23,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # --- real services: fail under CI, skip loudly elsewhere ----------------------
+import inspect  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
 import sys  # noqa: E402
@@ -139,6 +140,24 @@ def _close_loop_connections():
     from games.store import loop_pool
 
     loop_pool.close_all()
+
+
+@pytest.fixture
+async def _presence_client_closed():
+    yield
+    from games.store import presence
+
+    await presence.close_loop_client()
+
+
+@pytest.fixture(autouse=True)
+def _close_presence_client(request):
+    """With REDIS_URL the presence store keeps an asyncio client per event
+    loop (games/store/presence.py); an async test's loop ends with the test,
+    and so do its connections. (Only async tests: a sync one may run a loop of
+    its own, Playwright's, which an async fixture cannot share.)"""
+    if inspect.iscoroutinefunction(getattr(request, "function", None)):
+        request.getfixturevalue("_presence_client_closed")
 
 
 @pytest.fixture(scope="session")

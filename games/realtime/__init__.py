@@ -1,1 +1,1 @@
-"""The sockets (game, notifications, remis queue), presence and the background sweeper."""
+"""The sockets (game, notifications, remis queue) and the background sweeper."""

@@ -26,7 +26,8 @@ from ..selectors import notifications as notification_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, moves_on_loop, notifications, remis
-from . import presence, socket_input, watch
+from ..store import presence
+from . import socket_input, watch
 from .consumer_base import LoopOnlyDispatchMixin
 from .socket_frames import (
     UNAVAILABLE,
@@ -82,6 +83,10 @@ class GameConsumer(
             await self.close(code=4404)
             return
         self.seat = hello["seat"]
+        session = self.scope.get("session")
+        self.person = presence.person_key(
+            self.user, getattr(session, "session_key", None), self.channel_name
+        )
         self.budget = ConnectionBudget(getattr(self.user, "pk", None))
         watch.games.watch(self.game_id)
         self.watching = True
@@ -94,9 +99,7 @@ class GameConsumer(
         watch.games.saw(self.game_id, seen)
 
     async def send_hello(self, hello: dict[str, Any]) -> None:
-        count = await db(presence.presence_join)(
-            game_id=self.game_id, channel_name=self.channel_name, user=self.user, seat=self.seat
-        )
+        count = await presence.join(self.game_id, self.channel_name, self.person, self.seat)
         hello["watchers"] = count
         await self.send(text_data=dumps(hello))
         await db(publish_watchers)(self.game_id, count)
@@ -117,9 +120,7 @@ class GameConsumer(
             watch.games.unwatch(self.game_id)
         if not hasattr(self, "seat"):
             return
-        count = await db(presence.presence_leave)(
-            channel_name=self.channel_name, game_id=self.game_id
-        )
+        count = await presence.leave(self.game_id, self.channel_name)
         await db(publish_watchers)(self.game_id, count)
 
     async def refresh_seat(self) -> None:

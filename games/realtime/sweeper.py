@@ -1,4 +1,5 @@
-"""The deadline sweeper and the mail sender: run inside every server process.
+"""The deadline sweeper, the mail sender and the presence refresh: run inside
+every server process.
 
 The in-memory channel layer exists only inside one process, so a timer must
 fire where the sockets are. Each process polls for due games; with several
@@ -22,6 +23,7 @@ from ..models import Game
 from ..selectors.replays import take_requests
 from ..services import mail, replay_checkpoints
 from ..services.play import game_timeout
+from ..store import presence
 from ..threads import closing_connections
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,7 @@ class Sweeper:
         self.task: asyncio.Task | None = None
         self.mail_task: asyncio.Task | None = None
         self.builder: asyncio.Task | None = None
+        self.presence_task: asyncio.Task | None = None
 
     def ensure_started(self) -> None:
         if not getattr(settings, "GAME_SWEEPER", True):
@@ -92,6 +95,9 @@ class Sweeper:
             self.mail_task = loop.create_task(self.run_mail())
         if self.builder is None or self.builder.done():
             self.builder = loop.create_task(self.run_builder())
+        if self.presence_task is None:
+            # Renews this process's presence entries in Redis (nothing in memory).
+            self.presence_task = loop.create_task(presence.refresh_forever())
 
     async def run_builder(self) -> None:
         """Replays are prepared in a thread of their own: not the one the

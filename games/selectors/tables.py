@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.db.models import Prefetch
-from django.utils import timezone
 from django.utils.translation import gettext
 
-from ..models import Game, Presence, Seat
+from ..models import Game, Seat
 from ..rules import RULESETS, get_ruleset
-
-PRESENCE_TTL = timedelta(seconds=90)
+from ..store import presence
 
 
 def watcher_count(game_id: int) -> int:
-    cutoff = timezone.now() - PRESENCE_TTL
-    return Presence.objects.filter(
-        game_id=game_id, seat__isnull=True, last_seen__gte=cutoff
-    ).count()
+    """The people watching the game without a seat (two tabs count once)."""
+    return presence.spectators(game_id)
 
 
 def table_summary(game: Game) -> dict[str, Any]:

@@ -17,11 +17,11 @@ from ..models import (
     Game,
     Notification,
     OutgoingMail,
-    Presence,
     Seat,
 )
 from ..rules import get_ruleset
 from ..selectors.notifications import as_dict
+from ..store import presence
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -108,9 +108,7 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
     users = _seat_users(game)
     fresh = [users[s] for s in game.to_act if s not in before_to_act and s in users]
     # Nobody needs telling what the open game page already shows.
-    watching = set(
-        Presence.objects.filter(game=game, user_id__in=fresh).values_list("user_id", flat=True)
-    )
+    watching = presence.watching(game.pk, fresh)
     fresh = [uid for uid in fresh if uid not in watching]
     notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
 

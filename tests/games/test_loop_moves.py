@@ -16,14 +16,14 @@ import pytest
 from django.conf import settings
 from django.core import mail
 from django.db import connection
-from django.utils import timezone, translation
+from django.utils import translation
 
 from games import publish
 from games.errors import GameError
-from games.models import Event, Game, Notification, OutgoingMail, Presence
+from games.models import Event, Game, Notification, OutgoingMail
 from games.rules import get_ruleset
 from games.services import endings, moves_on_loop, play
-from games.store import loop_pool
+from games.store import loop_pool, presence
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
@@ -174,10 +174,13 @@ async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeyp
     assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [black.pk]
     assert pushed == [black.pk]
     # A player whose game page is open is not told what it already shows.
-    await sync_to_async(Presence.objects.create)(
-        game=game, user=white, seat=0, channel_name="page", last_seen=timezone.now()
-    )
-    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    await presence.join(game.pk, "page", presence.person_key(white, None, "page"), 0)
+    try:
+        assert (
+            await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+        )
+    finally:
+        await presence.leave(game.pk, "page")
     assert await sync_to_async(turns.count)() == 1
     assert pushed == [black.pk]
 

@@ -1,0 +1,428 @@
+"""Who has a game open: people, not tabs, and no database rows.
+
+Each process knows its own open game sockets (``Local``: socket -> the person
+and seat behind it). What every process must agree on lives in one of two
+backends, chosen by ``settings.REDIS_URL``:
+
+- ``MemoryPresence`` (the embedded default, one process): the local record is
+  the whole truth.
+- ``RedisPresence``: per game and process two sets of person keys, the
+  seated ones (``…:<game>:<process>:p``) and the others (``…:w``), each with
+  an expiry of ``TTL`` seconds; a sorted set per game (``…:<game>:procs``)
+  lists the processes present with the time their entries run out. A join or
+  leave that changes a person's standing in this process writes to its own
+  sets, then counts across the live processes in one transaction
+  (``SUNIONSTORE`` of the watchers, ``SDIFFSTORE`` minus the seated); a join
+  or leave that changes nothing (a second tab) only counts. Pings touch
+  nothing: a background task (``refresh_forever``, started with the sweeper)
+  renews the expiry of all this process's games in one pipeline every
+  ``REFRESH_SECONDS`` and writes again a set whose size is not this
+  process's (Redis restarted, a write was lost). A process that dies stops
+  refreshing, and its entries expire.
+
+A person is a logged-in user, else the visitor's session, else the socket
+itself. Spectators are the persons without a seat in the game; a person with
+two tabs counts once, and a seated player is not a spectator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+import redis.asyncio
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+TTL = 90  # seconds: how long a silent process's entries stay
+REFRESH_SECONDS = 30.0
+REDIS_TIMEOUT = 3.0  # a Redis that is gone must not hold up a socket for long
+
+SEATED, WATCHING = "p", "w"
+
+
+def person_key(user: Any, session_key: str | None, socket: str) -> str:
+    """Who is behind a socket: the user, else the session (hashed: a session
+    key is a credential and has no business in Redis), else the socket."""
+    if user is not None and user.is_authenticated:
+        return f"u{user.pk}"
+    if session_key:
+        return "s" + hashlib.sha256(session_key.encode()).hexdigest()[:24]
+    return "c" + socket
+
+
+def user_person(user_id: int) -> str:
+    return f"u{user_id}"
+
+
+async def to_the_end(work: Coroutine[Any, Any, int]) -> int:
+    """Await ``work`` in a task that a cancelled caller (Daphne cancels the
+    handler of a socket gone for good) does not cut short between this
+    process's record and Redis."""
+    return await asyncio.shield(asyncio.ensure_future(work))
+
+
+@dataclass(frozen=True)
+class Tab:
+    person: str
+    seat: int | None
+
+
+class Local:
+    """This process's open game sockets; safe to use from any thread."""
+
+    def __init__(self) -> None:
+        self.games: dict[int, dict[str, Tab]] = {}
+        self.lock = threading.Lock()
+
+    def standing(self, game_id: int, person: str) -> str | None:
+        """SEATED if any of the person's tabs holds a seat, WATCHING if the
+        person has tabs but none seated, None without tabs."""
+        tabs = [t for t in self.games.get(game_id, {}).values() if t.person == person]
+        if not tabs:
+            return None
+        return SEATED if any(t.seat is not None for t in tabs) else WATCHING
+
+    def put(self, game_id: int, socket: str, tab: Tab) -> tuple[str | None, str | None]:
+        """Record a socket (again: its seat may have changed; its person never
+        does); the person's standing before and after."""
+        with self.lock:
+            before = self.standing(game_id, tab.person)
+            self.games.setdefault(game_id, {})[socket] = tab
+            return before, self.standing(game_id, tab.person)
+
+    def drop(self, game_id: int, socket: str) -> tuple[Tab | None, str | None, str | None]:
+        """Forget a socket; its tab, and its person's standing before and after."""
+        with self.lock:
+            tabs = self.games.get(game_id, {})
+            tab = tabs.get(socket)
+            if tab is None:
+                return None, None, None
+            before = self.standing(game_id, tab.person)
+            del tabs[socket]
+            if not tabs:
+                del self.games[game_id]
+            return tab, before, self.standing(game_id, tab.person)
+
+    def persons(self, game_id: int) -> tuple[set[str], set[str]]:
+        """The game's (watching, seated) persons in this process."""
+        with self.lock:
+            tabs = list(self.games.get(game_id, {}).values())
+        seated = {t.person for t in tabs if t.seat is not None}
+        return {t.person for t in tabs} - seated, seated
+
+    def snapshot(self) -> dict[int, tuple[set[str], set[str]]]:
+        with self.lock:
+            games = list(self.games)
+        return {g: self.persons(g) for g in games}
+
+    def spectators(self, game_id: int) -> int:
+        return len(self.persons(game_id)[0])
+
+
+class MemoryPresence:
+    """One process: what it knows is all there is."""
+
+    def __init__(self) -> None:
+        self.local = Local()
+
+    async def join(self, game_id: int, socket: str, person: str, seat: int | None) -> int:
+        self.local.put(game_id, socket, Tab(person, seat))
+        return self.local.spectators(game_id)
+
+    async def leave(self, game_id: int, socket: str) -> int:
+        self.local.drop(game_id, socket)
+        return self.local.spectators(game_id)
+
+    def spectators(self, game_id: int) -> int:
+        return self.local.spectators(game_id)
+
+    def watching(self, game_id: int, user_ids: list[int]) -> set[int]:
+        watching, seated = self.local.persons(game_id)
+        present = watching | seated
+        return {uid for uid in user_ids if user_person(uid) in present}
+
+    async def refresh(self) -> None:
+        """Nothing expires here."""
+
+    async def close_loop_client(self) -> None:
+        """No client to close."""
+
+    async def refresh_forever(self) -> None:
+        """Nothing to refresh: returns at once."""
+
+
+class RedisPresence:
+    """Several processes share one Redis; each writes only its own keys."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "bsp",
+        ttl: int = TTL,
+        refresh_seconds: float = REFRESH_SECONDS,
+        process_id: str | None = None,
+    ) -> None:
+        self.url = url
+        self.prefix = f"{prefix}:presence"
+        self.ttl = ttl
+        self.refresh_seconds = refresh_seconds
+        self.process_id = process_id or f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        self.local = Local()
+        self.sync_client = redis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_TIMEOUT,
+        )
+        # An asyncio client belongs to the loop it connected on (tests run one
+        # loop each; Daphne one per process).
+        self.async_clients: dict[asyncio.AbstractEventLoop, redis.asyncio.Redis] = {}
+
+    # -- keys --------------------------------------------------------------
+    def procs_key(self, game_id: int) -> str:
+        return f"{self.prefix}:{game_id}:procs"
+
+    def set_key(self, game_id: int, process_id: str, standing: str) -> str:
+        return f"{self.prefix}:{game_id}:{process_id}:{standing}"
+
+    def own(self, game_id: int, standing: str) -> str:
+        return self.set_key(game_id, self.process_id, standing)
+
+    def client(self) -> redis.asyncio.Redis:
+        loop = asyncio.get_running_loop()
+        found = self.async_clients.get(loop)
+        if found is None:
+            for old in [lp for lp in self.async_clients if lp.is_closed()]:
+                del self.async_clients[old]
+            found = self.async_clients[loop] = redis.asyncio.Redis.from_url(
+                self.url,
+                decode_responses=True,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
+            )
+        return found
+
+    async def close_loop_client(self) -> None:
+        """Close this loop's asyncio client: a loop that ends (each test's)
+        must not leave its connections open. Daphne's one loop never ends."""
+        found = self.async_clients.pop(asyncio.get_running_loop(), None)
+        if found is not None:
+            await found.aclose()
+
+    async def aclose(self) -> None:
+        """Close both clients (a store made for a while, as in tests)."""
+        await self.close_loop_client()
+        self.sync_client.close()
+
+    # -- commands, queued on a pipeline of either client -------------------
+    def queue_standing(self, pipe: Any, game_id: int, person: str, standing: str | None) -> None:
+        """Put the person in the set of its standing in this process, out of
+        the other; renew this process's entry for the game."""
+        seated, watching = self.own(game_id, SEATED), self.own(game_id, WATCHING)
+        if standing == SEATED:
+            pipe.sadd(seated, person)
+            pipe.srem(watching, person)
+        elif standing == WATCHING:
+            pipe.sadd(watching, person)
+            pipe.srem(seated, person)
+        else:
+            pipe.srem(seated, person)
+            pipe.srem(watching, person)
+        pipe.expire(seated, self.ttl)
+        pipe.expire(watching, self.ttl)
+        self.queue_alive(pipe, game_id)
+
+    def queue_alive(self, pipe: Any, game_id: int) -> None:
+        procs = self.procs_key(game_id)
+        pipe.zadd(procs, {self.process_id: time.time() + self.ttl})
+        pipe.expire(procs, self.ttl)
+
+    def queue_processes(self, pipe: Any, game_id: int) -> None:
+        """The ids of the processes whose entries for the game are live."""
+        procs = self.procs_key(game_id)
+        now = time.time()
+        pipe.zremrangebyscore(procs, "-inf", now)
+        pipe.zrangebyscore(procs, now, "+inf")
+
+    def queue_count(self, pipe: Any, game_id: int, processes: list[str]) -> None:
+        """(In a transaction) the persons watching in any process, less those
+        seated in any: the result of the second command."""
+        scratch = f"{self.prefix}:{game_id}:count:{self.process_id}"
+        pipe.sunionstore(scratch, [self.set_key(game_id, p, WATCHING) for p in processes])
+        pipe.sdiffstore(scratch, [scratch, *(self.set_key(game_id, p, SEATED) for p in processes)])
+        pipe.delete(scratch)
+
+    # -- async: the sockets ------------------------------------------------
+    async def join(self, game_id: int, socket: str, person: str, seat: int | None) -> int:
+        before, after = self.local.put(game_id, socket, Tab(person, seat))
+        return await to_the_end(self.changed(game_id, person, before, after))
+
+    async def leave(self, game_id: int, socket: str) -> int:
+        tab, before, after = self.local.drop(game_id, socket)
+        if tab is None:
+            return await self.changed(game_id, "", None, None)
+        return await to_the_end(self.changed(game_id, tab.person, before, after))
+
+    async def changed(
+        self, game_id: int, person: str, before: str | None, after: str | None
+    ) -> int:
+        """Write the person's new standing (if it changed), then count. With
+        Redis unreachable: this process's own count (the refresh writes the
+        sets again once Redis is back)."""
+        try:
+            async with self.client().pipeline(transaction=False) as pipe:
+                if before != after:
+                    self.queue_standing(pipe, game_id, person, after)
+                self.queue_processes(pipe, game_id)
+                processes = (await pipe.execute())[-1]
+            if not processes:
+                return 0
+            async with self.client().pipeline(transaction=True) as pipe:
+                self.queue_count(pipe, game_id, processes)
+                return int((await pipe.execute())[1])
+        except redis.RedisError:
+            log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
+            return self.local.spectators(game_id)
+
+    async def refresh(self) -> None:
+        """Renew the expiry of every game this process has open, in one
+        pipeline. A set whose size differs from this process's record (Redis
+        restarted, or a write was lost) is written again."""
+        games = self.local.snapshot()
+        if not games:
+            return
+        async with self.client().pipeline(transaction=False) as pipe:
+            for game_id in games:
+                for standing in (WATCHING, SEATED):
+                    pipe.expire(self.own(game_id, standing), self.ttl)
+                    pipe.scard(self.own(game_id, standing))
+                self.queue_alive(pipe, game_id)
+            renewed = await pipe.execute()
+        stale = []
+        for i, game_id in enumerate(games):
+            sizes = {WATCHING: renewed[6 * i + 1], SEATED: renewed[6 * i + 3]}
+            watching, seated = self.local.persons(game_id)  # as of now, not the snapshot
+            for standing, members in ((WATCHING, watching), (SEATED, seated)):
+                if sizes[standing] != len(members):
+                    stale.append((self.own(game_id, standing), members))
+        if stale:
+            async with self.client().pipeline(transaction=True) as pipe:
+                for key, members in stale:
+                    pipe.delete(key)
+                    if members:
+                        pipe.sadd(key, *members)
+                        pipe.expire(key, self.ttl)
+                await pipe.execute()
+
+    async def refresh_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.refresh_seconds)
+            try:
+                await self.refresh()
+            except Exception:  # Redis gone for now: the next round writes again
+                log.warning("refreshing presence failed", exc_info=True)
+
+    # -- sync: reads for selectors and services ----------------------------
+    def live_processes(self, game_id: int) -> list[str]:
+        with self.sync_client.pipeline(transaction=False) as pipe:
+            self.queue_processes(pipe, game_id)
+            return pipe.execute()[-1]
+
+    def spectators(self, game_id: int) -> int:
+        try:
+            processes = self.live_processes(game_id)
+            if not processes:
+                return 0
+            with self.sync_client.pipeline(transaction=True) as pipe:
+                self.queue_count(pipe, game_id, processes)
+                return int(pipe.execute()[1])
+        except redis.RedisError:
+            log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
+            return self.local.spectators(game_id)
+
+    def watching(self, game_id: int, user_ids: list[int]) -> set[int]:
+        """Which of these users have the game open (with or without a seat),
+        in any process. Redis unreachable: none (better a notification too
+        many than a turn missed)."""
+        if not user_ids:
+            return set()
+        try:
+            processes = self.live_processes(game_id)
+            asked = [
+                (uid, self.set_key(game_id, p, standing))
+                for uid in user_ids
+                for p in processes
+                for standing in (WATCHING, SEATED)
+            ]
+            with self.sync_client.pipeline(transaction=False) as pipe:
+                for uid, key in asked:
+                    pipe.sismember(key, user_person(uid))
+                found = pipe.execute()
+        except redis.RedisError:
+            log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
+            return set()
+        return {uid for (uid, _key), there in zip(asked, found, strict=True) if there}
+
+
+Store = MemoryPresence | RedisPresence
+_stores: dict[str, Store] = {}
+_stores_lock = threading.Lock()
+
+
+def store() -> Store:
+    """This process's presence store for the configured backend."""
+    url = getattr(settings, "REDIS_URL", "")
+    found = _stores.get(url)
+    if found is None:
+        with _stores_lock:
+            found = _stores.get(url)
+            if found is None:
+                found = _stores[url] = (
+                    RedisPresence(url, prefix=getattr(settings, "REDIS_PREFIX", "bsp"))
+                    if url
+                    else MemoryPresence()
+                )
+    return found
+
+
+async def join(game_id: int, socket: str, person: str, seat: int | None) -> int:
+    """A game socket opened (or its seat changed); the game's spectators after."""
+    return await store().join(game_id, socket, person, seat)
+
+
+async def leave(game_id: int, socket: str) -> int:
+    """A game socket closed; the game's spectators after."""
+    return await store().leave(game_id, socket)
+
+
+def spectators(game_id: int) -> int:
+    return store().spectators(game_id)
+
+
+def watching(game_id: int, user_ids: list[int]) -> set[int]:
+    """Which of ``user_ids`` have the game's page open."""
+    return store().watching(game_id, user_ids)
+
+
+async def close_loop_client() -> None:
+    """Close the process store's Redis client of the running loop, if any."""
+    found = _stores.get(getattr(settings, "REDIS_URL", ""))
+    if found is not None:
+        await found.close_loop_client()
+
+
+async def refresh_forever() -> None:
+    """Keep this process's entries alive (Redis); returns at once in memory."""
+    await store().refresh_forever()

@@ -1,0 +1,223 @@
+"""Who has a game open (games/store/presence.py): people, not tabs; in process
+memory on the embedded default, in Redis across processes."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from games.models import Notification
+from games.services import play
+from games.store import presence
+from games.store.presence import MemoryPresence, RedisPresence, person_key
+from tests.db_threads import sync_to_async
+from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
+
+from .test_consumers import connect, receive
+
+
+class Person:
+    """A logged-in user as far as presence cares."""
+
+    is_authenticated = True
+
+    def __init__(self, pk: int) -> None:
+        self.pk = pk
+
+
+ANN, BOB, CARL = (person_key(Person(i), None, "-") for i in (1, 2, 3))
+
+
+@pytest.fixture
+def redis_prefix(redis_url):
+    """A key prefix of this test's own in the shared Redis; its keys go at the end."""
+    prefix = f"test-presence-{uuid.uuid4().hex[:10]}"
+    yield redis_url, prefix
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(match=f"{prefix}:*"):
+        client.delete(key)
+    client.close()
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+async def store(request):
+    if request.param == "memory":
+        yield MemoryPresence()
+        return
+    url, prefix = request.getfixturevalue("redis_prefix")
+    found = RedisPresence(url, prefix=prefix)
+    yield found
+    await found.aclose()
+
+
+def test_person_is_the_user_else_the_session_else_the_socket():
+    assert person_key(Person(7), "sess-key-123", "sock") == "u7"
+    anon = person_key(AnonymousUser(), "sess-key-123", "sock")
+    assert anon == person_key(None, "sess-key-123", "other-sock")
+    assert "sess-key-123" not in anon  # a session key is a credential
+    assert person_key(AnonymousUser(), None, "sock") != person_key(None, None, "other-sock")
+
+
+async def test_two_tabs_of_one_spectator_count_once(store):
+    assert await store.join(1, "tab-1", ANN, None) == 1
+    assert await store.join(1, "tab-2", ANN, None) == 1
+    assert await store.join(1, "tab-3", BOB, None) == 2
+    assert store.spectators(1) == 2
+    assert store.spectators(2) == 0  # another game
+    assert await store.leave(1, "tab-1") == 2  # Ann still has a tab open
+    assert await store.leave(1, "tab-2") == 1
+    assert await store.leave(1, "tab-3") == 0
+    assert await store.leave(1, "tab-3") == 0  # twice: nothing to forget
+    assert store.spectators(1) == 0
+
+
+async def test_a_seated_player_is_no_spectator(store):
+    assert await store.join(1, "ann-board", ANN, 0) == 0
+    assert await store.join(1, "bob-watching", BOB, None) == 1
+    # Ann's second tab is hers too: she holds a seat, so she watches no more than before.
+    assert await store.join(1, "ann-second", ANN, None) == 1
+    # Bob takes a seat: the socket says so again with its new seat.
+    assert await store.join(1, "bob-watching", BOB, 1) == 0
+    assert await store.leave(1, "ann-board") == 1  # Ann's remaining tab has no seat
+    assert await store.leave(1, "ann-second") == 0
+
+
+async def test_watching_names_the_users_with_the_page_open(store):
+    await store.join(5, "ann", ANN, 0)
+    await store.join(5, "bob", BOB, None)
+    await store.join(6, "carl", CARL, None)
+    assert store.watching(5, [1, 2, 3]) == {1, 2}
+    assert store.watching(5, []) == set()
+    await store.leave(5, "ann")
+    assert store.watching(5, [1, 2, 3]) == {2}
+
+
+async def wait_for(check, deadline: float, what: str) -> None:
+    """Poll ``check`` until it holds, or fail after ``deadline`` seconds."""
+    end = time.monotonic() + deadline
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.redis
+async def test_processes_add_up_and_a_dead_one_expires(redis_prefix):
+    url, prefix = redis_prefix
+    alive = RedisPresence(url, prefix=prefix, ttl=2, refresh_seconds=0.2, process_id="alive")
+    dying = RedisPresence(url, prefix=prefix, ttl=2, process_id="dying")
+    try:
+        assert await alive.join(9, "a1", ANN, None) == 1
+        assert await dying.join(9, "d1", BOB, None) == 2
+        assert await dying.join(9, "d2", ANN, None) == 2  # Ann in both processes: once
+        assert await alive.join(9, "a2", CARL, 1) == 2  # a player
+        assert dying.watching(9, [1, 2, 3]) == {1, 2, 3}
+        refresher = asyncio.create_task(alive.refresh_forever())
+        try:
+            # ``dying`` stops here (no refresh, no leave): its entries run out,
+            # ``alive``'s are renewed.
+            await wait_for(lambda: alive.spectators(9) == 1, 10, "the dead process's expiry")
+            # By now ``alive``'s own writes are older than their expiry too:
+            # wait for a refresh to renew them past this moment.
+            now = time.time()
+            procs = alive.procs_key(9)
+            await wait_for(
+                lambda: (alive.sync_client.zscore(procs, "alive") or 0) > now + 1.5,
+                10,
+                "a refresh",
+            )
+            assert alive.sync_client.ttl(alive.own(9, "w")) > 0
+            assert alive.spectators(9) == 1, "the refresh keeps a live process's entries"
+            assert alive.watching(9, [1, 2, 3]) == {1, 3}
+        finally:
+            refresher.cancel()
+    finally:
+        await alive.aclose()
+        await dying.aclose()
+
+
+@pytest.mark.redis
+async def test_the_refresh_writes_again_what_redis_lost_or_kept(redis_prefix):
+    url, prefix = redis_prefix
+    one = RedisPresence(url, prefix=prefix, process_id="one")
+    try:
+        await one.join(3, "a", ANN, None)
+        await one.join(3, "b", BOB, 0)
+        one.sync_client.delete(*one.sync_client.keys(f"{prefix}:*"))  # a restarted Redis
+        assert one.spectators(3) == 0
+        await one.refresh()
+        assert one.spectators(3) == 1
+        assert one.watching(3, [1, 2]) == {1, 2}
+        one.sync_client.sadd(one.own(3, "w"), CARL)  # a leave whose write was lost
+        assert one.spectators(3) == 2
+        await one.refresh()
+        assert one.spectators(3) == 1
+        assert one.watching(3, [1, 2, 3]) == {1, 2}
+    finally:
+        await one.aclose()
+
+
+# -- through the sockets ------------------------------------------------------
+
+sockets = pytest.mark.django_db(transaction=True)
+
+
+@sockets
+async def test_the_page_counts_people_not_tabs():
+    def build():
+        white, black, fan = make_user(), make_user(), make_user()
+        return started_game(players=[white, black]), white, fan
+
+    game, white, fan = await sync_to_async(build)()
+    path = f"/ws/game/{game.pk}/"
+    board = await connect(path, white)
+    assert (await receive(board, "hello"))["watchers"] == 0  # a player is no spectator
+    assert (await receive(board, "watchers"))["count"] == 0  # its own arrival, told to all
+    tab1 = await connect(path, fan)
+    assert (await receive(tab1, "hello"))["watchers"] == 1
+    assert (await receive(board, "watchers"))["count"] == 1
+    tab2 = await connect(path, fan)
+    assert (await receive(tab2, "hello"))["watchers"] == 1  # the same person again
+    assert (await receive(board, "watchers"))["count"] == 1
+    stranger = await connect(path)  # no login, no session: the socket is the person
+    assert (await receive(stranger, "hello"))["watchers"] == 2
+    assert (await receive(board, "watchers"))["count"] == 2
+    await stranger.disconnect()
+    assert (await receive(board, "watchers"))["count"] == 1
+    await tab1.disconnect()
+    assert (await receive(board, "watchers"))["count"] == 1  # the other tab stays
+    await tab2.disconnect()
+    assert (await receive(board, "watchers"))["count"] == 0
+    await board.disconnect()
+    assert presence.spectators(game.pk) == 0
+
+
+@sockets
+async def test_no_turn_notice_for_a_player_with_the_game_open():
+    def build():
+        white, black = make_user(), make_user()
+        return started_game(players=[white, black]), white, black  # correspondence
+
+    game, white, black = await sync_to_async(build)()
+    turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
+    await sync_to_async(play.game_act)(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [black.pk]
+    board = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(board, "hello")
+    await sync_to_async(play.game_act)(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    assert await sync_to_async(turns.filter(user=white).count)() == 0
+    await board.disconnect()
+    # The page closed: the next turn is told again.
+    await sync_to_async(play.game_act)(
+        game_id=game.pk, user=white, version=3, action={"type": "move", "path": [[4, 9], [3, 9]]}
+    )
+    await sync_to_async(play.game_act)(
+        game_id=game.pk, user=black, version=4, action={"type": "move", "path": [[5, 0], [6, 0]]}
+    )
+    assert await sync_to_async(turns.filter(user=white).count)() == 1
