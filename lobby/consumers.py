@@ -16,6 +16,10 @@ from games.realtime.consumer_base import LoopOnlyDispatchMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
 
+# A page that connects starts from a snapshot read at most this long ago;
+# what changes after it joined the lobby's group is pushed to it.
+CONNECT_FRESH_SECONDS = 1.0
+
 
 class LobbyConsumer(
     FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
@@ -31,7 +35,8 @@ class LobbyConsumer(
         await self.join_groups()
         self.budget = ConnectionBudget(None)
         await self.accept()
-        await watch.lobby.check(fresh=True)
+        # At most a second old: a burst of new pages shares one read.
+        await watch.lobby.current(max_age=CONNECT_FRESH_SECONDS)
         await self.send(text_data=dumps(watch.lobby.frame()))
 
     async def join_groups(self) -> None:

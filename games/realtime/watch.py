@@ -43,25 +43,16 @@ def refresh_seconds() -> float:
 
 
 class OneRead:
-    """One read at a time: callers that ask while one runs wait for it,
-    unless they need a read begun after they asked (``fresh``)."""
+    """One read at a time: callers that ask while one runs wait for it."""
 
     def __init__(self, read: Callable[[], Coroutine[Any, Any, None]]) -> None:
         self.read = read
         self.task: asyncio.Future[None] | None = None
-        self.begun = float("-inf")
 
-    async def __call__(self, *, fresh: bool = False) -> None:
-        asked = time.monotonic()
+    async def __call__(self) -> None:
         task = self.task
-        usable = (
-            task is not None
-            and not task.done()
-            and task.get_loop() is asyncio.get_running_loop()  # tests run a loop each
-            and not (fresh and self.begun < asked)
-        )
-        if not usable:
-            self.begun = asked
+        # Tests run an event loop each: a read of another loop is no read.
+        if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
             task = self.task = asyncio.ensure_future(self.read())
         await asyncio.shield(task)
 
@@ -165,9 +156,11 @@ class LobbyState:
             self.seen.pop(next(iter(self.seen)))
         return self.token
 
-    async def current(self) -> str:
-        """The token of the lobby as known now (read again when due)."""
-        if time.monotonic() - self.checked >= refresh_seconds() or self.snapshot is None:
+    async def current(self, max_age: float | None = None) -> str:
+        """The token of the lobby as known now, read again when older than
+        ``max_age`` (default: ``refresh_seconds()``)."""
+        age = refresh_seconds() if max_age is None else max_age
+        if time.monotonic() - self.checked >= age or self.snapshot is None:
             await self.check()
         return self.token
 

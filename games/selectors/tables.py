@@ -63,7 +63,8 @@ def lobby_snapshot() -> dict[str, Any]:
     current = Game.objects.select_related("host", "challenged").prefetch_related(with_seats)
     open_tables = list(current.filter(status=Game.Status.OPEN).order_by("-created")[:SNAPSHOT_OPEN])
     live_ids = list(Game.objects.filter(status=Game.Status.ACTIVE).values_list("pk", flat=True))
-    watched = sorted(live_ids, key=lambda pk: (-watcher_count(pk), -pk))[:SNAPSHOT_LIVE]
+    watchers = presence.spectators_of(live_ids)
+    watched = sorted(live_ids, key=lambda pk: (-watchers[pk], -pk))[:SNAPSHOT_LIVE]
     live = sorted(current.filter(pk__in=watched), key=lambda g: watched.index(g.pk))
     return {
         "tables": [table_summary(g) for g in [*open_tables, *live]],

@@ -143,7 +143,11 @@ async def test_the_lobby_snapshot_is_bounded_most_watched_first(monkeypatch):
 
     live = await sync_to_async(build)()
     favourite = live[3]
-    monkeypatch.setattr(tables, "watcher_count", lambda pk: 7 if pk == favourite else 0)
+    monkeypatch.setattr(
+        tables.presence,
+        "spectators_of",
+        lambda ids: {pk: 7 if pk == favourite else 0 for pk in ids},
+    )
     sock = await connect("/ws/lobby/")
     snapshot = await receive(sock, "tables")
     listed = [t["id"] for t in snapshot["tables"]]

@@ -77,6 +77,17 @@ async def test_two_tabs_of_one_spectator_count_once(store):
     assert store.spectators(1) == 0
 
 
+async def test_many_games_are_counted_at_once(store):
+    await store.join(1, "tab-1", ANN, None)
+    await store.join(1, "tab-2", BOB, None)
+    await store.join(2, "tab-3", ANN, 0)
+    await store.join(3, "tab-4", BOB, None)
+    assert store.spectators_of([1, 2, 3, 4]) == {1: 2, 2: 0, 3: 1, 4: 0}
+    assert store.spectators_of([]) == {}
+    for game, tab in [(1, "tab-1"), (1, "tab-2"), (2, "tab-3"), (3, "tab-4")]:
+        await store.leave(game, tab)
+
+
 async def test_a_seated_player_is_no_spectator(store):
     assert await store.join(1, "ann-board", ANN, 0) == 0
     assert await store.join(1, "bob-watching", BOB, None) == 1
