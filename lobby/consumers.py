@@ -71,10 +71,7 @@ class LobbyConsumer(
             await self.send(text_data=dumps({"type": "pong", "lobby": token}))
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
-        token = watch.lobby.apply(message.get("change") or "", message["table"])
-        await self.send(
-            text_data=dumps({"type": "table", "table": message["table"], "lobby": token})
-        )
+        await self.send(text_data=watch.lobby.apply(message.get("change") or "", message["table"]))
 
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))

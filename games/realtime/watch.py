@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from ..selectors.frames import ping_states
+from ..selectors.frames import dumps, ping_states
 from ..selectors.notifications import newest_ids
 from ..selectors.tables import lobby_snapshot
 from ..threads import closing_connections
@@ -142,8 +142,9 @@ class LobbyState:
         return f"{self.process}.{self.changes}"
 
     def apply(self, change: str, table: dict[str, Any]) -> str:
-        """One table's change pushed to every lobby socket: applied once per
-        process however many sockets hear it; returns the token after it."""
+        """One table's change pushed to every lobby socket: applied and
+        serialised once per process however many sockets hear it; returns
+        the frame to send (with the token after the change)."""
         if change in self.seen:
             return self.seen[change]
         if table["status"] in ("open", "active"):
@@ -151,10 +152,10 @@ class LobbyState:
         else:
             self.tables.pop(table["id"], None)
         self.changes += 1
-        self.seen[change] = self.token
+        frame = self.seen[change] = dumps({"type": "table", "table": table, "lobby": self.token})
         if len(self.seen) > 1000:
             self.seen.pop(next(iter(self.seen)))
-        return self.token
+        return frame
 
     async def current(self, max_age: float | None = None) -> str:
         """The token of the lobby as known now, read again when older than
@@ -168,9 +169,23 @@ class LobbyState:
         started = time.monotonic()
         fresh = await sync_to_async(closing_connections(lobby_snapshot), thread_sensitive=False)()
         tables = {table["id"]: table for table in fresh["tables"]}
-        if self.snapshot is None or tables != self.tables or fresh["counts"] != self.counts():
+        if self.snapshot is None or self.differs(tables, fresh):
             self.changes += 1
         self.tables, self.snapshot, self.checked = tables, fresh, started
+
+    def differs(self, tables: dict[int, dict[str, Any]], fresh: dict[str, Any]) -> bool:
+        """Whether pages holding the current token miss something: another
+        open table or count, or a live game they list that is over. Which
+        live games are the most watched changes all the time; that alone
+        sends no page a new snapshot (new pages get the new ranking)."""
+        if fresh["counts"] != self.counts():
+            return True
+        if {i: t for i, t in tables.items() if t["status"] == "open"} != {
+            i: t for i, t in self.tables.items() if t["status"] == "open"
+        }:
+            return True
+        live = set(fresh["live_ids"])
+        return any(t["status"] == "active" and i not in live for i, t in self.tables.items())
 
     def counts(self) -> dict[str, int]:
         return (self.snapshot or {}).get("counts", {})

@@ -72,6 +72,7 @@ def lobby_snapshot() -> dict[str, Any]:
             "open": Game.objects.filter(status=Game.Status.OPEN).count(),
             "live": len(live_ids),
         },
+        "live_ids": live_ids,
     }
 
 

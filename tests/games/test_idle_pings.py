@@ -182,3 +182,28 @@ async def test_notification_pings_answer_with_the_list_only_when_behind(counted,
     await sock.send_json_to({"type": "ping"})  # an older page: a pong, never the list
     assert await receive(sock, "pong") == {"type": "pong", "newest": note}
     await sock.disconnect()
+
+
+async def test_a_new_ranking_alone_sends_no_page_a_new_snapshot(monkeypatch, settings):
+    """Who is watched most changes all the time; pages keep their list until
+    something they show changed (a lost push included)."""
+    from games import publish
+
+    settings.PING_REFRESH_SECONDS = 0  # every ping reads the lobby again
+    players = [await sync_to_async(make_user)() for _ in range(2)]
+    live = [(await sync_to_async(started_game)(players=players)).pk for _ in range(3)]
+    ranking = {pk: n for n, pk in enumerate(live)}
+    monkeypatch.setattr(
+        tables.presence, "spectators_of", lambda ids: {pk: ranking.get(pk, 0) for pk in ids}
+    )
+    sock = await connect("/ws/lobby/")
+    token = (await receive(sock, "tables"))["lobby"]
+    ranking = {pk: -n for n, pk in enumerate(live)}  # upside down
+    await sock.send_json_to({"type": "ping", "lobby": token})
+    assert await receive(sock, "pong") == {"type": "pong", "lobby": token}
+    monkeypatch.setattr(publish, "publish_table", lambda game: None)  # the push is lost
+    await sync_to_async(lobby.table_create)(host=players[0], ruleset="halma")
+    await sock.send_json_to({"type": "ping", "lobby": token})
+    fresh = await receive(sock, "tables")
+    assert fresh["lobby"] != token and fresh["counts"] == {"open": 1, "live": 3}
+    await sock.disconnect()
