@@ -105,6 +105,8 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
 
     playwright = None
     browser = None
+    _old_refresh: str | None = None
+    _old_async_unsafe: str | None = None
     # Static files come from WhiteNoise, as in production, out of the session's
     # collected STATIC_ROOT (tests/conftest.py): channels' own static handler looks
     # files up by their plain names and would not find the hashed ones.
@@ -113,6 +115,13 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     @classmethod
     def setUpClass(cls) -> None:
         require_service(chromium_available(), f"Chromium at {CHROMIUM} (apt-get install chromium)")
+        # Moves a test makes through the services (in this process) reach the
+        # live server's pages by their ping alone: the in-memory channel layer
+        # is per process, so every such push is lost. The server answers those
+        # pings from the database each time, as it did before pings were
+        # answered from what a process knows (games/realtime/watch.py).
+        cls._old_refresh = os.environ.get("PING_REFRESH_SECONDS")
+        os.environ["PING_REFRESH_SECONDS"] = "0"
         super().setUpClass()
         # The sync Playwright API keeps an event loop running in this thread; ORM
         # calls in the tests would otherwise raise SynchronousOnlyOperation.
@@ -146,10 +155,14 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
             cls._stop_browser()
             super().tearDownClass()
         finally:
-            if cls._old_async_unsafe is None:
-                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-            else:
-                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = cls._old_async_unsafe
+            for name, old in [
+                ("DJANGO_ALLOW_ASYNC_UNSAFE", cls._old_async_unsafe),
+                ("PING_REFRESH_SECONDS", cls._old_refresh),
+            ]:
+                if old is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = old
 
     def setUp(self) -> None:
         super().setUp()
