@@ -72,7 +72,6 @@ import os
 import random
 import resource
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -84,6 +83,9 @@ from typing import Any
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.bars import free_port, wait_port  # noqa: E402
+
 PY = str(ROOT / ".venv" / "bin" / "python")
 DAPHNE = str(ROOT / ".venv" / "bin" / "daphne")
 PREFIX = "idlebench"
@@ -92,22 +94,6 @@ SEATS = 4
 FANOUT_ROUNDS = 5
 
 # -- servers and counters -----------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, timeout: float = 60) -> None:
-    end = time.time() + timeout
-    while time.time() < end:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise SystemExit(f"server on {port} did not come up")
 
 
 def start_server(app: str, env: dict[str, str]) -> tuple[subprocess.Popen, int]:
@@ -120,7 +106,7 @@ def start_server(app: str, env: dict[str, str]) -> tuple[subprocess.Popen, int]:
         stdout=log,
         stderr=log,
     )
-    wait_port(port)
+    wait_port(port, timeout=60)
     return proc, port
 
 

@@ -113,3 +113,12 @@ def check_act_input(version: Any, action: Any) -> None:
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError("bad_request", gettext_noop("The version must be a whole number."))
     require_json_object(action)
+
+
+def locked_seat(game_id: Any, user: Any) -> tuple[Game, int]:
+    """The running game's row, locked, and the caller's seat in it: what every
+    seat's own command (resign, draw offers, abort, remis) checks first."""
+    game = locked_game(game_id, user)
+    seat = require_seat(game, user)
+    require_active(game)
+    return game, seat

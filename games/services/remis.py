@@ -33,7 +33,7 @@ from ..rules import IllegalAction, get_ruleset
 from ..selectors.remis import history, remis_refusal
 from . import notifications
 from .events import append_event
-from .guards import locked_game, require_active, require_json_object, require_seat
+from .guards import locked_game, locked_seat, require_json_object
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -91,9 +91,7 @@ def remis_request(
     elif not isinstance(action, dict):
         raise _bad("bad_request", gettext_noop("Name the move that would repeat the position."))
     with transaction.atomic():
-        game = locked_game(game_id, user)
-        seat = require_seat(game, user)
-        require_active(game)
+        game, seat = locked_seat(game_id, user)
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
         refusal = remis_refusal(game, rs, rs.decode(game.state), seat, kind, now)
