@@ -634,8 +634,8 @@ def per_kind_bytes(r: dict[str, Any]) -> str:
 
 
 def xact_cell(r: dict[str, Any]) -> str:
-    if r["xacts"] is None:
-        return "n/a"
+    if r["xacts"] is None or r["xacts_per_ping"] is None:  # no ping in the window
+        return "n/a" if r["xacts"] is None else str(r["xacts"])
     per_answer = r["xacts_per_answer"]
     tail = f"; {per_answer:.2f}/answer" if per_answer is not None else ""
     return f"{r['xacts']} ({r['xacts_per_ping']:.3f}/ping{tail})"
