@@ -1,0 +1,37 @@
+"""Computer players for every ruleset, pure Python beside the rules.
+
+The fixed interface (ARCHITECTURE.md, "Bots")::
+
+    bot = get_bot(slug, level)          # "easy" | "medium" | "strong"
+    action = bot.choose(state, seat, seed=n)
+
+Each game's module exposes ``make(level) -> Bot``; ``get_bot`` wraps that bot in
+``Guarded`` so that a bot which raises or overruns its wall-clock cap still
+answers with a legal action.
+"""
+
+from __future__ import annotations
+
+from games.bots import daschax, halma, hexenhalma, idiotenspiel, malefiz
+from games.bots.base import LEVELS, Bot, Guarded
+
+_MAKERS = {
+    "halma": halma.make,
+    "daschax": daschax.make,
+    "malefiz": malefiz.make,
+    "hexenhalma": hexenhalma.make,
+    "idiotenspiel": idiotenspiel.make,
+}
+
+SLUGS = tuple(_MAKERS)
+
+__all__ = ["LEVELS", "SLUGS", "Bot", "get_bot"]
+
+
+def get_bot(slug: str, level: str) -> Bot:
+    """The bot for ``slug`` at ``level``; LookupError names what exists."""
+    if slug not in _MAKERS:
+        raise LookupError(f"No bot for game {slug!r}; games with bots: {', '.join(SLUGS)}.")
+    if level not in LEVELS:
+        raise LookupError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.")
+    return Guarded(slug, level, _MAKERS[slug](level))
