@@ -1,0 +1,383 @@
+"""Bot strength and speed (issue 18): every level against random play, the greedy
+reference and the level below, checked against the bars.
+
+  .venv/bin/python bench/bots.py                      # all: 40 games a pairing (Idiotenspiel 20)
+  .venv/bin/python bench/bots.py --game halma --pairing strong-easy --games 10
+  .venv/bin/python bench/bots.py --quick              # reduced budget, see below
+  .venv/bin/python bench/bots.py --timing [--positions 24]
+
+Game i of a pairing always has the same seed (every pairing plays the same
+seeds), and sides alternate: the first player named takes the first seat in
+even games, the second seat in odd ones. Games are spread over --workers
+processes (2). Win rates carry Wilson 95% intervals; the Elo difference comes
+from the score (a draw counts half), its interval from the score's Wilson
+interval. A bar is checked on the win rate (draws are no wins). A game that
+passes its ply cap counts as a draw (the line says how many were capped); the
+seconds at the end of a line are the pairing's games' summed wall time.
+
+Hexenhalma is scored per match: a game is a campaign of four rounds whose game
+master seat (0) is played by get_bot("hexenhalma", GM_LEVEL); the first team
+"wins" a match when it brings more witches home. Idiotenspiel cycles through
+Grundspiel on both maps and Rettet Maid Marian!, each played from both sides.
+
+Reduced budget (--quick): 10 games a pairing (Idiotenspiel 6), only the
+pairings that have a bar. With the full budget and real bots at their time
+budgets expect hours; --quick is what fits in a coffee break.
+
+--timing plays seeded games of the easy bot against random play, samples
+--positions decision points per game spread over the whole game (every phase),
+and times get_bot(slug, level).choose on each: median and max per level against
+the budgets (median easy 50 ms, medium 300 ms, strong 1 s; max 3 s), and for
+Idiotenspiel whole movement phases played by the bot (at most 10 s).
+
+It measures; it never fails a test run (the exit code is 0 either way).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.bots import LEVELS, SLUGS, get_bot
+from games.bots.base import Bot, RandomBot
+from games.rules import get_ruleset
+from games.rules.base import LongWork
+
+PAIRINGS = [
+    "easy-random",
+    "medium-random",
+    "strong-random",
+    "strong-greedy",
+    "medium-easy",
+    "strong-medium",
+    "strong-easy",
+]
+GREEDY_BAR = {"halma": 0.80, "daschax": 0.80, "idiotenspiel": 0.70, "malefiz": 0.65}
+GAMES = {"idiotenspiel": 20}  # per pairing; others 40
+QUICK_GAMES = {"idiotenspiel": 6}  # others 10
+# Actions (background work not counted) before a game is called a draw.
+PLY_CAP = {"halma": 1000, "daschax": 3000, "malefiz": 20000, "hexenhalma": 400}
+PLY_CAP_DEFAULT = 20000
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "hexenhalma": [{"rounds": 4}],
+    "idiotenspiel": [{}, {"map": "die_huegelkette"}, {"scenario": "marian"}],
+}
+GM_LEVEL = "easy"
+SEED = 1_000_003
+MEDIAN_BUDGET = {"easy": 0.05, "medium": 0.3, "strong": 1.0}
+MAX_BUDGET = 3.0
+PHASE_BUDGET = 10.0  # one Idiotenspiel movement phase
+
+
+def bar(slug: str, pairing: str) -> float | None:
+    """The win rate the first player must reach, or None (printed only)."""
+    if slug == "hexenhalma" and pairing in ("easy-random", "strong-easy"):
+        return 0.75
+    bars = {
+        "easy-random": 0.90,
+        "strong-greedy": GREEDY_BAR.get(slug),
+        "strong-easy": 0.60 if slug == "malefiz" else 0.75,
+        "medium-easy": 0.60,
+    }
+    return bars.get(pairing)
+
+
+def greedy_missing(slug: str) -> str | None:
+    """Why bench.greedy.<slug> cannot be used, or None when it can."""
+    try:
+        importlib.import_module(f"bench.greedy.{slug}").Greedy  # noqa: B018
+    except ModuleNotFoundError as exc:
+        if exc.name in (f"bench.greedy.{slug}", "bench.greedy"):
+            return f"bench/greedy/{slug}.py is not there yet"
+        return f"bench/greedy/{slug}.py does not import: {exc}"
+    except Exception as exc:
+        return f"bench/greedy/{slug}.py does not import: {exc!r}"
+    return None
+
+
+def player(slug: str, name: str) -> Bot:
+    if name == "random":
+        return RandomBot(slug)
+    if name == "greedy":
+        greedy: Bot = importlib.import_module(f"bench.greedy.{slug}").Greedy()
+        return greedy
+    return get_bot(slug, name)
+
+
+def setup(slug: str, index: int) -> tuple[Any, Any, list[int]]:
+    """Game ``index``'s ruleset, opening state and the players' seats (first, second)."""
+    rs = get_ruleset(slug)
+    variants = OPTIONS.get(slug, [{}])
+    options = rs.validate_options(variants[(index // 2) % len(variants)])
+    state = rs.setup(options, rs.min_seats, SEED + index)
+    seats = [1, 2] if slug == "hexenhalma" else [0, 1]
+    return rs, state, seats if index % 2 == 0 else seats[::-1]
+
+
+def step(rs: Any, state: Any, bots: dict[int, Bot], ply: int, seed: int) -> tuple[Any, list[Any]]:
+    """One action (or the platform's background work); returns the state and its records.
+
+    Raises StopIteration when nobody can act. In a simultaneous phase the seats
+    take turns (each bot sees only its own view, so the order is fair).
+    """
+    if isinstance(rs, LongWork) and rs.work_due(state):
+        state, _events, records = rs.do_work(state)
+        return state, records
+    seats = rs.to_act(state) or [s for s in sorted(bots) if rs.may_act(state, s)]
+    if not seats:
+        raise StopIteration
+    seat = seats[ply % len(seats)]
+    action = bots[seat].choose(state, seat, seed=seed + ply)
+    return rs.apply(state, seat, action)[0], []
+
+
+def play(slug: str, pairing: str, index: int) -> list[float | None]:
+    """Game ``index`` of ``pairing``: the first player's score per unit (a game,
+    or a Hexenhalma match): 1 won, 0.5 drawn, 0 lost, None capped (a draw)."""
+    rs, state, seats = setup(slug, index)
+    bots = {seat: player(slug, name) for seat, name in zip(seats, pairing.split("-"), strict=True)}
+    if slug == "hexenhalma":
+        bots[0] = get_bot(slug, GM_LEVEL)
+    records: list[Any] = []
+    ply = 0
+    while ply < PLY_CAP.get(slug, PLY_CAP_DEFAULT):
+        try:
+            state, new = step(rs, state, bots, ply, SEED + index)
+        except StopIteration:
+            break
+        records += new
+        ply += not new
+    if slug == "hexenhalma":
+        return [_match_score(r, seats[0]) for r in records]
+    out = rs.outcome(state)
+    if out is None:
+        return [None]
+    if out["draw"]:
+        return [0.5]
+    return [1.0 if seats[0] in out["winners"] else 0.0]
+
+
+def _match_score(record: dict[str, Any], seat: int) -> float:
+    goals = dict(zip(record["teams"], record["score"], strict=True))
+    mine, theirs = goals.pop(seat), next(iter(goals.values()))
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+# -- statistics ---------------------------------------------------------------
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo(score: float) -> float:
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return 400 * math.log10(score / (1 - score))
+
+
+def summary(
+    slug: str, pairing: str, units: list[float | None], seconds: float
+) -> tuple[str, bool | None]:
+    n, capped = len(units), units.count(None)
+    won, drawn = units.count(1.0), units.count(0.5) + capped
+    rate = won / n if n else 0.0
+    lo, hi = wilson(won, n)
+    score = (won + drawn / 2) / n if n else 0.5
+    elo_lo, elo_hi = (elo(x) for x in wilson(won + drawn / 2, n))
+    need = bar(slug, pairing)
+    verdict = None if need is None else rate >= need
+    check = "" if need is None else f"  bar >= {need:.0%}: {'PASS' if verdict else 'FAIL'}"
+    first, second = pairing.split("-")
+    line = (
+        f"{slug:<13}{first:>6} vs {second:<7}{n:>4} {'matches' if slug == 'hexenhalma' else 'games  '}"
+        f"  won {won:>3} drawn {drawn:>3} lost {n - won - drawn:>3}"
+        f"  win {rate:6.1%} [{lo:5.1%}, {hi:5.1%}]"
+        f"  Elo {elo(score):+5.0f} [{elo_lo:+5.0f}, {elo_hi:+5.0f}]"
+        f"{check}  ({seconds:.0f} s{f', {capped} capped' if capped else ''})"
+    )
+    return line, verdict
+
+
+# -- strength -----------------------------------------------------------------
+
+
+def _timed_play(slug: str, pairing: str, index: int) -> tuple[list[float | None], float]:
+    start = time.perf_counter()
+    return play(slug, pairing, index), time.perf_counter() - start
+
+
+def strength(slugs: list[str], pairings: list[str], games: dict[str, int], workers: int) -> None:
+    runs = []
+    for slug in slugs:
+        for pairing in pairings:
+            why = greedy_missing(slug) if "greedy" in pairing else None
+            if slug == "hexenhalma" and "greedy" in pairing:
+                why = "no greedy reference for Hexenhalma"
+            if why:
+                print(f"{slug:<13}{pairing:>15}  skipped: {why}", flush=True)
+            else:
+                runs.append((slug, pairing))
+    verdicts: list[tuple[str, str, bool]] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {
+            run: [pool.submit(_timed_play, *run, i) for i in range(games[run[0]])] for run in runs
+        }
+        for (slug, pairing), jobs in futures.items():
+            results = [job.result() for job in jobs]
+            units = [u for scores, _ in results for u in scores]
+            line, verdict = summary(slug, pairing, units, sum(s for _, s in results))
+            print(line, flush=True)
+            if verdict is not None:
+                verdicts.append((slug, pairing, verdict))
+    failed = [f"{s} {p}" for s, p, ok in verdicts if not ok]
+    print(f"\nbars: {len(verdicts) - len(failed)} PASS, {len(failed)} FAIL", end="")
+    print(f" ({', '.join(failed)})" if failed else "")
+
+
+# -- timing -------------------------------------------------------------------
+
+
+def sample(slug: str, per_game: int, games: int = 2) -> list[tuple[dict[str, Any], int, bool]]:
+    """Decision points (encoded state, seat, whether it opens a movement phase) of
+    seeded games of the easy bot against random play, spread evenly over each
+    game; Idiotenspiel adds a few movement-phase openings to time whole phases."""
+    out = []
+    for index in range(games):
+        rs, state, seats = setup(slug, index)
+        bots: dict[int, Bot] = {seats[0]: get_bot(slug, "easy"), seats[1]: RandomBot(slug)}
+        if slug == "hexenhalma":
+            bots[0] = get_bot(slug, GM_LEVEL)
+        seen, starts, ply, before = [], [], 0, None
+        while ply < PLY_CAP.get(slug, PLY_CAP_DEFAULT):
+            for seat in rs.to_act(state):
+                seen.append((state, seat))
+                now = _phase(rs, state, seat)
+                if now is not None and now[0] == "move" and now != before:
+                    starts.append((state, seat))
+                before = now
+            try:
+                state, new = step(rs, state, bots, ply, SEED + index)
+            except StopIteration:
+                break
+            ply += not new
+        out += [(*p, False) for p in _spread(seen, per_game)]
+        out += [(*p, True) for p in _spread(starts, max(2, per_game // 8))]
+    return [(get_ruleset(slug).encode(state), seat, opens) for state, seat, opens in out]
+
+
+def _spread(items: list[Any], count: int) -> list[Any]:
+    """``count`` items evenly spread over ``items`` (all of them when fewer)."""
+    if len(items) <= count:
+        return items
+    return [items[k * len(items) // count] for k in range(count)]
+
+
+def _phase(rs: Any, state: Any, seat: int) -> tuple[str, int] | None:
+    """Idiotenspiel's phase and turn (a movement phase is timed whole); None elsewhere."""
+    if rs.slug != "idiotenspiel":
+        return None
+    view = rs.view(state, seat)
+    return view["phase"], view["turn"]
+
+
+def time_level(slug: str, level: str, positions: list[Any]) -> tuple[list[float], list[float]]:
+    """Seconds per decision over ``positions``; for Idiotenspiel also per whole
+    movement phase (the bot moves until the phase is over)."""
+    rs, bot = get_ruleset(slug), get_bot(slug, level)
+    decisions, phases = [], []
+    for n, (data, seat, opens_phase) in enumerate(positions):
+        state = rs.decode(data)
+        if opens_phase:
+            phases.append(_movement_phase(rs, bot, state, seat, n))
+            continue
+        start = time.perf_counter()
+        bot.choose(state, seat, seed=n)
+        decisions.append(time.perf_counter() - start)
+    return decisions, phases
+
+
+def _movement_phase(rs: Any, bot: Bot, state: Any, seat: int, seed: int) -> float:
+    turn, spent = rs.view(state, seat)["turn"], 0.0
+    for ply in range(500):
+        view = rs.view(state, seat)
+        if view["phase"] not in ("move", "grace") or view["turn"] != turn:
+            break
+        start = time.perf_counter()
+        action = bot.choose(state, seat, seed=seed + ply)
+        spent += time.perf_counter() - start
+        state = rs.apply(state, seat, action)[0]
+    return spent
+
+
+def timing(slugs: list[str], per_game: int, workers: int) -> None:
+    positions = {slug: sample(slug, per_game) for slug in slugs}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        jobs = {
+            (slug, level): pool.submit(time_level, slug, level, positions[slug])
+            for slug in slugs
+            for level in LEVELS
+        }
+        for (slug, level), job in jobs.items():
+            decisions, phases = job.result()
+            med, top = statistics.median(decisions), max(decisions)
+            ok = med <= MEDIAN_BUDGET[level] and top <= MAX_BUDGET
+            print(
+                f"{slug:<13}{level:<7} median {med * 1000:8.1f} ms  max {top * 1000:8.1f} ms"
+                f"  ({len(decisions)} positions)  budget {MEDIAN_BUDGET[level] * 1000:.0f} ms"
+                f" / {MAX_BUDGET:.0f} s: {'PASS' if ok else 'FAIL'}",
+                flush=True,
+            )
+            if phases:
+                worst = max(phases)
+                print(
+                    f"{slug:<13}{level:<7} movement phase median {statistics.median(phases):.2f} s"
+                    f"  max {worst:.2f} s  ({len(phases)} phases)  budget {PHASE_BUDGET:.0f} s:"
+                    f" {'PASS' if worst <= PHASE_BUDGET else 'FAIL'}",
+                    flush=True,
+                )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--game", action="append", choices=SLUGS, help="repeatable; default all")
+    p.add_argument("--pairing", action="append", choices=PAIRINGS, help="repeatable; default all")
+    p.add_argument("--games", type=int, help="games per pairing (default 40, Idiotenspiel 20)")
+    p.add_argument("--quick", action="store_true", help="reduced budget (see the module doc)")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--timing", action="store_true", help="time decisions instead")
+    p.add_argument("--positions", type=int, default=24, help="--timing: positions per game")
+    args = p.parse_args()
+    slugs = [s for s in SLUGS if s in (args.game or SLUGS)]
+    if args.timing:
+        timing(slugs, args.positions, args.workers)
+        return
+    pairings = [x for x in PAIRINGS if x in (args.pairing or PAIRINGS)]
+    if args.quick and not args.pairing:
+        pairings = [x for x in PAIRINGS if any(bar(s, x) is not None for s in slugs)]
+    table = QUICK_GAMES if args.quick else GAMES
+    default = 10 if args.quick else 40
+    games = {s: args.games or table.get(s, default) for s in slugs}
+    strength(slugs, pairings, games, args.workers)
+
+
+if __name__ == "__main__":
+    main()
