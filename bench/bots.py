@@ -19,6 +19,9 @@ Hexenhalma is scored per match: a game is a campaign of four rounds whose game
 master seat (0) is played by get_bot("hexenhalma", GM_LEVEL); the first team
 "wins" a match when it brings more witches home. Idiotenspiel cycles through
 Grundspiel on both maps and Rettet Maid Marian!, each played from both sides.
+Timers are not simulated: a bot ends its own phases (--timing checks that a
+movement phase fits). A seat that only ``may_act`` is asked only when nobody
+is in ``to_act`` and no background work is due.
 
 Reduced budget (--quick): 10 games a pairing (Idiotenspiel 6), only the
 pairings that have a bar. With the full budget and real bots at their time
