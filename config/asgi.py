@@ -8,20 +8,20 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.realtime.sweeper import StartSweeper  # noqa: E402
 
 from .routing import websocket_urlpatterns  # noqa: E402
+from .visitors import VisitorMiddleware  # noqa: E402
 
 application = StartSweeper(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                VisitorMiddleware(URLRouter(websocket_urlpatterns))
             ),
         }
     )

@@ -38,5 +38,10 @@ class TranslatedConsumerMixin:
             return
         if not hasattr(self, "language"):
             self.language = language_from_scope(self.scope)
+        if self.language == translation.get_language():
+            # Already active: an override would leave a copy of asgiref's
+            # Local storage in this connection's task for good (~0.5 kB a socket).
+            await super().dispatch(message)
+            return
         with translation.override(self.language):
             await super().dispatch(message)

@@ -27,6 +27,9 @@ class LobbyConsumer(
     """A bounded snapshot first, then only changes; a ping that carries the
     page's lobby token is answered from what the process knows."""
 
+    # A table's change is one frame for everybody, built once per process.
+    untranslated = TranslatedConsumerMixin.untranslated | {"lobby.table"}
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]

@@ -149,6 +149,18 @@ class StartSweeper:
     def __init__(self, app) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    _asgi_single_callable = True  # a plain __call__ that returns the app's coroutine
+
+    def __call__(self, scope, receive, send):
+        # Hands back the app's coroutine instead of awaiting it, so no frame of
+        # this wrapper stays alive for each open socket.
+        coroutine = self.app(scope, receive, send)
+        try:
+            sweeper.ensure_started()
+        except RuntimeError:  # called outside the loop (a test's communicator)
+            return self.started_first(coroutine)
+        return coroutine
+
+    async def started_first(self, coroutine):
         sweeper.ensure_started()
-        return await self.app(scope, receive, send)
+        return await coroutine
