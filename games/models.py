@@ -68,9 +68,22 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
+    # Seats the in-process bot worker plays, {"<seat>": level} (games/services/bots.py);
+    # has_bots is its indexed flag, so the worker's poll reads only these games.
+    bots = models.JSONField(default=dict, blank=True)
+    has_bots = models.BooleanField(default=False)
+    # The version a worker claimed to think about, and when: one process
+    # thinks per bot turn; a claim older than BOT_CLAIM_SECONDS is free again.
+    bot_claim = models.PositiveIntegerField(default=0)
+    bot_claim_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "-created"])]
+        indexes = [
+            models.Index(fields=["status", "-created"]),
+            models.Index(
+                fields=["status"], condition=models.Q(has_bots=True), name="game_bot_play"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk} ({self.status})"

@@ -30,6 +30,11 @@ class CreateTableIn(serializers.Serializer):
         required=False, help_text='{"kind": "none" | "correspondence" | "realtime", ...}'
     )
     auto_start = serializers.BooleanField(required=False, default=True)
+    bot = serializers.JSONField(
+        required=False,
+        help_text='play the computer: {"level": "easy" | "medium" | "strong"}; '
+        'staff: {"levels": [...]} puts one bot per level in every seat',
+    )
 
 
 class QuickplayIn(serializers.Serializer):
@@ -40,6 +45,11 @@ class QuickplayIn(serializers.Serializer):
 
 
 class JoinIn(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=64)
+
+
+class BotInviteIn(serializers.Serializer):
+    level = serializers.ChoiceField(choices=["easy", "medium", "strong"])
     seat = serializers.IntegerField(required=False, min_value=0, max_value=64)
 
 
@@ -126,6 +136,9 @@ class TableOut(serializers.Serializer):
     seat_count = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.CharField(allow_null=True))
     taken = serializers.IntegerField()
+    bots = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seats that bots hold"
+    )
     host = serializers.CharField()
     challenged = serializers.CharField(allow_null=True)
     quickplay = serializers.BooleanField()
@@ -147,6 +160,7 @@ class SeatOut(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField()
     user = serializers.CharField(allow_null=True)
+    bot = serializers.BooleanField(help_text="a bot holds this seat")
 
 
 class StateOut(serializers.Serializer):

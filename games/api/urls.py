@@ -9,6 +9,7 @@ urlpatterns = [
     path("rulesets/", tables.RulesetList.as_view(), name="api-rulesets"),
     path("tables/", tables.TableList.as_view(), name="api-tables"),
     path("tables/<int:pk>/join/", tables.TableJoin.as_view(), name="api-table-join"),
+    path("tables/<int:pk>/bot/", tables.TableInviteBot.as_view(), name="api-table-bot"),
     path("tables/<int:pk>/leave/", tables.TableLeave.as_view(), name="api-table-leave"),
     path("tables/<int:pk>/start/", tables.TableStart.as_view(), name="api-table-start"),
     path("tables/<int:pk>/decline/", tables.TableDecline.as_view(), name="api-table-decline"),

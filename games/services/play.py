@@ -61,7 +61,13 @@ def decide_act(
 
     Returns the ruleset, the new state and the next, unsaved Event.
     """
-    seat = require_seat(game, user)
+    return decide_seat_act(game, require_seat(game, user), version, action, now)
+
+
+def decide_seat_act(
+    game: Game, seat: int, version: int, action: dict[str, Any], now: datetime
+) -> tuple[Ruleset, Any, Event]:
+    """``decide_act`` for a known seat: a person's, or a bot's (services/bots.py)."""
     require_active(game)
     # In a simultaneous phase every seat acts against the current state.
     if len(game.to_act) <= 1 and version != game.version:
