@@ -76,6 +76,10 @@ class Game(models.Model):
     # thinks per bot turn; a claim older than BOT_CLAIM_SECONDS is free again.
     bot_claim = models.PositiveIntegerField(default=0)
     bot_claim_at = models.DateTimeField(null=True, blank=True)
+    # Seats offered to a bot after their player timed out (3+ seats), {"<seat>":
+    # {"votes": [seats], "move": None | n}}: "move" is set once every other
+    # player agreed, and a bot plays the seat from move n (games/services/handover.py).
+    handovers = models.JSONField(default=dict, blank=True)
 
     class Meta:
         indexes = [
@@ -133,6 +137,7 @@ class Event(models.Model):
         DRAW_DECLINE = "draw_decline", _("draw declined")
         WORK = "work", _("background work")  # e.g. resolving a Hexenhalma round
         REMIS = "remis", _("remis request")  # filed or decided; the state is unchanged
+        HANDOVER = "handover", _("seat handed to a bot")  # a vote; the state is unchanged
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

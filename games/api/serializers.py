@@ -53,6 +53,10 @@ class BotInviteIn(serializers.Serializer):
     seat = serializers.IntegerField(required=False, min_value=0, max_value=64)
 
 
+class HandoverIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=64)
+
+
 class ActIn(serializers.Serializer):
     version = serializers.IntegerField(min_value=0)
     action = serializers.DictField()
@@ -179,6 +183,9 @@ class StateOut(serializers.Serializer):
     paused = serializers.BooleanField()
     remis = serializers.JSONField(help_text="the remis request waiting for an admin, or null")
     remis_allowed = serializers.ListField(child=serializers.CharField())
+    handover = serializers.JSONField(
+        help_text='seats offered to a bot: {"<seat>": {"votes": [seats], "move": null | n}}'
+    )
 
 
 class EventOut(serializers.Serializer):

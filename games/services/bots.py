@@ -10,8 +10,9 @@ picking up what a dead one left).
 Safety with several processes: ``claim`` locks the row with
 ``select_for_update(skip_locked=True)`` and records the version it claims, so
 one process thinks per bot turn (a claim older than ``BOT_CLAIM_SECONDS`` is
-free again: its process died); ``game_bot_act`` locks the row again and
-refuses any version but the claimed one, so a bot never moves twice.
+free again: its process died); ``game_bot_act`` locks the row again (waiting
+for it, as a person's move does) and refuses any version but the claimed
+one, so a bot never moves twice.
 """
 
 from __future__ import annotations
@@ -111,9 +112,10 @@ def think(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
 
 @conflicts_are_stale
 def game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, Any]) -> int | None:
-    """A bot's action through a person's checks; None when the row is busy."""
+    """A bot's action through a person's checks (the claim made this process
+    the only one here: it waits for the row like a person's move)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id).first()
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             return None
         if str(seat) not in game.bots or seat in game.left_seats or version != game.version:
@@ -145,7 +147,7 @@ def give_up(turn: BotTurn) -> int | None:
     resigns its seat rather than stall the game."""
     with transaction.atomic():
         game = (
-            Game.objects.select_for_update(skip_locked=True)
+            Game.objects.select_for_update()
             .filter(pk=turn.game_id, status=Game.Status.ACTIVE, version=turn.version)
             .first()
         )

@@ -19,7 +19,7 @@ from ..models import (
 )
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
-from . import replay_checkpoints
+from . import handover, replay_checkpoints
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
 from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
@@ -61,7 +61,10 @@ def decide_act(
 
     Returns the ruleset, the new state and the next, unsaved Event.
     """
-    return decide_seat_act(game, require_seat(game, user), version, action, now)
+    seat = require_seat(game, user)
+    if game.bots or game.handovers:
+        handover.player_returns(game, seat)
+    return decide_seat_act(game, seat, version, action, now)
 
 
 def decide_seat_act(
@@ -142,6 +145,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
                 action = None
             else:
                 events = [{"type": "timeout", "seat": seat, "timer": game.timer}, *events]
+                handover.open_offer(game, seat)
                 return append_event(
                     game,
                     rs,

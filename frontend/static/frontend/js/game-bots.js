@@ -1,6 +1,6 @@
 // The waiting table's "Invite a bot" control: the host seats a bot at a free seat.
 import { button, h } from "./dom.js";
-import { api, gettext, toast } from "./socket.js";
+import { api, fmt, gettext, toast } from "./socket.js";
 
 const LEVELS = () => [
   ["easy", gettext("easy")],
@@ -24,4 +24,40 @@ export function botInvite(table, me, gameId, onTable) {
     }
   };
   return h("span", "row", [select, button(gettext("Invite a bot"), invite, "button", { "data-testid": "invite-bot" })]);
+}
+
+/**
+ * The buttons that let a bot play a timed-out player's seat, one per open offer
+ * this player still has to agree to, drawn in a box after the seat commands.
+ * @param {any} state the snapshot (its `handover`: {"<seat>": {votes, move}})
+ * @param {{seat: number | null, seats: any[]}} model
+ * @param {(seat: number) => string} seatName
+ */
+export function renderHandover(state, model, gameId, seatName) {
+  let box = document.getElementById("handover");
+  if (!box) {
+    box = h("div", "row", null, { id: "handover", "data-testid": "handover" });
+    document.getElementById("actions")?.after(box);
+  }
+  const left = state.left || [];
+  const mine = model.seat;
+  const offers = Object.entries(state.handover || {}).filter(
+    ([seat, offer]) => offer.move === null && state.status === "active" && mine !== null && !left.includes(mine) && Number(seat) !== mine && !offer.votes.includes(mine),
+  );
+  box.replaceChildren(
+    ...offers.map(([seat]) =>
+      button(fmt(gettext("Let a bot play %(player)s"), { player: seatName(Number(seat)) }), () => agree(gameId, Number(seat)), "button small", {
+        "data-testid": `handover-${seat}`,
+      }),
+    ),
+  );
+  box.hidden = offers.length === 0;
+}
+
+async function agree(gameId, seat) {
+  try {
+    await api(`/api/games/${gameId}/handover/`, { seat });
+  } catch (err) {
+    toast(err.message, "error");
+  }
 }

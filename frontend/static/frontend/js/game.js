@@ -3,7 +3,7 @@ import { $, button, h } from "./dom.js";
 import { describeItem } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { nameText, nameWithBadge } from "./bot-badge.js";
-import { botInvite } from "./game-bots.js";
+import { botInvite, renderHandover } from "./game-bots.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -163,6 +163,7 @@ function render(event = null) {
   $("draw-note").textContent = fmt(gettext("Draw offered by %(players)s."), { players: offers.map(seatName).join(", ") });
   $("after-links").hidden = st.status === "open";
   $("export-link").hidden = st.status !== "finished";
+  renderHandover(st, model, gameId, seatName);
   renderClocks();
   renderBanner(st);
   // The board first: its describe() may use what render() learnt from the view.
