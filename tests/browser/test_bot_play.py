@@ -12,9 +12,10 @@ import os
 import pytest
 
 from games.models import Game
+from lobby.services import table_create
 from tests.factories import make_user
 
-from .helpers import BrowserLiveTestCase
+from .helpers import BrowserLiveTestCase, off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -63,9 +64,32 @@ class BotPlayTests(BrowserLiveTestCase):
         state = self.state(page)
         self.assertEqual(len(state["moves"]), 3, state["moves"])  # the start, two moves
         self.assertIn("Black (bot-halma-easy · bot)", state["moves"][2])
+        mine, reply = game.events.filter(version__in=[2, 3]).order_by("version")
+        # The worker polls every second; no pause in tests.
+        print(
+            f"the bot replied {(reply.created - mine.created).total_seconds():.2f} s after the move"
+        )
         self.assertEqual(state["status_text"], "Your turn.")
         self.assertEqual(self.page_errors, [])
         for width in (1280, 360):
             page.set_viewport_size({"width": width, "height": 900})
             self.shot(page, f"game-{width}")
         self.assert_modules_hashed("lobby-bots.js", "bot-badge.js", "game-bots.js")
+
+    def test_the_host_invites_two_bots_and_the_game_starts(self):
+        host = make_user("dora")
+        table = off_loop(table_create, host=host, ruleset="malefiz", seat_count=3, auto_start=True)
+        page = self.new_page("host", user=host)
+        page.goto(f"{self.live_server_url}/g/{table.pk}/")
+        page.wait_for_selector("[data-testid=invite-bot]")
+        self.shot(page, "waiting")
+        page.click("[data-testid=invite-bot]")  # easy, the first level
+        page.wait_for_selector("#waiting-seats .bot-badge")
+        page.select_option("[data-testid=invite-bot-level]", "medium")
+        page.click("[data-testid=invite-bot]")
+        page.wait_for_function("() => window.__game.model.state?.status === 'active'")
+        page.wait_for_selector("#players .bot-badge >> nth=1")
+        self.assertEqual(page.locator("#players .bot-badge").count(), 2)
+        self.assertEqual(Game.objects.get(pk=table.pk).bots, {"1": "easy", "2": "medium"})
+        self.shot(page, "started")
+        self.assertEqual(self.page_errors, [])
