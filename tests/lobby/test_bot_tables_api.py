@@ -122,3 +122,16 @@ def test_bots_cannot_log_in_and_people_cannot_take_bot_names():
         },
     )
     assert page.status_code == 200 and "bot-" in page.content.decode()
+
+
+def test_my_games_and_the_lobby_show_bots():
+    from django.test import Client
+
+    human = make_user()
+    post(human, "/api/tables/", {"ruleset": "halma", "bot": {"level": "easy"}})
+    client = Client()
+    client.force_login(human)
+    mine = client.get("/my/games/").content.decode()
+    assert "bot-halma-easy" in mine and 'class="badge bot-badge"' in mine
+    lobby = client.get("/").content.decode()
+    assert 'data-testid="bot-form"' in lobby and 'id="bot-match"' not in lobby  # staff only
