@@ -139,3 +139,31 @@ def test_staff_bot_match_plays_itself_to_the_end_of_a_few_turns():
     with pytest.raises(GameError) as refused:
         lobby.table_create(host=make_user(), ruleset="halma", bot={"levels": ["easy", "strong"]})
     assert refused.value.code == "forbidden"
+
+
+async def test_the_worker_answers_on_the_player_s_socket_after_its_pause(settings):
+    """The in-process worker's own path: claim, think in its pool, pause on the
+    loop, move and publish; the player's socket gets the bot's move."""
+    import asyncio
+
+    from games.realtime.bot_worker import BotWorker
+    from tests.db_threads import sync_to_async
+
+    from .test_consumers import connect, receive
+
+    settings.BOT_DELAY_MIN = settings.BOT_DELAY_MAX = 0.3
+    game, human = await sync_to_async(vs_bot)()
+    sock = await connect(f"/ws/game/{game.pk}/", human)
+    await receive(sock, "hello")
+    await sock.send_json_to({"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE})
+    await receive(sock, "ack")
+    (turn,) = await sync_to_async(bots.due_turns)()
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await BotWorker().take(turn)
+    assert loop.time() - began >= 0.3
+    assert (await receive(sock, "event"))["version"] == 2  # the player's own move
+    frame = await receive(sock, "event")
+    assert frame["version"] == 3 and frame["event"]["seat"] == 1
+    assert frame["state"]["to_act"] == [0]
+    await sock.disconnect()
