@@ -8,5 +8,5 @@ from .models import User
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Site", {"fields": ("email_notifications", "language")}),
+        ("Site", {"fields": ("email_notifications", "language", "is_bot")}),
     )

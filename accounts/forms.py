@@ -11,6 +11,12 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def clean_username(self) -> str:
+        name = super().clean_username()
+        if name.lower().startswith("bot-"):  # the bots' accounts (games/services/bot_accounts.py)
+            raise forms.ValidationError(_("Names starting with “bot-” are kept for the bots."))
+        return name
+
 
 class SettingsForm(forms.ModelForm):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, required=False)

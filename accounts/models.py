@@ -22,6 +22,10 @@ class User(AbstractUser):
         help_text=_("Notifications and e-mails are written in this language."),
     )
 
+    # A computer player (games/services/bot_accounts.py): never logs in, and
+    # is shown with a "bot" badge wherever its name appears.
+    is_bot = models.BooleanField(_("bot"), default=False)
+
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")

@@ -68,9 +68,26 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
+    # Seats the in-process bot worker plays, {"<seat>": level} (games/services/bots.py);
+    # has_bots is its indexed flag, so the worker's poll reads only these games.
+    bots = models.JSONField(default=dict, blank=True)
+    has_bots = models.BooleanField(default=False)
+    # The version a worker claimed to think about, and when: one process
+    # thinks per bot turn; a claim older than BOT_CLAIM_SECONDS is free again.
+    bot_claim = models.PositiveIntegerField(default=0)
+    bot_claim_at = models.DateTimeField(null=True, blank=True)
+    # Seats offered to a bot after their player timed out (3+ seats), {"<seat>":
+    # {"votes": [seats], "move": None | n}}: "move" is set once every other
+    # player agreed, and a bot plays the seat from move n (games/services/handover.py).
+    handovers = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "-created"])]
+        indexes = [
+            models.Index(fields=["status", "-created"]),
+            models.Index(
+                fields=["status"], condition=models.Q(has_bots=True), name="game_bot_play"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk} ({self.status})"
@@ -120,6 +137,7 @@ class Event(models.Model):
         DRAW_DECLINE = "draw_decline", _("draw declined")
         WORK = "work", _("background work")  # e.g. resolving a Hexenhalma round
         REMIS = "remis", _("remis request")  # filed or decided; the state is unchanged
+        HANDOVER = "handover", _("seat handed to a bot")  # a vote; the state is unchanged
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

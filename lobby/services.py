@@ -18,7 +18,7 @@ from games.errors import GameError
 from games.models import Game, Notification, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.selectors.seats import game_with_seats, table_by_invite
-from games.services import notifications
+from games.services import bot_accounts, notifications
 from games.services.play import game_start
 
 if TYPE_CHECKING:
@@ -89,10 +89,18 @@ def table_create(
     quickplay: bool = False,
     clock: dict[str, Any] | None = None,
     auto_start: bool = False,
+    bot: dict[str, Any] | None = None,
 ) -> Game:
-    """Open a table with the host seated; optionally reserved for a challenged user."""
+    """Open a table with the host seated; optionally reserved for a challenged user.
+
+    ``bot``: ``{"level": ...}`` seats that bot too (the table starts once
+    full, at once with two seats); ``{"levels": [...]}`` (staff) seats one bot
+    per level and no host: a bot-against-bot game, started at once.
+    """
     _require_user(host)
     rs = _check_ruleset(ruleset)
+    if bot is not None:
+        return _table_with_bots(host, rs, bot, options, seat_count, host_seat, challenge, clock)
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)
     if host_seat == "random":
@@ -331,3 +339,114 @@ def _serialise_seeks(slug: str, seats: int, options: dict, clock: dict) -> None:
     key = int.from_bytes(hashlib.blake2b(kind.encode(), digest_size=8).digest(), "big", signed=True)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s::bigint)", [key])
+
+
+# --- bots at tables -------------------------------------------------------------
+
+
+def _table_with_bots(
+    host: Any,
+    rs: Any,
+    bot: Any,
+    options: Any,
+    seat_count: Any,
+    host_seat: Any,
+    challenge: Any,
+    clock: Any,
+) -> Game:
+    if not isinstance(bot, dict):
+        raise GameError("bad_bot", gettext_noop('Name the bot as {"level": "easy"}.'))
+    if challenge:
+        raise GameError("bad_bot", gettext_noop("Play a bot or challenge a user, not both."))
+    if "levels" in bot:
+        return _bot_match(host, rs, bot["levels"], options, clock)
+    level = bot_accounts.clean_level(bot.get("level"))
+    bot_accounts.bot_user(rs.slug, level)  # a clear error before any table exists
+    with transaction.atomic():
+        game = table_create(
+            host=host,
+            ruleset=rs.slug,
+            options=options,
+            seat_count=seat_count,
+            host_seat=host_seat,
+            clock=clock,
+            auto_start=True,
+        )
+        return _seat_bot(Game.objects.select_for_update().get(pk=game.pk), level)
+
+
+def _bot_match(host: Any, rs: Any, levels: Any, options: Any, clock: Any) -> Game:
+    """Staff only: bots in every seat, no host seated, started at once."""
+    if not getattr(host, "is_staff", False):
+        raise GameError(
+            "forbidden", gettext_noop("Only staff can open bot-against-bot tables."), status=403
+        )
+    if not isinstance(levels, list) or not levels:
+        raise GameError("bad_bot", gettext_noop("Give one bot level per seat."))
+    clean_levels = [bot_accounts.clean_level(level) for level in levels]
+    if len(set(clean_levels)) != len(clean_levels):
+        raise GameError(
+            "bad_bot",
+            gettext_noop("A bot holds one seat at a table: give each seat a different level."),
+        )
+    seats = _clean_seat_count(rs, len(clean_levels))
+    users = [bot_accounts.bot_user(rs.slug, level) for level in clean_levels]
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=rs.slug,
+            options=_clean_options(rs, options),
+            seat_count=seats,
+            host=host,
+            clock=clocks.clean_clock(clock),
+            auto_start=True,
+            bots={str(i): level for i, level in enumerate(clean_levels)},
+            has_bots=True,
+        )
+        now = timezone.now()
+        Seat.objects.bulk_create(
+            [Seat(game=game, index=i, user=u, joined=now) for i, u in enumerate(users)]
+        )
+        game_start(game=game)
+        _publish_after_commit(game.pk)
+    return game
+
+
+def _seat_bot(game: Game, level: str, index: int | None = None) -> Game:
+    """Seat ``level``'s bot at the locked open ``game``; start it once full."""
+    user = bot_accounts.bot_user(game.ruleset, level)
+    seats = list(Seat.objects.filter(game=game).order_by("index"))
+    if any(s.user_id == user.pk for s in seats):
+        raise GameError(
+            "bot_seated",
+            gettext_noop("This bot already sits at this table; choose another level."),
+        )
+    free = [s for s in seats if s.user_id is None]
+    chosen = [s for s in free if index is None or s.index == index]
+    if not chosen:
+        raise GameError(
+            "seat_taken" if free else "table_full",
+            gettext_noop("That seat is taken.") if free else gettext_noop("This table is full."),
+        )
+    seat = chosen[0]
+    seat.user, seat.joined = user, timezone.now()
+    seat.save(update_fields=["user", "joined"])
+    game.bots = {**game.bots, str(seat.index): level}
+    game.has_bots = True
+    game.save(update_fields=["bots", "has_bots"])
+    if game.auto_start and len(free) == 1:  # the bot took the last seat: play
+        game_start(game=game)
+    _publish_after_commit(game.pk)
+    return game
+
+
+def table_invite_bot(*, game_id: int, user: Visitor, level: Any, seat: int | None = None) -> Game:
+    """The host seats a bot at an open seat of their open table."""
+    _require_user(user)
+    clean = bot_accounts.clean_level(level)
+    with transaction.atomic():
+        game = _locked_open_table(game_id)
+        if game.host_id != user.pk:
+            raise GameError(
+                "forbidden", gettext_noop("Only the host can invite a bot."), status=403
+            )
+        return _seat_bot(game, clean, seat)

@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 
 from ..errors import GameError, no_such_game
 from ..selectors import frames
-from ..services import endings, play
+from ..services import endings, handover, play
 from .common import WriteThrottle, answer, valid
-from .serializers import AckOut, ActIn, GameOut, SyncOut, answers
+from .serializers import AckOut, ActIn, GameOut, HandoverIn, SyncOut, answers
 
 
 class GameDetail(APIView):
@@ -60,6 +60,16 @@ class GameAct(APIView):
         version = play.game_act(
             game_id=pk, user=request.user, version=data["version"], action=data["action"]
         )
+        return answer(AckOut, {"version": version})
+
+
+class GameHandover(APIView):
+    """Agree to let a bot play a timed-out player's seat (games/services/handover.py)."""
+
+    @extend_schema(request=HandoverIn, responses=answers({200: AckOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(HandoverIn, request)
+        version = handover.game_handover_agree(game_id=pk, user=request.user, seat=data["seat"])
         return answer(AckOut, {"version": version})
 
 

@@ -30,6 +30,11 @@ class CreateTableIn(serializers.Serializer):
         required=False, help_text='{"kind": "none" | "correspondence" | "realtime", ...}'
     )
     auto_start = serializers.BooleanField(required=False, default=True)
+    bot = serializers.JSONField(
+        required=False,
+        help_text='play the computer: {"level": "easy" | "medium" | "strong"}; '
+        'staff: {"levels": [...]} puts one bot per level in every seat',
+    )
 
 
 class QuickplayIn(serializers.Serializer):
@@ -41,6 +46,15 @@ class QuickplayIn(serializers.Serializer):
 
 class JoinIn(serializers.Serializer):
     seat = serializers.IntegerField(required=False, min_value=0, max_value=64)
+
+
+class BotInviteIn(serializers.Serializer):
+    level = serializers.ChoiceField(choices=["easy", "medium", "strong"])
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=64)
+
+
+class HandoverIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=64)
 
 
 class ActIn(serializers.Serializer):
@@ -126,6 +140,9 @@ class TableOut(serializers.Serializer):
     seat_count = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.CharField(allow_null=True))
     taken = serializers.IntegerField()
+    bots = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seats that bots hold"
+    )
     host = serializers.CharField()
     challenged = serializers.CharField(allow_null=True)
     quickplay = serializers.BooleanField()
@@ -147,6 +164,7 @@ class SeatOut(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField()
     user = serializers.CharField(allow_null=True)
+    bot = serializers.BooleanField(help_text="a bot holds this seat")
 
 
 class StateOut(serializers.Serializer):
@@ -165,6 +183,9 @@ class StateOut(serializers.Serializer):
     paused = serializers.BooleanField()
     remis = serializers.JSONField(help_text="the remis request waiting for an admin, or null")
     remis_allowed = serializers.ListField(child=serializers.CharField())
+    handover = serializers.JSONField(
+        help_text='seats offered to a bot: {"<seat>": {"votes": [seats], "move": null | n}}'
+    )
 
 
 class EventOut(serializers.Serializer):

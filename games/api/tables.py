@@ -14,7 +14,15 @@ from lobby import services as lobby_services
 from ..models import Game
 from ..selectors import seats, tables
 from .common import WriteThrottle, answer, valid
-from .serializers import CreateTableIn, JoinIn, QuickplayIn, RulesetOut, TableOut, answers
+from .serializers import (
+    BotInviteIn,
+    CreateTableIn,
+    JoinIn,
+    QuickplayIn,
+    RulesetOut,
+    TableOut,
+    answers,
+)
 
 
 def table_answer(game: Game, status: int = 200) -> Response:
@@ -49,6 +57,16 @@ class TableJoin(APIView):
     def post(self, request: Request, pk: int) -> Response:
         data = valid(JoinIn, request)
         return table_answer(lobby_services.table_join(game_id=pk, user=request.user, **data))
+
+
+class TableInviteBot(APIView):
+    """The host seats a bot at an open seat (the first unless ``seat`` names one)."""
+
+    @extend_schema(request=BotInviteIn, responses=answers({200: TableOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(BotInviteIn, request)
+        game = lobby_services.table_invite_bot(game_id=pk, user=request.user, **data)
+        return table_answer(game)
 
 
 class TableLeave(APIView):

@@ -25,6 +25,7 @@ from ..services import mail, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
 from ..threads import closing_connections
+from .bot_worker import bot_worker
 
 log = logging.getLogger(__name__)
 BATCH = 50
@@ -95,6 +96,7 @@ class Sweeper:
             self.mail_task = loop.create_task(self.run_mail())
         if self.builder is None or self.builder.done():
             self.builder = loop.create_task(self.run_builder())
+        bot_worker.ensure_started()
         if self.presence_task is None:
             # Renews this process's presence entries in Redis (nothing in memory).
             self.presence_task = loop.create_task(presence.refresh_forever())

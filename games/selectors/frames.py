@@ -34,6 +34,25 @@ def result_text(result: Any) -> str:
     """A game's result in the reader's language; never raises, whatever is stored."""
     if not isinstance(result, dict):
         return ""
+    return " ".join(t for t in (reason_text(result), handover_text(result)) if t)
+
+
+def handover_text(result: dict[str, Any]) -> str:
+    """The seats a bot took over (games/services/handover.py), as sentences."""
+    taken = result.get("handovers")
+    if not isinstance(taken, list):
+        return ""
+    template = gettext("Seat %(seat)s was played by the bot from move %(move)s.")
+    return " ".join(
+        template % {"seat": item["seat"] + 1, "move": item["move"]}
+        for item in taken
+        if isinstance(item, dict)
+        and isinstance(item.get("seat"), int)
+        and isinstance(item.get("move"), int)
+    )
+
+
+def reason_text(result: dict[str, Any]) -> str:
     reason, params = result.get("reason"), result.get("reason_params")
     if not isinstance(reason, str) or not reason:
         return ""
@@ -67,6 +86,7 @@ def snapshot(
         "paused": game.paused,
         "remis": game.remis_pending,
         "remis_allowed": remis_allowed(game, rs, state, seat, timezone.now()),
+        "handover": game.handovers,
     }
 
 

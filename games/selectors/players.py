@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import Game
+from django.db.models import Prefetch
+
+from ..models import Game, Seat
 
 
 def games_of(user: Any, limit: int = 200) -> list[Game]:
@@ -12,5 +14,6 @@ def games_of(user: Any, limit: int = 200) -> list[Game]:
     return list(
         Game.objects.filter(seats__user=user)
         .exclude(status=Game.Status.ABORTED)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created")[:limit]
     )

@@ -41,6 +41,7 @@ def seat_list(game: Game) -> list[dict[str, Any]]:
             if seat.index < len(names)
             else gettext("Seat %(n)s") % {"n": seat.index + 1},
             "user": seat.user.username if seat.user_id else None,
+            "bot": bool(seat.user_id and seat.user.is_bot),
         }
         for seat in game.seats.all()
     ]

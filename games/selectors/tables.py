@@ -30,6 +30,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "seat_count": game.seat_count,
         "seats": [s.user.username if s.user_id else None for s in seats],
         "taken": sum(1 for s in seats if s.user_id),
+        "bots": [s.index for s in seats if s.user_id and s.user.is_bot],
         "host": game.host.username,
         "challenged": game.challenged.username if game.challenged_id else None,
         "quickplay": game.is_quickplay,

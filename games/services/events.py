@@ -44,6 +44,9 @@ MUTABLE_FIELDS = [
     "left_seats",
     "remis_pending",
     "deadlock_requests",
+    "bots",
+    "has_bots",
+    "handovers",
 ]
 
 
@@ -139,7 +142,7 @@ def next_event(
         result = rs.outcome(state)
     if result is not None:
         game.status = status
-        game.result = result
+        game.result = with_handovers(result, game)
         game.ended = now
         game.to_act = []
         game.draw_offers = []
@@ -159,6 +162,16 @@ def next_event(
         events=events,
         created=now,
     )
+
+
+def with_handovers(result: dict[str, Any], game: Game) -> dict[str, Any]:
+    """The result names the seats a bot took over, and from which move."""
+    taken = [
+        {"seat": int(seat), "move": offer["move"]}
+        for seat, offer in sorted(game.handovers.items(), key=lambda item: int(item[0]))
+        if offer.get("move") is not None
+    ]
+    return {**result, "handovers": taken} if taken else result
 
 
 def changes_lobby(status_before: str, game: Game, event: Event) -> bool:

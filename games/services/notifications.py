@@ -57,7 +57,9 @@ def _push(ids: list[int]) -> None:
 
 
 def _seat_users(game: Game) -> dict[int, int]:
-    return dict(Seat.objects.filter(game=game, user__isnull=False).values_list("index", "user_id"))
+    """The people seated (bots hear of nothing)."""
+    seated = Seat.objects.filter(game=game, user__isnull=False, user__is_bot=False)
+    return dict(seated.values_list("index", "user_id"))
 
 
 def quiet(game: Game, before_to_act: list[int], event: Event) -> bool:

@@ -19,7 +19,7 @@ from ..models import (
 )
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
-from . import replay_checkpoints
+from . import handover, replay_checkpoints
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
 from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
@@ -62,6 +62,15 @@ def decide_act(
     Returns the ruleset, the new state and the next, unsaved Event.
     """
     seat = require_seat(game, user)
+    if game.bots or game.handovers:
+        handover.player_returns(game, seat)
+    return decide_seat_act(game, seat, version, action, now)
+
+
+def decide_seat_act(
+    game: Game, seat: int, version: int, action: dict[str, Any], now: datetime
+) -> tuple[Ruleset, Any, Event]:
+    """``decide_act`` for a known seat: a person's, or a bot's (services/bots.py)."""
     require_active(game)
     # In a simultaneous phase every seat acts against the current state.
     if len(game.to_act) <= 1 and version != game.version:
@@ -136,6 +145,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
                 action = None
             else:
                 events = [{"type": "timeout", "seat": seat, "timer": game.timer}, *events]
+                handover.open_offer(game, seat)
                 return append_event(
                     game,
                     rs,

@@ -18,6 +18,10 @@ export function describePlatform(item, seatName) {
       return fmt(gettext("%(player)s declined the draw."), { player });
     case "draw_accepted":
       return gettext("Draw agreed.");
+    case "handover_agreed":
+      return fmt(gettext("Agreed to let a bot play %(player)s (%(n)s so far)."), { player, n: (item.votes || []).length });
+    case "handed_to_bot":
+      return fmt(gettext("A bot plays %(player)s from move %(move)s on."), { player, move: item.move });
     case "aborted":
       return fmt(gettext("%(player)s aborted the game."), { player });
     default:

@@ -2,6 +2,8 @@
 import { $, button, h } from "./dom.js";
 import { describeItem } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
+import { nameText, nameWithBadge } from "./bot-badge.js";
+import { botInvite, renderHandover } from "./game-bots.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -61,7 +63,7 @@ function onFrame(frame) {
       break;
     case "table":
       model.table = frame.table;
-      frame.table.seats.forEach((user, i) => model.seats[i] && (model.seats[i].user = user));
+      frame.table.seats.forEach((user, i) => model.seats[i] && Object.assign(model.seats[i], { user, bot: (frame.table.bots || []).includes(i) }));
       if (frame.table.status !== "open" && model.version === 0) requestSync();
       renderWaiting();
       break;
@@ -120,7 +122,7 @@ function act(action) {
 
 function seatName(i) {
   const s = model.seats[i];
-  return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : String(i + 1);
+  return s ? `${s.name}${s.user ? ` (${nameText(s.user, s.bot)})` : ""}` : String(i + 1);
 }
 
 function render(event = null) {
@@ -133,7 +135,7 @@ function render(event = null) {
     ...model.seats.map((s) => {
       const li = h("li", "player" + (st.to_act.includes(s.index) ? " to-move" : ""), null, { "data-seat": s.index });
       li.append(h("span", `swatch seat-${s.index}`));
-      li.append(`${s.name}: ${s.user ?? "—"}${s.index === model.seat ? ` (${gettext("you")})` : ""}`);
+      li.append(`${s.name}: `, ...nameWithBadge(s.user ?? "—", s.bot), s.index === model.seat ? ` (${gettext("you")})` : "");
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
       li.append(h("span", "clock", null, { "data-seat": s.index }));
       return li;
@@ -161,6 +163,7 @@ function render(event = null) {
   $("draw-note").textContent = fmt(gettext("Draw offered by %(players)s."), { players: offers.map(seatName).join(", ") });
   $("after-links").hidden = st.status === "open";
   $("export-link").hidden = st.status !== "finished";
+  renderHandover(st, model, gameId, seatName);
   renderClocks();
   renderBanner(st);
   // The board first: its describe() may use what render() learnt from the view.
@@ -209,7 +212,9 @@ function renderWaiting() {
   $("board").hidden = waiting;
   if (!waiting) return;
   $("waiting-seats").replaceChildren(
-    ...table.seats.map((name, i) => h("li", name ? "taken" : "free", `${model.seats[i]?.name ?? i + 1}: ${name ?? gettext("free seat")}`)),
+    ...table.seats.map((name, i) =>
+      h("li", name ? "taken" : "free", [`${model.seats[i]?.name ?? i + 1}: `, ...nameWithBadge(name ?? gettext("free seat"), (table.bots || []).includes(i))]),
+    ),
   );
   const seated = table.seats.includes(me);
   const buttons = [];
@@ -223,6 +228,12 @@ function renderWaiting() {
   if (!me) {
     buttons.push(h("a", "button primary", gettext("Log in to play"), { href: `/accounts/login/?next=${encodeURIComponent(location.pathname)}` }));
   }
+  const invite = botInvite(table, me, gameId, (answer) => {
+    model.table = answer;
+    if (answer.status !== "open") requestSync();
+    renderWaiting();
+  });
+  if (invite) buttons.push(invite);
   $("waiting-actions").replaceChildren(...buttons);
 }
 

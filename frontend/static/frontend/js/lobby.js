@@ -1,6 +1,7 @@
 // The lobby: live list of open tables and running games, table form, quick play.
 import { $, button, h } from "./dom.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
+import { nameWithBadge } from "./bot-badge.js";
 
 const catalog = JSON.parse($("catalog").textContent);
 const me = JSON.parse($("me").textContent) || null;
@@ -81,7 +82,7 @@ function render() {
       const playing = tb.seats.includes(me);
       return h("tr", "", [
         h("td", "", titles[tb.ruleset] ?? tb.ruleset),
-        h("td", "", tb.seats.map((s) => s ?? "—").join(" – ")),
+        h("td", "", players(tb)),
         h("td", "", String(Math.max(0, tb.version - 1))),
         h("td", "", link(playing ? gettext("Play") : gettext("Watch"), `/g/${tb.id}/`, playing ? "button small primary" : "button small")),
       ], { "data-game": tb.id });
@@ -92,6 +93,11 @@ function render() {
   const more = counts.live - live.length;
   $("live-more").hidden = more <= 0;
   $("live-more").textContent = more > 0 ? fmt(gettext("and %(n)s more live games"), { n: more }) : "";
+}
+
+/** The seats' names, bots badged. */
+function players(tb) {
+  return tb.seats.flatMap((s, i) => [...(i ? [" – "] : []), ...nameWithBadge(s ?? "—", (tb.bots || []).includes(i))]);
 }
 
 function badge(text) {

@@ -4,6 +4,7 @@
 import { $, h } from "./dom.js";
 import { describeItem } from "./events.js";
 import { api, fmt, gettext, toast } from "./socket.js";
+import { nameText } from "./bot-badge.js";
 
 const PAGE = 20; // versions with their views per request
 const EVENTS_PAGE = 500; // versions with their events alone per request
@@ -32,7 +33,7 @@ const board = boardModule.createBoard($("board"), {
 
 function seatName(i) {
   const s = data?.seats[i];
-  return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : String(i + 1);
+  return s ? `${s.name}${s.user ? ` (${nameText(s.user, s.bot)})` : ""}` : String(i + 1);
 }
 
 /** One page of the replay; a replay the server is still preparing is asked for

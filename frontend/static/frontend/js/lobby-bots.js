@@ -1,0 +1,59 @@
+// The lobby's "Play the computer" form: a table with you and a bot, started at once.
+// Staff may seat two bots instead (bot against bot). Games a bot plays with two seats only.
+import { $ } from "./dom.js";
+import { api, fmt, gettext } from "./socket.js";
+
+const form = $("bot-form");
+/** @type {{slug: string, title: string, min_seats: number, seat_names: Record<string, string[]>}[]} */
+const catalog = JSON.parse($("catalog").textContent).filter((rs) => rs.min_seats === 2);
+const CLOCKS = {
+  none: { kind: "none" },
+  realtime: { kind: "realtime", minutes: 10, increment: 5 },
+  correspondence: { kind: "correspondence", days: 3 },
+};
+
+if (form) {
+  const games = $("bot-ruleset", HTMLSelectElement);
+  for (const rs of catalog) games.append(new Option(rs.title, rs.slug));
+  games.addEventListener("change", buildSeats);
+  buildSeats();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    await submit();
+  });
+}
+
+function buildSeats() {
+  const rs = catalog.find((r) => r.slug === $("bot-ruleset", HTMLSelectElement).value);
+  const select = $("bot-seat", HTMLSelectElement);
+  select.replaceChildren(new Option(gettext("random"), "random"));
+  const names = rs?.seat_names[2] || [];
+  for (let i = 0; i < 2; i++) select.append(new Option(names[i] || fmt(gettext("seat %(n)s"), { n: i + 1 }), String(i)));
+  select.value = "0";
+}
+
+function body() {
+  const seat = $("bot-seat", HTMLSelectElement).value;
+  const level = $("bot-level", HTMLSelectElement).value;
+  const match = /** @type {HTMLInputElement | null} */ (document.getElementById("bot-match"));
+  const bot = match?.checked ? { levels: [level, $("bot-level-2", HTMLSelectElement).value] } : { level };
+  return {
+    ruleset: $("bot-ruleset", HTMLSelectElement).value,
+    seat_count: 2,
+    host_seat: seat === "random" ? "random" : Number(seat),
+    clock: CLOCKS[$("bot-clock", HTMLSelectElement).value],
+    bot,
+  };
+}
+
+async function submit() {
+  const error = $("bot-error");
+  error.hidden = true;
+  try {
+    const table = await api("/api/tables/", body());
+    location.href = `/g/${table.id}/`;
+  } catch (err) {
+    error.textContent = err.message;
+    error.hidden = false;
+  }
+}

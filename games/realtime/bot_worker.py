@@ -1,0 +1,87 @@
+"""The bots' worker, run inside every server process beside the sweeper.
+
+Every ``BOT_POLL_SECONDS`` it asks for due bot turns (games/services/bots.py)
+and takes each in a task of its own: claim the turn (one process per turn),
+think in a small thread pool (bots are pure Python, so a few threads; the
+event loop only waits), pause the rest of a human-like delay on the loop
+(holding no thread), then move through the services, publishing from the
+loop like a socket's move. A turn is never started from a socket request,
+and a game whose bot is to act after a restart is found by the next poll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from ..publish import in_thread_then_publish
+from ..services import bots
+from ..threads import closing_connections
+
+log = logging.getLogger(__name__)
+THINKERS = ThreadPoolExecutor(
+    max_workers=getattr(settings, "BOT_THREADS", 2), thread_name_prefix="bot"
+)
+
+
+def pause_for(turn: bots.BotTurn) -> float:
+    """The human-like pause before a bot's move, seeded by the turn."""
+    low, high = settings.BOT_DELAY_MIN, settings.BOT_DELAY_MAX
+    rng = random.Random(bots.turn_seed(turn.game_id, turn.version, turn.seat))
+    return rng.uniform(low, max(low, high))
+
+
+class BotWorker:
+    def __init__(self) -> None:
+        self.task: asyncio.Task | None = None
+        self.busy: set[int] = set()  # games this process is taking a turn in
+        self.turns: set[asyncio.Task] = set()
+
+    def ensure_started(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def run(self) -> None:
+        due = sync_to_async(closing_connections(bots.due_turns), thread_sensitive=False)
+        while True:
+            try:
+                for turn in await due():
+                    if turn.game_id not in self.busy:
+                        self.start(turn)
+            except Exception:
+                log.exception("polling for bot turns failed")
+            await asyncio.sleep(settings.BOT_POLL_SECONDS)
+
+    def start(self, turn: bots.BotTurn) -> None:
+        self.busy.add(turn.game_id)
+        task = asyncio.get_running_loop().create_task(self.take(turn))
+        self.turns.add(task)
+        task.add_done_callback(self.turns.discard)
+
+    async def take(self, turn: bots.BotTurn) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            began = loop.time()
+            claim = sync_to_async(closing_connections(bots.claim), thread_sensitive=False)
+            encoded = await claim(turn)
+            if encoded is None:
+                return
+            action: Any = await loop.run_in_executor(THINKERS, bots.think_or_give_up, turn, encoded)
+            if action is None:
+                await in_thread_then_publish(bots.give_up)(turn)
+                return
+            await asyncio.sleep(max(0.0, pause_for(turn) - (loop.time() - began)))
+            await in_thread_then_publish(bots.move)(turn, action)
+        except Exception:
+            log.exception("bot turn in game %s failed", turn.game_id)
+        finally:
+            self.busy.discard(turn.game_id)
+
+
+bot_worker = BotWorker()

@@ -1,0 +1,186 @@
+"""Bots take their turns: found by a poll, claimed by one process, thought
+about outside any transaction, applied through the same checks as a person's
+move (``play.decide_seat_act``, ``events.store_event``).
+
+The steps are separate so the in-process worker (games/realtime/bot_worker.py)
+runs them in threads with a human-like pause between thinking and moving;
+``play_due_bots`` runs them one after another (tests, and a fresh process
+picking up what a dead one left).
+
+Safety with several processes: ``claim`` locks the row with
+``select_for_update(skip_locked=True)`` and records the version it claims, so
+one process thinks per bot turn (a claim older than ``BOT_CLAIM_SECONDS`` is
+free again: its process died); ``game_bot_act`` locks the row again (waiting
+for it, as a person's move does) and refuses any version but the claimed
+one, so a bot never moves twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from ..bots import get_bot
+from ..errors import GameError
+from ..models import Game
+from ..reasons import REASON_RESIGNED
+from ..rules import get_ruleset
+from .endings import leave_or_end
+from .events import changes_lobby, store_event
+from .guards import conflicts_are_stale
+from .play import decide_seat_act
+
+log = logging.getLogger(__name__)
+BATCH = 50
+# A refusal that means someone else changed the game first: think again later.
+BENIGN = {"stale_version", "not_your_turn", "paused", "deadline_passed", "game_over"}
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    game_id: int
+    version: int
+    seat: int
+    level: str
+    ruleset: str
+
+
+def turn_seed(game_id: int, version: int, seat: int) -> int:
+    """The bot's seed for one turn: from the game, so a turn is reproducible."""
+    text = f"bot:{game_id}:{version}:{seat}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
+
+
+def claim_is_fresh(claim: int, claim_at: Any, version: int, now: Any) -> bool:
+    lease = timedelta(seconds=settings.BOT_CLAIM_SECONDS)
+    return claim >= version and claim_at is not None and claim_at > now - lease
+
+
+def due_turns(limit: int = BATCH) -> list[BotTurn]:
+    """Bot turns nobody is thinking about: running games (the partial index
+    ``game_bot_play``) where a seat the bots play is to act."""
+    now = timezone.now()
+    rows = (
+        Game.objects.filter(status=Game.Status.ACTIVE, has_bots=True, paused=False)
+        .order_by("pk")
+        .values_list(
+            "pk", "version", "to_act", "bots", "ruleset", "left_seats", "bot_claim", "bot_claim_at"
+        )
+    )
+    turns = []
+    for pk, version, to_act, bots, ruleset, left, claim, claim_at in rows:
+        seat = next((s for s in to_act if str(s) in bots and s not in left), None)
+        if seat is None or claim_is_fresh(claim, claim_at, version, now):
+            continue
+        turns.append(BotTurn(pk, version, seat, bots[str(seat)], ruleset))
+        if len(turns) >= limit:
+            break
+    return turns
+
+
+def claim(turn: BotTurn) -> dict[str, Any] | None:
+    """This process takes ``turn``: returns the encoded state to think about,
+    or None when the game moved on or another process has it."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=turn.game_id, status=Game.Status.ACTIVE, version=turn.version)
+            .first()
+        )
+        if game is None or claim_is_fresh(game.bot_claim, game.bot_claim_at, turn.version, now):
+            return None
+        game.bot_claim, game.bot_claim_at = turn.version, now
+        game.save(update_fields=["bot_claim", "bot_claim_at"])
+        return game.state
+
+
+def think(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
+    """The bot's action (pure CPU, no database): run it in a worker thread."""
+    state = get_ruleset(turn.ruleset).decode(encoded)
+    bot = get_bot(turn.ruleset, turn.level)
+    return bot.choose(state, turn.seat, seed=turn_seed(turn.game_id, turn.version, turn.seat))
+
+
+@conflicts_are_stale
+def game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, Any]) -> int | None:
+    """A bot's action through a person's checks (the claim made this process
+    the only one here: it waits for the row like a person's move)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return None
+        if str(seat) not in game.bots or seat in game.left_seats or version != game.version:
+            # Strict even in simultaneous phases: the bot thought about this version.
+            raise GameError(
+                "stale_version", gettext_noop("The game has moved on."), version=game.version
+            )
+        before_to_act, status_before = list(game.to_act), game.status
+        rs, new_state, event = decide_seat_act(game, seat, version, action, timezone.now())
+        lobby_changed = changes_lobby(status_before, game, event)
+        return store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
+
+
+def move(turn: BotTurn, action: dict[str, Any]) -> int | None:
+    """Apply the bot's action; a game that moved on meanwhile is no error."""
+    try:
+        return game_bot_act(
+            game_id=turn.game_id, seat=turn.seat, version=turn.version, action=action
+        )
+    except GameError as exc:
+        if exc.code in BENIGN:
+            return None
+        log.error("bot action refused in game %s: %s; the bot resigns", turn.game_id, exc)
+        return give_up(turn)
+
+
+def give_up(turn: BotTurn) -> int | None:
+    """The bot found no action at all (even Guarded's random one failed): it
+    resigns its seat rather than stall the game."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update()
+            .filter(pk=turn.game_id, status=Game.Status.ACTIVE, version=turn.version)
+            .first()
+        )
+        if game is None:
+            return None
+        rs = get_ruleset(game.ruleset)
+        now = timezone.now()
+        event = leave_or_end(
+            game, rs, turn.seat, reason=REASON_RESIGNED, event_type="resigned", now=now
+        )
+        return event.version
+
+
+def think_or_give_up(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
+    """The action, or None after logging why there is none."""
+    try:
+        return think(turn, encoded)
+    except Exception:
+        log.exception("the %s bot found no action in game %s", turn.level, turn.game_id)
+        return None
+
+
+def play_turn(turn: BotTurn) -> int | None:
+    """Claim, think and move at once; the new version or None."""
+    encoded = claim(turn)
+    if encoded is None:
+        return None
+    action = think_or_give_up(turn, encoded)
+    if action is None:
+        return give_up(turn)
+    return move(turn, action)
+
+
+def play_due_bots() -> int:
+    """Every due bot turn, one after another; returns how many moved."""
+    return sum(1 for turn in due_turns() if play_turn(turn) is not None)
