@@ -326,12 +326,13 @@ MOVES_POOL_SIZE = int(os.environ.get("MOVES_POOL_SIZE", "4"))
 # this often at most it checks that against the database, in one read.
 PING_REFRESH_SECONDS = float(os.environ.get("PING_REFRESH_SECONDS", "10"))
 # Bots (games/services/bots.py): a human-like pause before a bot's move
-# (uniform in [MIN, MAX] seconds, 0 in tests), the worker's poll, its threads,
-# and how long one process's claim on a bot turn holds.
+# (uniform in [MIN, MAX] seconds, 0 in tests), the worker's poll, the bot
+# processes each server process thinks in, and how long one process's claim on
+# a bot turn holds.
 BOT_DELAY_MIN = float(os.environ.get("BOT_DELAY_MIN", "0.5"))
 BOT_DELAY_MAX = float(os.environ.get("BOT_DELAY_MAX", "1.5"))
 BOT_POLL_SECONDS = float(os.environ.get("BOT_POLL_SECONDS", "1.0"))
-BOT_THREADS = int(os.environ.get("BOT_THREADS", "2"))
+BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "1"))
 BOT_CLAIM_SECONDS = 30.0
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500

@@ -12,8 +12,11 @@ answers with a legal action.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.bots import daschax, halma, hexenhalma, idiotenspiel, malefiz
 from games.bots.base import LEVELS, Bot, Guarded
+from games.rules import get_ruleset
 
 _MAKERS = {
     "halma": halma.make,
@@ -25,7 +28,7 @@ _MAKERS = {
 
 SLUGS = tuple(_MAKERS)
 
-__all__ = ["LEVELS", "SLUGS", "Bot", "get_bot"]
+__all__ = ["LEVELS", "SLUGS", "Bot", "decide", "get_bot"]
 
 
 def get_bot(slug: str, level: str) -> Bot:
@@ -35,3 +38,10 @@ def get_bot(slug: str, level: str) -> Bot:
     if level not in LEVELS:
         raise LookupError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.")
     return Guarded(slug, level, _MAKERS[slug](level))
+
+
+def decide(slug: str, level: str, encoded: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
+    """One decision from a stored state: what the site's bot processes run
+    (plain arguments in, a plain action out, so it crosses a process pool)."""
+    state = get_ruleset(slug).decode(encoded)
+    return get_bot(slug, level).choose(state, seat, seed=seed)

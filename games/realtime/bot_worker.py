@@ -2,10 +2,11 @@
 
 Every ``BOT_POLL_SECONDS`` it asks for due bot turns (games/services/bots.py)
 and takes each in a task of its own: claim the turn (one process per turn),
-think in a small thread pool (bots are pure Python, so a few threads; the
-event loop only waits), pause the rest of a human-like delay on the loop
-(holding no thread), then move through the services, publishing from the
-loop like a socket's move. A turn is never started from a socket request,
+think in a pool of bot processes (a search is seconds of pure Python: in a
+thread of this process it would hold the GIL, and every frame the event loop
+sends would wait for it), pause the rest of a human-like delay on the loop
+(holding nothing), then move through the services, publishing from the loop
+like a socket's move. A turn is never started from a socket request,
 and a game whose bot is to act after a restart is found by the next poll.
 """
 
@@ -13,21 +14,47 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from ..bots import decide
 from ..publish import in_thread_then_publish
 from ..services import bots
 from ..threads import closing_connections
 
 log = logging.getLogger(__name__)
-THINKERS = ThreadPoolExecutor(
-    max_workers=getattr(settings, "BOT_THREADS", 2), thread_name_prefix="bot"
-)
+
+
+class Thinkers:
+    """The bot processes, started on first use; "spawn", as forking a process
+    that runs threads is unsafe. A pool broken by a dying process is replaced."""
+
+    def __init__(self) -> None:
+        self.pool: Executor | None = None
+
+    def executor(self) -> Executor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                max_workers=settings.BOT_PROCESSES, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self.pool
+
+    async def decide(self, *args: Any) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor(), decide, *args)
+        except BrokenProcessPool:
+            self.pool = None
+            raise
+
+
+thinkers = Thinkers()
 
 
 def pause_for(turn: bots.BotTurn) -> float:
@@ -72,7 +99,7 @@ class BotWorker:
             encoded = await claim(turn)
             if encoded is None:
                 return
-            action: Any = await loop.run_in_executor(THINKERS, bots.think_or_give_up, turn, encoded)
+            action = await self.think(turn, encoded)
             if action is None:
                 await in_thread_then_publish(bots.give_up)(turn)
                 return
@@ -82,6 +109,14 @@ class BotWorker:
             log.exception("bot turn in game %s failed", turn.game_id)
         finally:
             self.busy.discard(turn.game_id)
+
+    async def think(self, turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
+        """The action, or None after logging why there is none."""
+        try:
+            return await thinkers.decide(*bots.think_args(turn, encoded))
+        except Exception:
+            log.exception("the %s bot found no action in game %s", turn.level, turn.game_id)
+            return None
 
 
 bot_worker = BotWorker()

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from ..bots import get_bot
+from ..bots import decide
 from ..errors import GameError
 from ..models import Game
 from ..reasons import REASON_RESIGNED
@@ -103,11 +103,16 @@ def claim(turn: BotTurn) -> dict[str, Any] | None:
         return game.state
 
 
+def think_args(turn: BotTurn, encoded: dict[str, Any]) -> tuple[Any, ...]:
+    """``games.bots.decide``'s arguments for this turn (plain data: the
+    worker sends them to a bot process)."""
+    seed = turn_seed(turn.game_id, turn.version, turn.seat)
+    return (turn.ruleset, turn.level, encoded, turn.seat, seed)
+
+
 def think(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
-    """The bot's action (pure CPU, no database): run it in a worker thread."""
-    state = get_ruleset(turn.ruleset).decode(encoded)
-    bot = get_bot(turn.ruleset, turn.level)
-    return bot.choose(state, turn.seat, seed=turn_seed(turn.game_id, turn.version, turn.seat))
+    """The bot's action (pure CPU, no database)."""
+    return decide(*think_args(turn, encoded))
 
 
 @conflicts_are_stale
