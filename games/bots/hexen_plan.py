@@ -15,6 +15,7 @@ JSON the ruleset takes. Two plan shapes:
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,17 @@ class Geo:
     goals: tuple[int, ...]  # side A's goals
     plain: tuple[int, ...]
     approach: frozenset[int]  # plain fields next to an own start (the rivals' last steps)
+    memo: dict[Any, Any] = dataclasses.field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+
+    def toward(self, target: int) -> tuple[int, ...]:
+        """Walks from every field to ``target`` (memoised per board)."""
+        key = ("toward", target)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = _toward(self.cb, target)
+        return found
 
 
 def geo_of(view: Mapping[str, Any]) -> Geo:
@@ -50,8 +62,7 @@ def _geo(cb: CompiledBoard) -> Geo:
     return Geo(cb, cb.starts[0], cb.starts[1], plain, approach)
 
 
-@lru_cache(maxsize=256)
-def toward(cb: CompiledBoard, target: int) -> tuple[int, ...]:
+def _toward(cb: CompiledBoard, target: int) -> tuple[int, ...]:
     """Walks from every field to ``target``, stepping on plain fields only."""
     dist = [FAR] * len(cb.kind)
     dist[target] = 0
@@ -70,10 +81,11 @@ def neighbours(cb: CompiledBoard, i: int) -> list[int]:
     return [j for d in range(4) if (j := cb.nb[d][i]) >= 0 and cb.kind[j] == PLAIN]
 
 
-def route(cb: CompiledBoard, frm: int, target: int, bias: int = 0) -> list[int] | None:
+def route(geo: Geo, frm: int, target: int, bias: int = 0) -> list[int] | None:
     """A shortest walk ``frm`` -> ``target`` (fields after ``frm``); ``bias`` turns the
     preferred direction so that different plans take different lanes."""
-    dist = toward(cb, target)
+    cb = geo.cb
+    dist = geo.toward(target)
     out: list[int] = []
     here = frm
     left = min((dist[j] for j in _next_fields(cb, here, target)), default=FAR)
@@ -98,7 +110,7 @@ def _next_fields(cb: CompiledBoard, i: int, target: int) -> list[int]:
 
 
 def goal_distance(geo: Geo, start: int, goal: int) -> int:
-    dist = toward(geo.cb, goal)
+    dist = geo.toward(goal)
     return min((dist[j] + 1 for j in neighbours(geo.cb, start)), default=FAR)
 
 
@@ -118,7 +130,7 @@ def direct_plan(
 ) -> list[Step] | None:
     """Walk the shortest way in, padding near the start up to the round's minimum."""
     cb = geo.cb
-    dist = toward(cb, goal)
+    dist = geo.toward(goal)
     firsts = neighbours(cb, start)
     kind = "walk"
     if not firsts:  # a start walled in by starts: fly out (if she may), then walk
@@ -129,7 +141,7 @@ def direct_plan(
     if not firsts:
         return None
     first = min(firsts, key=lambda j: (dist[j], j))
-    rest = route(cb, first, goal, bias)
+    rest = route(geo, first, goal, bias)
     if rest is None:
         return None
     length = 1 + len(rest)
@@ -155,7 +167,6 @@ def ambush_plan(
 ) -> list[Step] | None:
     """Linger on ``chain`` (fields in front of the start row), cast ``spells`` on its
     fields from step ``cast_at`` on, fly in (with I) and walk the last three steps."""
-    cb = geo.cb
     lo, hi = params["min_steps"], params["max_steps"]
     if params["spells"]["Z"] < 1 or len(chain) < max(2, len(spells)):
         return None
@@ -167,7 +178,7 @@ def ambush_plan(
     steps: list[Step] = [("walk", f, "", -1) for f in linger]
     for f, spell in zip(run, spells, strict=True):
         steps.append(("walk", f, spell, ban_to if spell == "B" else -1))
-    dist = toward(cb, goal)
+    dist = geo.toward(goal)
     last_walks = 3
     total = len(steps) + 1 + last_walks
     if params["require_all_steps"]:
@@ -177,7 +188,7 @@ def ambush_plan(
     landing = _landing(geo, goal, last_walks, dist, set(chain))
     if landing < 0 or len(steps) + 1 + last_walks > hi:
         return None
-    rest = route(cb, landing, goal)
+    rest = route(geo, landing, goal)
     if rest is None or len(rest) != last_walks:
         return None
     spell = "I" if params["spells"]["I"] else ""
@@ -188,15 +199,17 @@ def ambush_plan(
 
 def _landing(geo: Geo, goal: int, walks: int, dist: tuple[int, ...], avoid: set[int]) -> int:
     """A plain field exactly ``walks`` from ``goal``, as straight in as possible."""
-    gr, gc = geo.cb.coords[goal]
-    best, key = -1, (FAR, FAR)
-    for f in geo.plain:
-        if dist[f] == walks and f not in avoid:
-            r, c = geo.cb.coords[f]
-            k = (abs(c - gc) + abs(r - gr) - walks, f)
-            if k < key:
-                best, key = f, k
-    return best
+    key = ("landing", goal, walks)
+    ranked = geo.memo.get(key)
+    if ranked is None:
+        gr, gc = geo.cb.coords[goal]
+        found = []
+        for f in geo.plain:
+            if dist[f] == walks:
+                r, c = geo.cb.coords[f]
+                found.append((abs(c - gc) + abs(r - gr) - walks, f))
+        ranked = geo.memo[key] = [f for _k, f in sorted(found)]
+    return next((f for f in ranked if f not in avoid), -1)
 
 
 def usable_starts(geo: Geo) -> list[int]:
@@ -225,10 +238,10 @@ def chain_for(geo: Geo, start: int, length: int, used: set[int]) -> list[int]:
 
 def far_field(geo: Geo) -> int:
     """The ban target: a plain field as far as can be from every rival's goal."""
-    cb = geo.cb
+    dists = [geo.toward(s) for s in geo.starts[:4] + geo.starts[-4:]]
     best, key = -1, -1
     for f in geo.plain:
-        d = min(toward(cb, s)[f] for s in geo.starts[:4] + geo.starts[-4:])
+        d = min(dist[f] for dist in dists)
         if FAR > d > key:
             best, key = f, d
     return best
@@ -255,4 +268,67 @@ def to_orders(geo: Geo, plans: list[tuple[int, list[Step]]]) -> list[dict[str, A
             written.append(step)
             here = field
         out.append({"start": list(cb.coords[start]), "steps": written})
+    return out
+
+
+def exact_plan(geo: Geo, params: dict[str, Any], start: int, goal: int) -> list[Step] | None:
+    """A plan that uses every spell of the round (``require_all_spells``): all her
+    Beelzebubs first, then a walk in; spells on steps she never comes back to."""
+    counts = params["spells"]
+    flights = counts["Z"]
+    if not flights:
+        steps = direct_plan(geo, params, start, goal)
+    else:
+        steps = _flown_in(geo, params, goal, flights)
+    if steps is None:
+        return None
+    return _with_all_spells(geo, counts, steps)
+
+
+def _flown_in(geo: Geo, params: dict[str, Any], goal: int, flights: int) -> list[Step] | None:
+    lo, hi = params["min_steps"], params["max_steps"]
+    lengths = [hi] if params["require_all_steps"] else range(max(lo, flights + 3), hi + 1)
+    dist = geo.toward(goal)
+    for length in lengths:
+        for walks in range(length - flights, 2, -1):
+            if (length - flights - walks) % 2:
+                continue
+            land = _landing(geo, goal, walks, dist, set())
+            if land < 0:
+                continue
+            others = [f for f in geo.plain if f != land][:2]
+            if flights > 1 and len(others) < 2:
+                return None
+            hops = [others[i % 2] for i in range(flights - 1)]
+            if hops and hops[-1] == land:
+                return None
+            rest = route(geo, land, goal)
+            if rest is None:
+                continue
+            pad = padded(geo.cb, land, length - flights - walks)
+            return [
+                *(("fly", f, "", -1) for f in (*hops, land)),
+                *(("walk", f, "", -1) for f in (*pad, *rest)),
+            ]
+    return None
+
+
+def _with_all_spells(geo: Geo, counts: dict[str, int], steps: list[Step]) -> list[Step] | None:
+    """``steps`` carrying every K, M, B and I of the round's counts."""
+    out = list(steps)
+    last = len(out) - 1  # the goal step carries nothing
+    fields_after = [set(s[1] for s in out[i + 1 :]) for i in range(len(out))]
+    walk_slots = [
+        i for i in range(last) if out[i][0] == "walk" and out[i][1] not in fields_after[i]
+    ]
+    other_slots = [i for i in range(last) if i not in walk_slots]
+    wanted = ["I"] * counts["I"] + ["K"] * counts["K"] + ["B"] * counts["B"] + ["M"] * counts["M"]
+    slots = other_slots[: counts["I"]] + walk_slots
+    slots += [i for i in other_slots if i not in slots]
+    if len(slots) < len(wanted):
+        return None
+    ban = far_field(geo)
+    for spell, i in zip(wanted, slots, strict=False):
+        kind, f, _s, _b = out[i]
+        out[i] = (kind, f, spell, ban if spell == "B" else -1)
     return out

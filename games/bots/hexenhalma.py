@@ -32,6 +32,7 @@ from games.bots.hexen_plan import (
     ambush_plan,
     chain_for,
     direct_plan,
+    exact_plan,
     far_field,
     geo_of,
     goal_distance,
@@ -47,7 +48,8 @@ from games.rules.hexenhalma.sample import random_orders
 PRESET_ORDER = ("rectangle", "diamond", "cross", "arena")
 GM_ROUNDS = len(PRESET_ORDER)
 # Simulated witch-steps per decision (a match costs 2 * witches * max_steps).
-BUDGET = {"medium": 6_000, "strong": 40_000}
+BUDGET = {"medium": 16_000, "strong": 100_000}
+MIN_SAMPLES = 4
 SPELL_SETS = ("KKB", "KK", "KB", "K", "BK")
 
 Plans = list[tuple[int, list[Step]]]
@@ -77,24 +79,44 @@ class Team:
             raise LookupError("This team has nothing to do in this Hexenhalma position.")
         if view["my_orders"] is not None:
             return {"type": "lock"}
-        rng = view_rng("hexenhalma", state, seat, seed)
-        return {"type": "orders", "orders": self.orders(view, rng)}
+        orders = self.orders(view, view_rng("hexenhalma", state, seat, seed))
+        if orders is None:  # no valid orders found for this round: the witches starve
+            return {"type": "lock"}
+        return {"type": "orders", "orders": orders}
 
-    def orders(self, view: Mapping[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    def orders(self, view: Mapping[str, Any], rng: random.Random) -> list[dict[str, Any]] | None:
+        """The level's plan; plans using every spell when the round demands it;
+        random valid orders as a last resort."""
         geo = geo_of(view)
         params = view["params"]
-        if self.level == "easy":
-            plans = easy_plans(geo, params, rng)
-        else:
-            plans = Planner(geo, params, rng, BUDGET[self.level]).best()
-        if plans is not None:
-            written = to_orders(geo, plans)
-            try:
-                return validate_orders_compiled(geo.cb, params, written)
-            except ValueError:
-                pass
+        attempts: list[Plans | None] = []
+        if not params["require_all_spells"]:
+            if self.level == "easy":
+                attempts.append(easy_plans(geo, params, rng))
+            else:
+                attempts.append(Planner(geo, params, rng, BUDGET[self.level]).best())
+        attempts.append(exact_plans(geo, params))
+        for plans in attempts:
+            if plans is not None:
+                try:
+                    return validate_orders_compiled(geo.cb, params, to_orders(geo, plans))
+                except ValueError:
+                    continue
         board = {k: view["board"][k] for k in ("rows", "cols", "fields", "starts")}
-        return random_orders(board, params, rng, spell_rate=0.0, greed=1.0)
+        try:
+            return random_orders(board, params, rng, spell_rate=0.0, greed=1.0)
+        except (ValueError, RuntimeError):
+            return None
+
+
+def exact_plans(geo: Geo, params: dict[str, Any]) -> Plans | None:
+    plans: Plans = []
+    for s, g in assign(geo, params, spread(geo, params["witches"])):
+        steps = exact_plan(geo, params, s, g)
+        if steps is None:
+            return None
+        plans.append((s, steps))
+    return plans
 
 
 def assign(geo: Geo, params: dict[str, Any], starts: list[int]) -> list[tuple[int, int]]:
@@ -159,16 +181,11 @@ class Planner:
         self.ban_to = far_field(geo)
 
     def best(self) -> Plans | None:
-        candidates = self.candidates()
-        if not candidates:
-            return None
-        if len(candidates) == 1:
-            return candidates[0]
-        per = max(1, self.sims_left // len(candidates))
-        if per < 3:  # too few samples to tell them apart: keep the first few
-            candidates = candidates[: max(1, self.sims_left // 3)]
-            per = max(1, self.sims_left // len(candidates))
-        rivals = self.rivals(per)
+        # At least MIN_SAMPLES rivals per candidate: fewer candidates on big rounds.
+        candidates = self.candidates(max(1, self.sims_left // MIN_SAMPLES))
+        if len(candidates) <= 1:
+            return candidates[0] if candidates else None
+        rivals = self.rivals(max(1, self.sims_left // len(candidates)))
         best, best_score = candidates[0], -1e9
         for plans in candidates:
             score = self.score(plans, rivals)
@@ -176,20 +193,31 @@ class Planner:
                 best, best_score = plans, score
         return best
 
-    def candidates(self) -> list[Plans]:
-        out: list[Plans] = []
+    def candidates(self, limit: int) -> list[Plans]:
+        """Distinct team plans, the likeliest first (so a small budget keeps those):
+        spells cast so that they lie live when walkers of the round's minimum
+        length reach the fields in front of their goals."""
         pairs = assign(self.geo, self.params, spread(self.geo, self.witches))
-        hi = self.params["max_steps"]
-        for spells in self.spell_sets():
-            for cast_at in range(1, hi, 2):
+        target = self.params["min_steps"] - 5
+        times = sorted(range(1, self.params["max_steps"], 2), key=lambda t: (abs(t - target), t))
+        out: list[Plans] = []
+        seen: set[str] = set()
+        direct = self.direct(pairs)
+        for cast_at in times:
+            if len(out) >= limit:
+                break
+            for spells in self.spell_sets():
                 for stagger in (0, 2):
                     plans = self.ambush(pairs, spells, cast_at, stagger)
-                    if plans is not None:
+                    if plans is not None and repr(plans) not in seen:
+                        seen.add(repr(plans))
                         out.append(plans)
-        direct = self.direct(pairs)
-        if direct is not None:
+            if direct is not None and len(out) >= 2 and repr(direct) not in seen:
+                seen.add(repr(direct))
+                out.insert(1, direct)
+        if direct is not None and repr(direct) not in seen:
             out.append(direct)
-        return out
+        return out[:limit]
 
     def spell_sets(self) -> list[str]:
         allowed = self.params["spells"]
@@ -243,12 +271,15 @@ class Planner:
                     geo, params, sorted(rng.sample(_pool(geo, self.witches), self.witches))
                 )
                 spells = rng.choice(self.spell_sets())
-                plans = self.ambush(
-                    pairs, spells, 1 + 2 * rng.randrange(params["max_steps"] // 2), 0
-                )
+                cast_at = 1 + 2 * rng.randrange(max(1, params["max_steps"] // 2))
+                plans = self.ambush(pairs, spells, cast_at, 0)
                 orders = to_orders(geo, plans) if plans else None
             if orders is None:
-                orders = random_orders(board, params, rng)
+                try:
+                    orders = random_orders(board, params, rng)
+                except (ValueError, RuntimeError):
+                    out.append(None)  # a rival that writes nothing
+                    continue
             out.append(compile_plans(geo.cb, parse_orders(orders, self.witches), 1))
         return out
 
