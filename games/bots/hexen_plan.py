@@ -164,6 +164,7 @@ def ambush_plan(
     spells: str,
     cast_at: int,
     ban_to: int,
+    immune: bool = True,
 ) -> list[Step] | None:
     """Linger on ``chain`` (fields in front of the start row), cast ``spells`` on its
     fields from step ``cast_at`` on, fly in (with I) and walk the last three steps."""
@@ -191,7 +192,7 @@ def ambush_plan(
     rest = route(geo, landing, goal)
     if rest is None or len(rest) != last_walks:
         return None
-    spell = "I" if params["spells"]["I"] else ""
+    spell = "I" if immune and params["spells"]["I"] else ""
     steps.append(("fly", landing, spell, -1))
     steps.extend(("walk", f, "", -1) for f in rest)
     return steps
@@ -202,13 +203,17 @@ def _landing(geo: Geo, goal: int, walks: int, dist: tuple[int, ...], avoid: set[
     key = ("landing", goal, walks)
     ranked = geo.memo.get(key)
     if ranked is None:
-        gr, gc = geo.cb.coords[goal]
+        # Straight in, and never on the fields in front of a goal, where the
+        # rivals lurk before they set out.
+        cb = geo.cb
+        gr, gc = cb.coords[goal]
+        lurk = {j for g in geo.goals for j in neighbours(cb, g)}
         found = []
         for f in geo.plain:
             if dist[f] == walks:
-                r, c = geo.cb.coords[f]
-                found.append((abs(c - gc) + abs(r - gr) - walks, f))
-        ranked = geo.memo[key] = [f for _k, f in sorted(found)]
+                r, c = cb.coords[f]
+                found.append((f in lurk, -max(abs(r - gr), abs(c - gc)), f))
+        ranked = geo.memo[key] = [f for _l, _k, f in sorted(found)]
     return next((f for f in ranked if f not in avoid), -1)
 
 
@@ -234,6 +239,18 @@ def chain_for(geo: Geo, start: int, length: int, used: set[int]) -> list[int]:
             break
         chain.append(nxt[0])
     return chain
+
+
+def shelter_for(geo: Geo, start: int, used: set[int], first: int = -1) -> list[int]:
+    """Two neighbouring plain fields off other witches' lurking fields: ``first``
+    (if given) and a neighbour, else a neighbour of ``start`` and one of its."""
+    cb = geo.cb
+    firsts = [first] if first >= 0 else [j for j in neighbours(cb, start) if j not in used]
+    for c0 in firsts:
+        for c1 in neighbours(cb, c0):
+            if c1 not in used:
+                return [c0, c1]
+    return []
 
 
 def far_field(geo: Geo) -> int:

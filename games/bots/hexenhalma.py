@@ -37,11 +37,17 @@ from games.bots.hexen_plan import (
     geo_of,
     goal_distance,
     neighbours,
+    shelter_for,
     to_orders,
     usable_starts,
 )
 from games.rules import get_ruleset
-from games.rules.hexenhalma.orders import compile_plans, parse_orders, validate_orders_compiled
+from games.rules.hexenhalma.orders import (
+    Plan,
+    compile_plans,
+    parse_orders,
+    validate_orders_compiled,
+)
 from games.rules.hexenhalma.resolve import run_match
 from games.rules.hexenhalma.sample import random_orders
 
@@ -92,7 +98,7 @@ class Team:
         attempts: list[Plans | None] = []
         if not params["require_all_spells"]:
             if self.level == "easy":
-                attempts.append(easy_plans(geo, params, rng))
+                attempts.append(lurk_plans(geo, params, rng))
             else:
                 attempts.append(Planner(geo, params, rng, BUDGET[self.level]).best())
         attempts.append(exact_plans(geo, params))
@@ -157,6 +163,30 @@ def with_spells(params: dict[str, Any], steps: list[Step]) -> list[Step]:
             kind, field, _s, _b = out[at]
             out[at] = (kind, field, "I", -1)
     return out
+
+
+def lurk_plans(geo: Geo, params: dict[str, Any], rng: random.Random) -> Plans | None:
+    """The easy level: lurk in front of the own start row with a Kugelblitz or two,
+    timed for rivals walking the round's minimum, then fly in (no immunity)."""
+    starts = sorted(rng.sample(_pool(geo, params["witches"]), params["witches"]))
+    spells = "K" * min(2, params["spells"]["K"])
+    cast_at = max(1, params["min_steps"] - 5) | 1
+    ban_to = far_field(geo)
+    used: set[int] = set()
+    plans: Plans = []
+    for s, g in assign(geo, params, starts):
+        chain = chain_for(geo, s, max(2, len(spells)), used)
+        steps = None
+        if spells and len(chain) >= 2:
+            steps = ambush_plan(geo, params, s, g, chain, spells, cast_at, ban_to, immune=False)
+        if steps is None:
+            steps = direct_plan(geo, params, s, g, rng.randrange(2))
+            if steps is None:
+                return None
+            steps = with_spells(params, steps)
+        used.update(chain)
+        plans.append((s, steps))
+    return plans
 
 
 def easy_plans(geo: Geo, params: dict[str, Any], rng: random.Random) -> Plans | None:
@@ -233,15 +263,23 @@ class Planner:
         used: set[int] = set()
         plans: Plans = []
         for n, (s, g) in enumerate(pairs):
-            chain = chain_for(self.geo, s, max(2, len(spells)), used)
+            at = cast_at + (stagger if n % 2 else 0)
+            # Share the fields in front of the start row: each witch gets her part.
+            share = max(1, len(self.geo.approach) // self.witches)
+            chain = chain_for(self.geo, s, max(1, min(len(spells), share)), used)
+            mine = spells[: len(chain)]
+            if len(chain) == 1:  # one field to cast on: wait on a field behind it
+                chain = shelter_for(self.geo, chain[0], used | set(chain), chain[0])
+            if len(chain) < 2:  # no room to lurk: wait aside, fly in
+                chain, mine = shelter_for(self.geo, s, used), ""
             steps = None
-            if len(chain) >= max(2, len(spells)):
-                at = cast_at + (stagger if n % 2 else 0)
-                steps = ambush_plan(self.geo, self.params, s, g, chain, spells, at, self.ban_to)
+            if len(chain) >= 2:
+                steps = ambush_plan(self.geo, self.params, s, g, chain, mine, at, self.ban_to)
             if steps is None:
                 steps = direct_plan(self.geo, self.params, s, g)
                 if steps is None:
                     return None
+                steps = with_spells(self.params, steps)
             used.update(chain)
             plans.append((s, steps))
         return plans
@@ -255,11 +293,11 @@ class Planner:
             plans.append((s, with_spells(self.params, steps)))
         return plans
 
-    def rivals(self, count: int) -> list[Any]:
+    def rivals(self, count: int) -> list[list[Plan] | None]:
         """Sampled rival orders, compiled for side B: walkers, ambushers, random."""
         geo, params, rng = self.geo, self.params, self.rng
         board = _board_of(geo)
-        out = []
+        out: list[list[Plan] | None] = []
         for i in range(count):
             orders: list[dict[str, Any]] | None = None
             kind = i % 4
@@ -267,12 +305,7 @@ class Planner:
                 plans = easy_plans(geo, params, rng)
                 orders = to_orders(geo, plans) if plans else None
             elif kind == 2:
-                pairs = assign(
-                    geo, params, sorted(rng.sample(_pool(geo, self.witches), self.witches))
-                )
-                spells = rng.choice(self.spell_sets())
-                cast_at = 1 + 2 * rng.randrange(max(1, params["max_steps"] // 2))
-                plans = self.ambush(pairs, spells, cast_at, 0)
+                plans = lurk_plans(geo, params, rng)
                 orders = to_orders(geo, plans) if plans else None
             if orders is None:
                 try:
@@ -283,7 +316,7 @@ class Planner:
             out.append(compile_plans(geo.cb, parse_orders(orders, self.witches), 1))
         return out
 
-    def score(self, plans: Plans, rivals: list[Any]) -> float:
+    def score(self, plans: Plans, rivals: list[list[Plan] | None]) -> float:
         mine = compile_plans(self.geo.cb, parse_orders(to_orders(self.geo, plans), self.witches), 0)
         total = 0.0
         p = self.params
