@@ -54,7 +54,7 @@ from games.rules.hexenhalma.sample import random_orders
 PRESET_ORDER = ("rectangle", "diamond", "cross", "arena")
 GM_ROUNDS = len(PRESET_ORDER)
 # Simulated witch-steps per decision (a match costs 2 * witches * max_steps).
-BUDGET = {"medium": 16_000, "strong": 100_000}
+BUDGET = {"medium": 12_000, "strong": 60_000}
 MIN_SAMPLES = 4
 SPELL_SETS = ("KKB", "KK", "KB", "K", "BK")
 
