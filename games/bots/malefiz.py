@@ -39,6 +39,8 @@ from games.rules.malefiz import FIELDS, GOAL, HOUSE, MOVE, PLACE, ROLL, MalefizS
 EASY = Weights(penalty=0, second=0.15, rest=0.0, home_extra=0)
 FULL = Weights(penalty=4, second=0.3, rest=0.05, home_extra=2)
 CLOCK_EVERY = 256  # nodes between safety-net clock checks
+SAMPLES = 12  # sampled rounds per move with three or four seats (two per face of the first die)
+ROOT_WIDTH = 6  # moves searched with three or four seats
 
 
 def _xy(field: int) -> list[int]:
@@ -132,7 +134,7 @@ class MalefizBot:
     def __init__(self, level: str) -> None:
         self.level = level
         self.weights = EASY if level == "easy" else FULL
-        self.samples = 24
+        self.samples = SAMPLES
 
     def choose(self, state: MalefizState, seat: int, *, seed: int) -> Action:
         if state.phase == ROLL:
@@ -168,8 +170,13 @@ class MalefizBot:
             rival = _next(seat, search.alive)
             scores = [search.expect_reply(p, rival) for p in afters]
         else:
+            # Sampled rounds for the few moves the one-ply value likes best.
+            quick = [search.value(p, seat) for p in afters]
+            keep = sorted(range(len(options)), key=lambda i: (-quick[i], i))[:ROOT_WIDTH]
             dice = self.sample_dice(state, seat, seed, len(search.alive) - 1)
-            scores = [search.sampled_rounds(p, dice) for p in afters]
+            scores = [
+                search.sampled_rounds(p, dice) if i in keep else -1e18 for i, p in enumerate(afters)
+            ]
         best = max(range(len(options)), key=lambda i: (scores[i], -i))
         return options[best]
 
