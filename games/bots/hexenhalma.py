@@ -5,15 +5,17 @@ Every level plans from its own view only: the board, the params and its own
 orders; other teams' orders and the seed never enter (``view_rng`` seeds any
 randomness from the view).
 
-- easy: each witch walks a shortest way to her own goal and casts a
-  Kugelblitz half-way.
-- medium / strong: witches linger in front of the own start row, where every
-  rival must pass to enter its goal, cast their K/B there (bans to the far
-  side), then fly in with an Immunzauber and walk the last three steps immune.
-  Candidate plans (casting times, spell sets, lanes) are played with
-  ``run_match`` against sampled rival orders (direct walkers, ambushers,
+- easy: each witch lurks in front of the own start row, where every rival
+  must pass to enter its goal, casts her Kugelblitze there at a fixed time,
+  then flies in (no immunity) and walks the last three steps.
+- medium / strong: the lurking fields are shared among all witches, K/B (bans
+  to the far side) are timed by search, and an Immunzauber on the flight makes
+  the walk in immune. Candidate plans (casting times, spell sets) are played
+  with ``run_match`` against sampled rival orders (direct walkers, lurkers,
   random orders); the best average result is written. The budget is a number
   of simulated witch-steps, never wall-clock time.
+- A round that demands every spell gets plans carrying all of them; random
+  valid orders are the last resort, and a team with none at all locks.
 
 The game master opens rounds on the presets in turn and, at a table without a
 round limit, ends the campaign after ``GM_ROUNDS`` rounds.
