@@ -47,13 +47,16 @@ function onFrame(frame) {
       noticeRemis(frame.event);
       if (frame.event.kind === "start") requestSync();
       break;
-    case "sync":
+    case "sync": {
       model.seat = frame.seat;
       model.seats = frame.seats;
       model.table = frame.table;
+      const seen = model.version;
       mergeEvents(frame.events);
       setState(frame.state);
+      frame.events.filter((e) => e.version > seen).forEach(noticeRemis);
       break;
+    }
     case "pong":
       if (frame.version > model.version || tableMoved(frame)) requestSync();
       break;
