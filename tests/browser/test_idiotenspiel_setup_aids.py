@@ -106,8 +106,9 @@ class IdiotenspielAids(BrowserLiveTestCase):
         start = RS.setup(RS.validate_options(GRUND), 2, 0).start_player
         choose = {"type": "choose_setup", "side": "W", "zone": "edge"}
         self.play(game_id, users, [(start, choose)])
+        # The second to place plays on a phone.
         pages = {
-            seat: self.open(game_id, name, users[seat])
+            seat: self.open(game_id, name, users[seat], 1280 if seat == start else 360)
             for seat, name in ((ROBIN, "Robin"), (SHERIFF, "Sheriff"))
         }
         first = pages[start]
@@ -117,6 +118,7 @@ class IdiotenspielAids(BrowserLiveTestCase):
         first.click("#board .ids-target.place")
         second = pages[1 - start]
         second.wait_for_selector("[data-testid=formation-one]")
+        self.shot(second, "before-one-360")
         second.click("[data-testid=formation-one]")
         first.wait_for_selector("[data-testid=formation-fill]")
         self.shot(first, "before-fill-1280")
@@ -133,7 +135,7 @@ class IdiotenspielAids(BrowserLiveTestCase):
         assert len(state.units) == 41 and game.version == 2 + 41
         for seat, page in pages.items():
             settle(page)
-            self.shot(page, f"formation-{seat}-1280")
+            self.shot(page, f"formation-seat{seat}")
         phone = self.open(game_id, "phone", None, width=360)
         settle(phone)
         self.shot(phone, "formation-360")
