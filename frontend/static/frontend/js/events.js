@@ -24,6 +24,10 @@ export function describePlatform(item, seatName) {
       return fmt(gettext("A bot plays %(player)s from move %(move)s on."), { player, move: item.move });
     case "aborted":
       return fmt(gettext("%(player)s aborted the game."), { player });
+    case "remis_requested":
+    case "remis_approved":
+    case "remis_rejected":
+      return describeRemis(item, player);
     default:
       return undefined; // not a platform event: the board module describes it
   }
@@ -34,4 +38,31 @@ export function describeItem(item, boardModule, seatName, event) {
   const text = describePlatform(item, seatName);
   if (text !== undefined) return text;
   return boardModule.describe ? boardModule.describe(item, { seatName, event }) : null;
+}
+
+/** Move-list lines for a remis request (Brettspielnetz Halma): filed, then an
+ * admin's decision; the reason is shown as text (never parsed as HTML). */
+function describeRemis(item, player) {
+  if (item.type === "remis_requested") {
+    if (item.kind === "deadlock") {
+      return fmt(gettext("%(player)s requested remis for deadlock; the game waits for an admin. Reason: “%(reason)s”"), { player, reason: item.reason });
+    }
+    const numbers = (item.move_numbers || []).join(", ");
+    return fmt(gettext("%(player)s requested remis by repetition (moves %(numbers)s); the game waits for an admin."), { player, numbers });
+  }
+  if (item.type === "remis_approved") {
+    return fmt(gettext("An admin approved the remis request of %(player)s: the game is drawn."), { player });
+  }
+  return fmt(gettext("An admin rejected the remis request of %(player)s; play resumes. Reason: “%(reason)s”"), { player, reason: item.reason });
+}
+
+/** What a player should be told at once of an admin's remis decision (it
+ * replaces the "the game waits" notice); null for any other event. */
+export function remisNotice(event, seatName) {
+  for (const item of event?.events || []) {
+    if (item.type === "remis_approved" || item.type === "remis_rejected") {
+      return describeRemis(item, seatName(item.seat));
+    }
+  }
+  return null;
 }

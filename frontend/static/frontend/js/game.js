@@ -1,6 +1,6 @@
 // The game page: one socket, versioned events, a board module per ruleset.
 import { $, button, h } from "./dom.js";
-import { describeItem } from "./events.js";
+import { describeItem, remisNotice } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { nameText, nameWithBadge } from "./bot-badge.js";
 import { botInvite, renderHandover } from "./game-bots.js";
@@ -44,15 +44,19 @@ function onFrame(frame) {
       if (frame.version !== model.version + 1) return requestSync(); // a gap
       mergeEvents([frame.event]);
       setState(frame.state, frame.event);
+      noticeRemis(frame.event);
       if (frame.event.kind === "start") requestSync();
       break;
-    case "sync":
+    case "sync": {
       model.seat = frame.seat;
       model.seats = frame.seats;
       model.table = frame.table;
+      const seen = model.version;
       mergeEvents(frame.events);
       setState(frame.state);
+      frame.events.filter((e) => e.version > seen).forEach(noticeRemis);
       break;
+    }
     case "pong":
       if (frame.version > model.version || tableMoved(frame)) requestSync();
       break;
@@ -99,6 +103,19 @@ function setState(state, event = null) {
 }
 
 /** A pong says the table filled up, emptied or started: a push was missed. */
+/** An admin decided a remis request: say so at once (it also replaces a
+ * "the game waits" notice still on screen). */
+function noticeRemis(event) {
+  const text = remisNotice(event, seatName);
+  if (text) toast(text, "info", 12000);
+}
+
+/** What a running game waits for, when it is not simply a player's move. */
+function waitingFor(st) {
+  if (st.paused && st.remis) return gettext("Waiting for an admin to decide the remis request.");
+  return null;
+}
+
 function tableMoved(pong) {
   const table = model.table;
   if (!table || table.status !== "open") return false;
@@ -130,7 +147,8 @@ function render(event = null) {
   const st = model.state;
   if (!st) return;
   const active = st.status === "active";
-  const myTurn = active && st.to_act.includes(model.seat);
+  const waiting = active ? waitingFor(st) : null;
+  const myTurn = active && !waiting && st.to_act.includes(model.seat);
   $("players").replaceChildren(
     ...model.seats.map((s) => {
       const li = h("li", "player" + (st.to_act.includes(s.index) ? " to-move" : ""), null, { "data-seat": s.index });
@@ -143,6 +161,7 @@ function render(event = null) {
   );
   let status;
   if (st.status === "open") status = gettext("Waiting for players…");
+  else if (waiting) status = waiting;
   else if (st.status === "active") {
     status = myTurn
       ? gettext("Your turn.")

@@ -107,15 +107,16 @@ let toastTimer = 0;
 /**
  * @param {string} message
  * @param {"info" | "error"} [kind]
+ * @param {number} [ms] how long it stays
  */
-export function toast(message, kind = "info") {
+export function toast(message, kind = "info", ms = 5000) {
   const el = document.getElementById("toast");
   if (!el) return;
   el.textContent = message;
   el.dataset.kind = kind;
   el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (el.hidden = true), 5000);
+  toastTimer = setTimeout(() => (el.hidden = true), ms);
 }
 
 export function csrfToken() {

@@ -79,6 +79,10 @@ export function counter(parent, u, cx, cy, size, { rot = false, classes = [] } =
   svgEl("title", {}, g).textContent = unitName(u) + (u.leader || u.name ? ` (${typeName(u.type)})` : "");
   if (u.type === "civilian") {
     svgEl("circle", { r: 4.2, class: "ids-chip" }, g);
+  } else if (u.side === 1) {
+    // The Sheriff's counters are round, Robin's square: the sides differ in
+    // shape as well as colour (red and green look alike to many).
+    svgEl("circle", { r: 5.1, class: "ids-chip" }, g);
   } else {
     svgEl("rect", { x: -4.6, y: -4.6, width: 9.2, height: 9.2, rx: 1.2, class: "ids-chip" }, g);
   }

@@ -10,6 +10,8 @@ import { promptText } from "./idiotenspiel-prompt.js";
 import { counter, fightIcon } from "./idiotenspiel-units.js";
 import { cap, describe as describeItem, fieldName, learnUnits, typeName, unitName } from "./idiotenspiel-text.js";
 import { createFightCard, createGlass } from "./idiotenspiel-widgets.js";
+import { nextPlacement } from "./idiotenspiel-formation.js";
+import { placePop } from "./idiotenspiel-pop.js";
 import { fmt, gettext } from "../socket.js";
 
 export function describe(item, ctx) {
@@ -89,6 +91,9 @@ export function createBoard(container, ctx) {
   let last = null;
   let lastFight = null;
   let shownVersion = 0; // the latest event already animated
+  let fightsOpen = true; // the "Possible fights" list, as the player last left it
+  let filling = false; // placing the rest by the formation, one a turn
+  let filledAt = -1; // the version the last placement by formation was sent at
 
   function seatLabel(seat) {
     const s = ctx.seats()[seat];
@@ -176,6 +181,17 @@ export function createBoard(container, ctx) {
     renderAttacks(view, acts);
     renderPop(view, acts);
     if (news || !revealed) reveal(view);
+    fillStep(state, view, acts, info);
+  }
+
+  /** While filling by formation: this turn's placement, once per version. */
+  function fillStep(state, view, acts, info) {
+    if (view.phase !== "setup" || state.status !== "active") filling = false;
+    if (!filling || !info.myTurn || info.pending || !acts.place.size || filledAt === state.version) return;
+    const action = nextPlacement(view, ctx.seat(), acts.place);
+    if (!action) return;
+    filledAt = state.version;
+    send(action);
   }
 
   /** On a narrow screen the map scrolls sideways: bring what just happened (or the
@@ -343,6 +359,7 @@ export function createBoard(container, ctx) {
     const placer = (u) => (u.id === "m" && view.scenario === "marian" ? 1 : u.side);
     const waiting = (side) => view.units.filter((u) => u.alive && !u.at && placer(u) === side).length;
     tray.appendChild(h("p", "ids-left hint", fmt(gettext("Still to place: Robin %(robin)s · Sheriff %(sheriff)s"), { robin: waiting(0), sheriff: waiting(1) })));
+    renderFormation(view, acts);
     if (!acts.place.size) return;
     const list = tray.appendChild(h("div", "ids-kinds"));
     for (const id of acts.place.keys()) {
@@ -363,6 +380,35 @@ export function createBoard(container, ctx) {
     }
   }
 
+  /** The formation's controls: one placement, or all the rest (one a turn, as
+   * placing alternates); the player may stop and place by hand at any time. */
+  function renderFormation(view, acts) {
+    const seat = ctx.seat();
+    if (seat === null || seat === undefined || !view.units.some((u) => u.alive && !u.at && (u.id === "m" && view.scenario === "marian" ? 1 : u.side) === seat)) return;
+    const row = tray.appendChild(h("div", "ids-formation"));
+    if (filling) {
+      row.append(
+        h("span", "hint", gettext("Placing the rest by the default formation, one unit a turn…")),
+        button(gettext("Stop, I place by hand"), only(() => { filling = false; rerender(); }), "button small", { "data-testid": "formation-stop" }),
+      );
+      return;
+    }
+    if (!acts.place.size) return;
+    const one = only(() => {
+      const action = nextPlacement(view, seat, acts.place);
+      if (action) send(action);
+    });
+    const all = only(() => {
+      filling = true;
+      filledAt = -1;
+      rerender();
+    });
+    row.append(
+      button(gettext("Place one by formation"), one, "button small", { "data-testid": "formation-one" }),
+      button(gettext("Fill the rest by formation"), all, "button small primary", { "data-testid": "formation-fill" }),
+    );
+  }
+
   /** Every fight the player may choose, as a list of buttons (twins in one field
    * against the same kind of target are offered once). */
   function renderAttacks(view, acts) {
@@ -380,8 +426,9 @@ export function createBoard(container, ctx) {
       all.push([a, att, tgt]);
     }
     if (!all.length) return;
-    const box = attacksBox.appendChild(h("details"));
-    box.open = all.length <= 4;
+    const box = attacksBox.appendChild(h("details", "", null, { "data-testid": "fights" }));
+    box.open = fightsOpen;
+    box.addEventListener("toggle", () => (fightsOpen = box.open));
     box.appendChild(h("summary", "", fmt(gettext("Possible fights (%(n)s)"), { n: all.length })));
     const list = box.appendChild(h("ul", "ids-attack-list"));
     for (const [a, att, tgt] of all) {
@@ -402,13 +449,6 @@ export function createBoard(container, ctx) {
     }
     pop.replaceChildren();
     const { field, kind } = popFor;
-    const [sx, sy] = corner(field);
-    const right = sx < (built.W * CELL) / 2;
-    const totalW = built.W * CELL + MARGIN;
-    const totalH = built.H * CELL + MARGIN;
-    pop.style.left = `${((sx + MARGIN + (right ? CELL : 0)) / totalW) * 100}%`;
-    pop.style.top = `${(sy / totalH) * 100}%`;
-    pop.classList.toggle("left", !right);
     pop.appendChild(h("div", "ids-pop-title", fieldName(field)));
     if (kind === "stack") {
       const list = pop.appendChild(h("ul", "ids-pop-list"));
@@ -471,6 +511,9 @@ export function createBoard(container, ctx) {
       );
     }
     pop.hidden = false;
+    // Beside the field, never over the lit fields (the choices at hand).
+    const avoid = [...built.targets.keys()].map((k) => k.split(",").map(Number));
+    placePop(pop, { field, avoid, corner, cell: CELL, margin: MARGIN, totalW: built.W * CELL + MARGIN });
   }
 
   container.addEventListener("click", () => {

@@ -1,4 +1,5 @@
 // Malefiz board: fields and edges from the view, four houses, a die; roll, move, take and place barricades.
+import { drawMark, COLOUR_SHAPE } from "./seat-marks.js";
 import { button, h, svgEl } from "../dom.js";
 import { animateHops, dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
 import { fmt, gettext, toast } from "../socket.js";
@@ -232,6 +233,7 @@ export function createBoard(container, ctx) {
         const [sx, sy] = slotPoint(h.entry, i);
         svgEl("circle", { cx: sx, cy: sy, r: 2.2, class: "mz-slot" }, box);
       });
+      drawMark(box, COLOUR_SHAPE[h.colour], cx, cy - HOUSE_H / 2 + 3.4, 1.9, "mz-mark mz-house-mark");
       if (gone) svgEl("text", { x: cx, y: cy + 1.4, class: "mz-gone" }, box).textContent = gettext("left");
     }
   }
@@ -275,7 +277,8 @@ export function createBoard(container, ctx) {
     const el = svgEl("g", { class: `piece seat-${seat} mz-piece ${colour}`, "data-field": field }, parent);
     at(el, point);
     svgEl("circle", { r: 3.1, class: "mz-body" }, el);
-    svgEl("circle", { cx: -0.9, cy: -1, r: 1.1, class: "mz-shine" }, el);
+    // The colour's mark in place of the shine: the seats differ in shape too.
+    drawMark(el, COLOUR_SHAPE[colour], 0, 0.1, 1.5, "mz-mark");
     return el;
   }
 
