@@ -72,8 +72,10 @@ function onFrame(frame) {
       break;
     case "chat":
       addChat(frame.message);
+      chatEchoed(frame.message);
       break;
     case "error":
+      if (chatSent && frame.ref === chatSent.ref) return chatRefused(frame);
       model.pending = null;
       toast(frame.message, "error");
       if (frame.code === "stale_version" || frame.version > model.version) requestSync();
@@ -147,11 +149,12 @@ function render(event = null) {
     status = myTurn
       ? gettext("Your turn.")
       : fmt(gettext("%(player)s to move."), { player: st.to_act.map(seatName).join(", ") });
-  } else if (st.status === "aborted") status = gettext("This table was closed.");
+  } else if (st.status === "aborted") status = st.result_text || gettext("This table was closed.");
   else status = gettext("The game is over.");
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", myTurn);
-  const seated = active && model.seat !== null && !(st.left || []).includes(model.seat);
+  // A game master runs the game: no resigning, draw offers or aborting.
+  const seated = active && model.seat !== null && !(st.left || []).includes(model.seat) && !isReferee(model.seat);
   const offers = st.draw_offers || [];
   const othersOffer = offers.some((s) => s !== model.seat);
   $("resign-btn").hidden = !seated;
@@ -159,6 +162,7 @@ function render(event = null) {
   $("draw-accept-btn").hidden = !seated || !othersOffer || offers.includes(model.seat);
   $("draw-decline-btn").hidden = !seated || !othersOffer;
   $("abort-btn").hidden = !seated || !abortable();
+  $("reopen-btn").hidden = !closedBeforeStart(st);
   $("draw-note").hidden = offers.length === 0 || !active;
   $("draw-note").textContent = fmt(gettext("Draw offered by %(players)s."), { players: offers.map(seatName).join(", ") });
   $("after-links").hidden = st.status === "open";
@@ -248,6 +252,34 @@ async function tableAction(path) {
   }
 }
 
+/** The host's table closed before it started (e.g. a challenge declined). */
+function isReferee(seat) {
+  return !!model.seats[seat]?.referee;
+}
+
+function closedBeforeStart(st) {
+  return st.status === "aborted" && model.version === 0 && !!me && model.table?.host === me;
+}
+
+/** Open a new table like the closed one: same game, seats, options and clock, for anyone. */
+async function reopen() {
+  const t = model.table;
+  try {
+    const table = await api("/api/tables/", {
+      ruleset: t.ruleset,
+      options: t.options,
+      seat_count: t.seat_count,
+      host_seat: model.seat ?? 0,
+      clock: t.clock,
+      auto_start: t.auto_start,
+    });
+    location.href = `/g/${table.id}/`;
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+$("reopen-btn").addEventListener("click", reopen);
+
 function command(type, question = null) {
   if (question && !confirm(question)) return;
   if (!socket.send({ type, game: gameId })) toast(gettext("Not connected. Reconnecting; try again in a moment."), "error");
@@ -289,6 +321,7 @@ function renderClocks() {
     const elapsed = (Date.now() - model.clockReceived) / 1000;
     for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .clock"))) {
       const seat = Number(el.dataset.seat);
+      if (isReferee(seat)) continue; // a game master has no clock
       const left = clock.remaining[seat] - (running.includes(seat) ? elapsed : 0);
       el.textContent = formatDuration(left);
       el.classList.toggle("running", running.includes(seat));
@@ -325,14 +358,51 @@ function addChat(message) {
 }
 
 const chatForm = $("chat-form");
+/** @type {{ref: string, text: string} | null} the line sent and not yet seen back */
+let chatSent = null;
+let chatWait = 0;
 if (chatForm) {
   chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    const input = $("chat-input", HTMLInputElement);
-    const text = input.value.trim();
+    const text = $("chat-input", HTMLInputElement).value.trim();
     if (!text) return;
-    if (socket.send({ type: "chat", game: gameId, text })) input.value = "";
+    const ref = `chat-${Math.random().toString(36).slice(2)}`;
+    // The line stays in the input until it comes back: a refused one is not lost.
+    if (socket.send({ type: "chat", game: gameId, text, ref })) chatSent = { ref, text };
+    else chatNote(gettext("Not connected. Reconnecting; try again in a moment."));
   });
+}
+
+/** Our own line came back: it was sent, the input can be cleared. */
+function chatEchoed(message) {
+  if (!chatSent || message.user !== me || message.text !== chatSent.text) return;
+  const input = $("chat-input", HTMLInputElement);
+  if (input.value.trim() === chatSent.text) input.value = "";
+  chatSent = null;
+  chatNote("");
+}
+
+/** A refused line stays in the input; the note says when it can go. */
+function chatRefused(frame) {
+  chatSent = null;
+  clearInterval(chatWait);
+  if (frame.code !== "rate_limited" || !frame.retry_after) return chatNote(frame.message);
+  const until = Date.now() + frame.retry_after * 1000;
+  const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (left > 0) return chatNote(fmt(gettext("Not sent yet: you can send it in %(n)s s."), { n: left }));
+    clearInterval(chatWait);
+    chatNote(gettext("You can send it now."));
+  };
+  tick();
+  chatWait = setInterval(tick, 500);
+}
+
+function chatNote(text) {
+  const note = document.getElementById("chat-note");
+  if (!note) return;
+  note.textContent = text;
+  note.hidden = !text;
 }
 
 const copy = $("copy-invite");

@@ -126,7 +126,12 @@ async function show(i, force = false) {
 function showPosition() {
   const frame = frames[index];
   slider.value = String(index);
-  $("position").textContent = fmt(gettext("version %(v)s of %(n)s"), { v: frame.version, n: frames.length });
+  // Version 1 is the start: the moves are the versions after it.
+  const moves = frames.length - 1;
+  const text = index === 0 ? fmt(gettext("start (%(n)s moves)"), { n: moves }) : fmt(gettext("move %(m)s of %(n)s"), { m: frame.version - 1, n: moves });
+  $("position").textContent = text;
+  slider.setAttribute("aria-valuetext", text);
+  slider.style.setProperty("--fill", `${moves ? (100 * index) / moves : 0}%`);
   markMoves();
 }
 
