@@ -162,10 +162,9 @@ function render(event = null) {
   $("draw-accept-btn").hidden = !seated || !othersOffer || offers.includes(model.seat);
   $("draw-decline-btn").hidden = !seated || !othersOffer;
   $("abort-btn").hidden = !seated || !abortable();
-  $("reopen-btn").hidden = !closedBeforeStart(st);
   $("draw-note").hidden = offers.length === 0 || !active;
   $("draw-note").textContent = fmt(gettext("Draw offered by %(players)s."), { players: offers.map(seatName).join(", ") });
-  $("after-links").hidden = st.status === "open";
+  $("after-links").hidden = st.status === "open" || model.version === 0; // nothing to replay
   $("export-link").hidden = st.status !== "finished";
   renderHandover(st, model, gameId, seatName);
   renderClocks();
@@ -211,8 +210,11 @@ function describe(item, ev) {
 
 function renderWaiting() {
   const table = model.table;
-  const waiting = !!table && table.status === "open";
+  // A table closed before it started (a challenge declined) keeps its card: no board to show.
+  const closed = !!table && table.status === "aborted" && model.version === 0;
+  const waiting = !!table && (table.status === "open" || closed);
   $("waiting").hidden = !waiting;
+  $("waiting").classList.toggle("closed", closed);
   $("board").hidden = waiting;
   if (!waiting) return;
   $("waiting-seats").replaceChildren(
@@ -220,6 +222,7 @@ function renderWaiting() {
       h("li", name ? "taken" : "free", [`${model.seats[i]?.name ?? i + 1}: `, ...nameWithBadge(name ?? gettext("free seat"), (table.bots || []).includes(i))]),
     ),
   );
+  if (closed) return renderClosed(table);
   const seated = table.seats.includes(me);
   const buttons = [];
   const add = (label, path, cls = "button", testid = "") => {
@@ -241,6 +244,16 @@ function renderWaiting() {
   $("waiting-actions").replaceChildren(...buttons);
 }
 
+/** Who closed the table and why; its host may open a new one like it. */
+function renderClosed(table) {
+  const why = model.state?.result_text || gettext("This table was closed.");
+  /** @type {HTMLElement[]} */
+  const items = [h("p", "closed-note", why, { "data-testid": "closed-note" })];
+  if (me && table.host === me) items.push(button(gettext("Open a new table"), reopen, "button primary", { "data-testid": "reopen" }));
+  items.push(h("a", "button", gettext("Back to the lobby"), { href: "/" }));
+  $("waiting-actions").replaceChildren(...items);
+}
+
 async function tableAction(path) {
   try {
     const table = await api(`/api/tables/${gameId}/${path}/`, {});
@@ -252,13 +265,9 @@ async function tableAction(path) {
   }
 }
 
-/** The host's table closed before it started (e.g. a challenge declined). */
+/** A seat that runs the game (a game master): no clock, no resigning. */
 function isReferee(seat) {
   return !!model.seats[seat]?.referee;
-}
-
-function closedBeforeStart(st) {
-  return st.status === "aborted" && model.version === 0 && !!me && model.table?.host === me;
 }
 
 /** Open a new table like the closed one: same game, seats, options and clock, for anyone. */
@@ -278,7 +287,6 @@ async function reopen() {
     toast(err.message, "error");
   }
 }
-$("reopen-btn").addEventListener("click", reopen);
 
 function command(type, question = null) {
   if (question && !confirm(question)) return;

@@ -197,9 +197,9 @@ function offerOthers(seek) {
     const text = fmt(gettext("Join %(user)s's game instead (%(what)s)?"), { user: tb.host, what });
     return h("li", "", [h("span", "", text), button(gettext("Join"), () => tableAction(tb.id, "join"), "button small primary", { "data-testid": "join-offer" })]);
   });
-  const mine = fmt(gettext("No, wait for a %(what)s game"), { what: clockText(seek.clock) });
+  const mine = fmt(gettext("Seek %(what)s instead"), { what: clockText(seek.clock) });
   box.replaceChildren(
-    h("p", "", gettext("Someone is already waiting for this game with another time control or options:")),
+    h("p", "", gettext("Someone is waiting for this game with another time control or options.")),
     h("ul", "offers", offers),
     h("div", "row", [
       button(mine, () => ((box.hidden = true), submit("/api/quickplay/", seek)), "button small", { "data-testid": "seek-anyway" }),
