@@ -147,12 +147,14 @@ def set_deadline(
         return
     options: list[tuple[datetime, str]] = []
     kind = game.clock.get("kind")
-    if kind in ("realtime", "correspondence"):
+    # A seat that runs the game (a game master) has no clock to run out.
+    clocked = [s for s in game.to_act if not rs.is_referee(s)]
+    if kind in ("realtime", "correspondence") and clocked:
         _ensure_clocks(game)
         if new_turn and kind == "correspondence":
-            for seat in game.to_act:
+            for seat in clocked:
                 game.clocks[seat] = _period(game)
-        left = min(game.clocks[s] for s in game.to_act)
+        left = min(game.clocks[s] for s in clocked)
         options.append((now + timedelta(seconds=left), "clock" if kind == "realtime" else "move"))
     phase, key = _phase_timer(rs, state)
     if phase is None:

@@ -9,6 +9,8 @@ REASON_RESIGNED = gettext_noop("%(player)s resigned.")
 REASON_FLAGGED = gettext_noop("%(player)s ran out of time.")
 REASON_DRAW_AGREED = gettext_noop("Drawn by agreement.")
 REASON_ABORTED = gettext_noop("%(player)s aborted the game before every seat had moved.")
+REASON_DECLINED = gettext_noop("%(player)s declined the challenge.")
+REASON_CLOSED = gettext_noop("%(player)s closed the table.")
 REASON_LAST_LEFT = gettext_noop("Everybody else left the game.")
 REASON_APPROVED = {
     "repetition": gettext_noop("Remis by repetition, approved by an admin."),

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from games import clocks, publish
 from games.errors import GameError
 from games.models import Game, Notification, Seat
+from games.reasons import REASON_CLOSED, REASON_DECLINED
 from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications
@@ -169,11 +170,18 @@ def _notify_challenge(game_id: int, user_id: int, host_name: str) -> None:
     publish.publish_to_user(user_id, {"kind": "challenge", "game": game_id, "from": host_name})
 
 
-def _close_table(game: Game) -> None:
-    """An open table that will never start (host left, challenge declined)."""
+def _close_table(game: Game, reason: str, user: Visitor) -> None:
+    """An open table that will never start (host left, challenge declined);
+    the result says who closed it and why, so the host's page can tell."""
     game.status = Game.Status.ABORTED
     game.ended = timezone.now()
-    game.save(update_fields=["status", "ended"])
+    game.result = {
+        "winners": [],
+        "draw": False,
+        "reason": reason,
+        "reason_params": {"player": user.username},
+    }
+    game.save(update_fields=["status", "ended", "result"])
 
 
 def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
@@ -216,7 +224,7 @@ def table_leave(*, game_id: int, user: Visitor) -> Game:
         if seat is None:
             raise GameError("not_seated", gettext_noop("You do not sit at this table."))
         if game.host_id == user.pk:
-            _close_table(game)
+            _close_table(game, REASON_CLOSED, user)
         else:
             seat.user = None
             seat.joined = None
@@ -234,7 +242,7 @@ def table_decline(*, game_id: int, user: Visitor) -> Game:
             raise GameError(
                 "forbidden", gettext_noop("Only the challenged player can decline."), status=403
             )
-        _close_table(game)
+        _close_table(game, REASON_DECLINED, user)
         _publish_after_commit(game.pk)
         publish.after_commit(
             partial(

@@ -243,6 +243,12 @@ class Ruleset(ABC, Generic[S]):
         (e.g. a game master closing a round early). The ruleset still checks it."""
         return False
 
+    def is_referee(self, seat: int) -> bool:
+        """Whether ``seat`` runs the game rather than plays it (a game master):
+        it has no clock, cannot resign, offer a draw or abort, and a draw is
+        agreed among the other seats."""
+        return False
+
     def leave(self, state: S, seat: int) -> tuple[S, list[Event]]:
         """A seat leaves a game of 3+ seats (resigned or timed out).
 

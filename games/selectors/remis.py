@@ -130,7 +130,30 @@ def request_summary(request: RemisRequest) -> dict[str, Any]:
         "decided_by": request.decided_by.username if request.decided_by else None,
         "decided": request.decided.isoformat() if request.decided else None,
         "decision_reason": request.decision_reason,
+        "position": deadlock_position(request),
     }
+
+
+def deadlock_position(request: RemisRequest) -> dict[str, Any] | None:
+    """The position a waiting deadlock claim is about: the game's own, as the
+    game pauses while the claim waits. Pieces per seat, as the board shows
+    them; None for other requests, decided ones and boards without pieces."""
+    if request.kind != RemisRequest.Kind.DEADLOCK or request.status != RemisRequest.Status.PENDING:
+        return None
+    game = request.game
+    if game.state is None:
+        return None
+    rs = get_ruleset(game.ruleset)
+    view = rs.view(rs.decode(game.state), None)
+    pieces = view.get("pieces") if isinstance(view, dict) else None
+    if not isinstance(pieces, list):
+        return None
+    return {"pieces": pieces}
+
+
+def waiting_count() -> int:
+    """How many remis requests wait for an admin (the staff's nav link)."""
+    return RemisRequest.objects.filter(status=RemisRequest.Status.PENDING).count()
 
 
 def queue_page(*, page: int = 1, per_page: int = 25, older_than_hours: float = 0) -> dict[str, Any]:

@@ -42,6 +42,7 @@ def seat_list(game: Game) -> list[dict[str, Any]]:
             else gettext("Seat %(n)s") % {"n": seat.index + 1},
             "user": seat.user.username if seat.user_id else None,
             "bot": bool(seat.user_id and seat.user.is_bot),
+            "referee": rs.is_referee(seat.index),  # runs the game: no clock, no resigning
         }
         for seat in game.seats.all()
     ]

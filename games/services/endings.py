@@ -16,7 +16,7 @@ from ..models import (
 from ..reasons import REASON_ABORTED, REASON_DRAW_AGREED, REASON_RESIGNED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from .events import append_event, ended, player_name
-from .guards import conflicts_are_stale, locked_seat
+from .guards import conflicts_are_stale, locked_player_seat
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -50,7 +50,7 @@ def leave_or_end(game: Game, rs: Ruleset, seat: int, *, reason: str, event_type:
 def game_resign(*, game_id: int, user: Visitor) -> int:
     """Give up. Two seats: the other wins. More: the seat leaves (ruleset's hook)."""
     with transaction.atomic():
-        game, seat = locked_seat(game_id, user)
+        game, seat = locked_player_seat(game_id, user)
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
         event = leave_or_end(game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now)
@@ -58,14 +58,17 @@ def game_resign(*, game_id: int, user: Visitor) -> int:
 
 
 def remaining_seats(game: Game) -> list[int]:
-    return [s for s in range(game.seat_count) if s not in game.left_seats]
+    """The seats that must agree to a draw: still in, and players (a game
+    master runs the game, it does not agree to its result)."""
+    rs = get_ruleset(game.ruleset)
+    return [s for s in range(game.seat_count) if s not in game.left_seats and not rs.is_referee(s)]
 
 
 @conflicts_are_stale
 def game_offer_draw(*, game_id: int, user: Visitor) -> int:
     """Offer (or accept) a draw; it is agreed when every remaining seat offers."""
     with transaction.atomic():
-        game, seat = locked_seat(game_id, user)
+        game, seat = locked_player_seat(game_id, user)
         if seat in game.draw_offers:
             raise GameError(
                 "already_offered",
@@ -92,7 +95,7 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
 def game_accept_draw(*, game_id: int, user: Visitor) -> int:
     """Accept a standing offer: an offer of one's own is not an offer to accept."""
     with transaction.atomic():
-        game, seat = locked_seat(game_id, user)
+        game, seat = locked_player_seat(game_id, user)
         others = [s for s in game.draw_offers if s != seat]
         if not others:
             message = (
@@ -107,7 +110,7 @@ def game_accept_draw(*, game_id: int, user: Visitor) -> int:
 @conflicts_are_stale
 def game_decline_draw(*, game_id: int, user: Visitor) -> int:
     with transaction.atomic():
-        game, seat = locked_seat(game_id, user)
+        game, seat = locked_player_seat(game_id, user)
         if not [s for s in game.draw_offers if s != seat]:
             raise GameError(
                 "no_offer", gettext_noop("There is no draw offer to decline."), version=game.version
@@ -135,7 +138,7 @@ def can_abort(game: Game) -> bool:
 @conflicts_are_stale
 def game_abort(*, game_id: int, user: Visitor) -> int:
     with transaction.atomic():
-        game, seat = locked_seat(game_id, user)
+        game, seat = locked_player_seat(game_id, user)
         if not can_abort(game):
             raise GameError(
                 "cannot_abort",

@@ -15,6 +15,7 @@ from ..models import (
     Game,
     Seat,
 )
+from ..rules import get_ruleset
 from ..store import rows
 
 
@@ -121,4 +122,21 @@ def locked_seat(game_id: Any, user: Any) -> tuple[Game, int]:
     game = locked_game(game_id, user)
     seat = require_seat(game, user)
     require_active(game)
+    return game, seat
+
+
+def locked_player_seat(game_id: Any, user: Any) -> tuple[Game, int]:
+    """``locked_seat`` for the commands only players have (resign, draws,
+    abort): a seat that runs the game (a game master) is refused."""
+    game, seat = locked_seat(game_id, user)
+    if get_ruleset(game.ruleset).is_referee(seat):
+        raise GameError(
+            "referee",
+            gettext_noop(
+                "The game master runs the campaign: it cannot resign, offer a draw or abort."
+                " End the campaign instead."
+            ),
+            status=403,
+            version=game.version,
+        )
     return game, seat

@@ -62,6 +62,7 @@ class RemisInTheBrowser(BrowserLiveTestCase):
         assert "yes" in queue.inner_text(".remis-card p.row")
         assert queue.locator(".mini-boards figure").count() == 3
         self.shot(queue, "queue")
+        queue.once("dialog", lambda dialog: dialog.accept())  # approving asks first
         queue.click("[data-testid=approve]")
         for page in pages.values():
             page.wait_for_selector("#banner:not([hidden])")

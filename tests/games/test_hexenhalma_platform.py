@@ -329,7 +329,8 @@ def test_realtime_clocks_through_a_timeout_and_the_round_s_work():
         timeout = Event.objects.get(game_id=game_id, kind="timeout")
         assert timeout.seat == 2 and timeout.action == {"type": "lock"}
         assert game.clocks == [60.0, 40.0, 0.0] and game.to_act == [0]
-        assert game.deadline == clock.now + timedelta(seconds=60) and game.timer == "clock"
+        # The GM's turn: a game master has no clock to run out (issue 17).
+        assert game.deadline is None and game.timer == ""
 
     # Every team locked, the work done later: that wait is nobody's.
     clock = Clock()
@@ -349,4 +350,4 @@ def test_realtime_clocks_through_a_timeout_and_the_round_s_work():
         game = Game.objects.get(pk=game_id)
         assert game.events.last().kind == "work"
         assert game.clocks == [60.0, 55.0, 55.0] and game.turn_started == clock.now
-        assert game.deadline == clock.now + timedelta(seconds=60)
+        assert game.to_act == [0] and game.deadline is None

@@ -218,6 +218,10 @@ class HexenhalmaRuleset(
         """The GM may close an open round early (teams that have not locked starve)."""
         return seat == 0 and state.phase == "orders"
 
+    def is_referee(self, seat: int) -> bool:
+        """Seat 0 is the game master: it runs the campaign, it does not play it."""
+        return seat == 0
+
     def phase_deadline(self, state: HexenhalmaState) -> str | None:
         """The GM's round deadline, enforced by the platform (it locks every team)."""
         return state.deadline if state.phase == "orders" else None

@@ -76,8 +76,10 @@ function onFrame(frame) {
       break;
     case "chat":
       addChat(frame.message);
+      chatEchoed(frame.message);
       break;
     case "error":
+      if (chatSent && frame.ref === chatSent.ref) return chatRefused(frame);
       model.pending = null;
       toast(frame.message, "error");
       if (frame.code === "stale_version" || frame.version > model.version) requestSync();
@@ -166,11 +168,12 @@ function render(event = null) {
     status = myTurn
       ? gettext("Your turn.")
       : fmt(gettext("%(player)s to move."), { player: st.to_act.map(seatName).join(", ") });
-  } else if (st.status === "aborted") status = gettext("This table was closed.");
+  } else if (st.status === "aborted") status = st.result_text || gettext("This table was closed.");
   else status = gettext("The game is over.");
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", myTurn);
-  const seated = active && model.seat !== null && !(st.left || []).includes(model.seat);
+  // A game master runs the game: no resigning, draw offers or aborting.
+  const seated = active && model.seat !== null && !(st.left || []).includes(model.seat) && !isReferee(model.seat);
   const offers = st.draw_offers || [];
   const othersOffer = offers.some((s) => s !== model.seat);
   $("resign-btn").hidden = !seated;
@@ -180,7 +183,7 @@ function render(event = null) {
   $("abort-btn").hidden = !seated || !abortable();
   $("draw-note").hidden = offers.length === 0 || !active;
   $("draw-note").textContent = fmt(gettext("Draw offered by %(players)s."), { players: offers.map(seatName).join(", ") });
-  $("after-links").hidden = st.status === "open";
+  $("after-links").hidden = st.status === "open" || model.version === 0; // nothing to replay
   $("export-link").hidden = st.status !== "finished";
   renderHandover(st, model, gameId, seatName);
   renderClocks();
@@ -226,8 +229,11 @@ function describe(item, ev) {
 
 function renderWaiting() {
   const table = model.table;
-  const waiting = !!table && table.status === "open";
+  // A table closed before it started (a challenge declined) keeps its card: no board to show.
+  const closed = !!table && table.status === "aborted" && model.version === 0;
+  const waiting = !!table && (table.status === "open" || closed);
   $("waiting").hidden = !waiting;
+  $("waiting").classList.toggle("closed", closed);
   $("board").hidden = waiting;
   if (!waiting) return;
   $("waiting-seats").replaceChildren(
@@ -235,6 +241,7 @@ function renderWaiting() {
       h("li", name ? "taken" : "free", [`${model.seats[i]?.name ?? i + 1}: `, ...nameWithBadge(name ?? gettext("free seat"), (table.bots || []).includes(i))]),
     ),
   );
+  if (closed) return renderClosed(table);
   const seated = table.seats.includes(me);
   const buttons = [];
   const add = (label, path, cls = "button", testid = "") => {
@@ -256,12 +263,45 @@ function renderWaiting() {
   $("waiting-actions").replaceChildren(...buttons);
 }
 
+/** Who closed the table and why; its host may open a new one like it. */
+function renderClosed(table) {
+  const why = model.state?.result_text || gettext("This table was closed.");
+  /** @type {HTMLElement[]} */
+  const items = [h("p", "closed-note", why, { "data-testid": "closed-note" })];
+  if (me && table.host === me) items.push(button(gettext("Open a new table"), reopen, "button primary", { "data-testid": "reopen" }));
+  items.push(h("a", "button", gettext("Back to the lobby"), { href: "/" }));
+  $("waiting-actions").replaceChildren(...items);
+}
+
 async function tableAction(path) {
   try {
     const table = await api(`/api/tables/${gameId}/${path}/`, {});
     model.table = table;
     if (path === "leave" || path === "decline") location.href = "/";
     renderWaiting();
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+/** A seat that runs the game (a game master): no clock, no resigning. */
+function isReferee(seat) {
+  return !!model.seats[seat]?.referee;
+}
+
+/** Open a new table like the closed one: same game, seats, options and clock, for anyone. */
+async function reopen() {
+  const t = model.table;
+  try {
+    const table = await api("/api/tables/", {
+      ruleset: t.ruleset,
+      options: t.options,
+      seat_count: t.seat_count,
+      host_seat: model.seat ?? 0,
+      clock: t.clock,
+      auto_start: t.auto_start,
+    });
+    location.href = `/g/${table.id}/`;
   } catch (err) {
     toast(err.message, "error");
   }
@@ -308,6 +348,7 @@ function renderClocks() {
     const elapsed = (Date.now() - model.clockReceived) / 1000;
     for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .clock"))) {
       const seat = Number(el.dataset.seat);
+      if (isReferee(seat)) continue; // a game master has no clock
       const left = clock.remaining[seat] - (running.includes(seat) ? elapsed : 0);
       el.textContent = formatDuration(left);
       el.classList.toggle("running", running.includes(seat));
@@ -344,14 +385,51 @@ function addChat(message) {
 }
 
 const chatForm = $("chat-form");
+/** @type {{ref: string, text: string} | null} the line sent and not yet seen back */
+let chatSent = null;
+let chatWait = 0;
 if (chatForm) {
   chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    const input = $("chat-input", HTMLInputElement);
-    const text = input.value.trim();
+    const text = $("chat-input", HTMLInputElement).value.trim();
     if (!text) return;
-    if (socket.send({ type: "chat", game: gameId, text })) input.value = "";
+    const ref = `chat-${Math.random().toString(36).slice(2)}`;
+    // The line stays in the input until it comes back: a refused one is not lost.
+    if (socket.send({ type: "chat", game: gameId, text, ref })) chatSent = { ref, text };
+    else chatNote(gettext("Not connected. Reconnecting; try again in a moment."));
   });
+}
+
+/** Our own line came back: it was sent, the input can be cleared. */
+function chatEchoed(message) {
+  if (!chatSent || message.user !== me || message.text !== chatSent.text) return;
+  const input = $("chat-input", HTMLInputElement);
+  if (input.value.trim() === chatSent.text) input.value = "";
+  chatSent = null;
+  chatNote("");
+}
+
+/** A refused line stays in the input; the note says when it can go. */
+function chatRefused(frame) {
+  chatSent = null;
+  clearInterval(chatWait);
+  if (frame.code !== "rate_limited" || !frame.retry_after) return chatNote(frame.message);
+  const until = Date.now() + frame.retry_after * 1000;
+  const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (left > 0) return chatNote(fmt(gettext("Not sent yet: you can send it in %(n)s s."), { n: left }));
+    clearInterval(chatWait);
+    chatNote(gettext("You can send it now."));
+  };
+  tick();
+  chatWait = setInterval(tick, 500);
+}
+
+function chatNote(text) {
+  const note = document.getElementById("chat-note");
+  if (!note) return;
+  note.textContent = text;
+  note.hidden = !text;
 }
 
 const copy = $("copy-invite");

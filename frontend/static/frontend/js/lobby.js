@@ -2,6 +2,7 @@
 import { $, button, h } from "./dom.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { nameWithBadge } from "./bot-badge.js";
+import { clockText, optionText, sameSeek } from "./tables.js";
 
 const catalog = JSON.parse($("catalog").textContent);
 const me = JSON.parse($("me").textContent) || null;
@@ -46,12 +47,23 @@ function age(iso) {
 }
 
 function optionSummary(tb) {
-  const rs = catalog.find((r) => r.slug === tb.ruleset);
-  if (!rs) return "";
-  return rs.options
-    .filter((f) => tb.options[f.name] !== f.default)
-    .map((f) => `${f.label}: ${tb.options[f.name] === true ? "✓" : tb.options[f.name]}`)
-    .join(", ");
+  return optionText(catalog.find((r) => r.slug === tb.ruleset), tb.options);
+}
+
+/** The game's name with what tells its tables apart: time control, options, kind. */
+function tableLabel(tb) {
+  const label = h("div", "", [h("span", "", titles[tb.ruleset] ?? tb.ruleset)]);
+  if (tb.status === "open" && tb.quickplay) label.append(" ", badge(gettext("quick play")));
+  if (tb.status === "open" && tb.challenged) label.append(" ", badge(fmt(gettext("challenge for %(user)s"), { user: tb.challenged })));
+  label.append(h("small", "clock-text", clockText(tb.clock), { "data-testid": "clock" }));
+  const extra = optionSummary(tb);
+  if (extra) label.append(h("small", "", extra));
+  return label;
+}
+
+/** A table cell; `label` names the column when narrow screens show rows as cards. */
+function cell(content, label = "", cls = "") {
+  return h("td", cls, content, label ? { "data-label": label } : {});
 }
 
 /** A link that looks like a button. */
@@ -67,12 +79,13 @@ function render() {
   $("open-tables").replaceChildren(
     ...open.map((tb) => {
       const tr = h("tr", tb.challenged && tb.challenged === me ? "for-me" : "", null, { "data-table": tb.id });
-      const extra = optionSummary(tb);
-      const label = h("div", "", [h("span", "", titles[tb.ruleset] ?? tb.ruleset)]);
-      if (tb.quickplay) label.append(" ", badge(gettext("quick play")));
-      if (tb.challenged) label.append(" ", badge(fmt(gettext("challenge for %(user)s"), { user: tb.challenged })));
-      if (extra) label.append(h("small", "", extra));
-      tr.append(h("td", "", label), h("td", "", tb.host), h("td", "", `${tb.taken}/${tb.seat_count}`), h("td", "", age(tb.created)), h("td", "", actionsFor(tb)));
+      tr.append(
+        cell(tableLabel(tb), "", "what"),
+        cell(tb.host, gettext("Host")),
+        cell(`${tb.taken}/${tb.seat_count}`, gettext("Seats")),
+        cell(age(tb.created), gettext("Waiting")),
+        cell(actionsFor(tb), "", "actions"),
+      );
       return tr;
     }),
   );
@@ -81,10 +94,10 @@ function render() {
     ...live.map((tb) => {
       const playing = tb.seats.includes(me);
       return h("tr", "", [
-        h("td", "", titles[tb.ruleset] ?? tb.ruleset),
-        h("td", "", players(tb)),
-        h("td", "", String(Math.max(0, tb.version - 1))),
-        h("td", "", link(playing ? gettext("Play") : gettext("Watch"), `/g/${tb.id}/`, playing ? "button small primary" : "button small")),
+        cell(tableLabel(tb), "", "what"),
+        cell(players(tb), gettext("Players")),
+        cell(String(Math.max(0, tb.version - 1)), gettext("Moves")),
+        cell(link(playing ? gettext("Play") : gettext("Watch"), `/g/${tb.id}/`, playing ? "button small primary" : "button small"), "", "actions"),
       ], { "data-game": tb.id });
     }),
   );
@@ -139,8 +152,10 @@ if (form) {
     $("clock-realtime").hidden = $("clock-kind", HTMLSelectElement).value !== "realtime";
   });
 
+  form.addEventListener("change", () => ($("quickplay-offer").hidden = true));
   $("quickplay-btn").addEventListener("click", async () => {
-    await submit("/api/quickplay/", { ruleset: select.value, options: readOptions(), seat_count: seatCount(), clock: readClock() });
+    const seek = { ruleset: select.value, options: readOptions(), seat_count: seatCount(), clock: readClock() };
+    if (!offerOthers(seek)) await submit("/api/quickplay/", seek);
   });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -155,6 +170,45 @@ if (form) {
       auto_start: $("auto-start", HTMLInputElement).checked,
     });
   });
+}
+
+/** Open seeks someone could join now: quick play tables not full, for anyone. */
+function joinableSeeks(seek) {
+  return [...tables.values()].filter(
+    (tb) => tb.status === "open" && tb.quickplay && !tb.challenged && tb.ruleset === seek.ruleset && tb.seat_count === seek.seat_count && tb.taken < tb.seat_count && !tb.seats.includes(me),
+  );
+}
+
+/**
+ * Quick play would leave a second seeker waiting beside one who wants the
+ * same game on another clock or options: offer theirs first. Returns whether
+ * the offer is shown (the seek then waits for the player's choice).
+ */
+function offerOthers(seek) {
+  const seeks = joinableSeeks(seek);
+  const box = $("quickplay-offer");
+  if (seeks.length === 0 || seeks.some((tb) => sameSeek(tb, seek))) {
+    box.hidden = true;
+    return false;
+  }
+  const rs = catalog.find((r) => r.slug === seek.ruleset);
+  const offers = seeks.slice(0, 3).map((tb) => {
+    const what = [clockText(tb.clock), optionText(rs, tb.options)].filter(Boolean).join(", ");
+    const text = fmt(gettext("Join %(user)s's game instead (%(what)s)?"), { user: tb.host, what });
+    return h("li", "", [h("span", "", text), button(gettext("Join"), () => tableAction(tb.id, "join"), "button small primary", { "data-testid": "join-offer" })]);
+  });
+  const mine = fmt(gettext("Seek %(what)s instead"), { what: clockText(seek.clock) });
+  box.replaceChildren(
+    h("p", "", gettext("Someone is waiting for this game with another time control or options.")),
+    h("ul", "offers", offers),
+    h("div", "row", [
+      button(mine, () => ((box.hidden = true), submit("/api/quickplay/", seek)), "button small", { "data-testid": "seek-anyway" }),
+      button(gettext("Cancel"), () => (box.hidden = true), "button small"),
+    ]),
+  );
+  box.hidden = false;
+  box.querySelector("button")?.focus();
+  return true;
 }
 
 function readClock() {

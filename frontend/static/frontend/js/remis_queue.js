@@ -14,6 +14,7 @@ const socket = new LiveSocket(() => "/ws/remis/", {
   onFrame(frame) {
     if (frame.type === "queue") {
       total = frame.total;
+      if (Number($("older", HTMLSelectElement).value) === 0) showWaiting(total);
       render(frame.items);
     } else if (frame.type === "request") {
       refresh();
@@ -25,6 +26,14 @@ const socket = new LiveSocket(() => "/ws/remis/", {
   onStatus: (s) => ($("queue-live").dataset.state = s),
   ping: () => ({ type: "ping", page, older_than_hours: Number($("older", HTMLSelectElement).value) }),
 });
+
+/** The nav link's count, kept current while the queue is open. */
+function showWaiting(n) {
+  const count = document.getElementById("remis-count");
+  if (!count) return;
+  count.textContent = String(n);
+  count.hidden = n === 0;
+}
 
 function refresh() {
   socket.send({ type: "queue", page, older_than_hours: Number($("older", HTMLSelectElement).value) });
@@ -54,7 +63,7 @@ function card(req) {
   if (req.realtime) title.append(" ", h("span", "badge", gettext("realtime"), { "data-testid": "realtime" }));
   const wait = h("span", "hint", fmt(gettext("by %(user)s, waiting %(t)s"), { user: req.requested_by, t: waited(req.waited) }));
   li.append(h("div", "title-row", [title, wait]));
-  li.append(req.kind === "repetition" ? evidence(req) : h("blockquote", "", req.reason));
+  li.append(req.kind === "repetition" ? evidence(req) : deadlock(req));
   const moves = h("details", "", [h("summary", "", gettext("Move list"))]);
   moves.addEventListener("toggle", () => moves.open && loadMoves(req.id, moves));
   li.append(moves, decisionForm(req));
@@ -73,6 +82,14 @@ function evidence(req) {
     boards.append(h("figure", "", [miniHalma(pos.pieces, pos.proposed ? req.path : null), h("figcaption", "", caption)]));
   }
   return h("div", "", [facts, boards]);
+}
+
+/** A deadlock claim: the player's reason beside the position it is about. */
+function deadlock(req) {
+  const reason = h("blockquote", "", req.reason);
+  if (!req.position) return reason;
+  const board = h("figure", "", [miniHalma(req.position.pieces), h("figcaption", "", gettext("the position now"))]);
+  return h("div", "deadlock", [h("div", "mini-boards", board), reason], { "data-testid": "deadlock-board" });
 }
 
 async function loadMoves(id, box) {
@@ -95,7 +112,11 @@ async function loadMoves(id, box) {
 
 function decisionForm(req) {
   const reason = h("input", "", null, { placeholder: gettext("Reason (required to reject)"), "aria-label": gettext("Reason") });
-  const approve = () => socket.send({ type: "decide", id: req.id, approve: true, reason: reason.value });
+  const approve = () => {
+    // Approving ends the game as a draw: not on a slip of the finger.
+    if (!confirm(fmt(gettext("Approve the remis? Game #%(game)s ends in a draw."), { game: req.game }))) return;
+    socket.send({ type: "decide", id: req.id, approve: true, reason: reason.value });
+  };
   const reject = () => {
     if (!reason.value.trim()) return toast(gettext("A rejection needs a reason for the players."), "error");
     socket.send({ type: "decide", id: req.id, approve: false, reason: reason.value });

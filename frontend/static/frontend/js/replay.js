@@ -124,10 +124,23 @@ async function show(i, force = false) {
 }
 
 function showPosition() {
-  const frame = frames[index];
   slider.value = String(index);
-  $("position").textContent = fmt(gettext("version %(v)s of %(n)s"), { v: frame.version, n: frames.length });
+  // Players count moves, not versions (a start, draw offers or a resignation
+  // are versions too): "move 6 of 6", and the start before the first.
+  const moves = movesUpTo(frames.length - 1);
+  const made = movesUpTo(index);
+  const text = made === 0 ? fmt(gettext("start (%(n)s moves)"), { n: moves }) : fmt(gettext("move %(m)s of %(n)s"), { m: made, n: moves });
+  $("position").textContent = text;
+  slider.setAttribute("aria-valuetext", text);
+  slider.style.setProperty("--fill", `${frames.length > 1 ? (100 * index) / (frames.length - 1) : 0}%`);
   markMoves();
+}
+
+/** The moves made up to frame ``i`` (the start and other versions are none). */
+function movesUpTo(i) {
+  let n = 0;
+  for (let j = 1; j <= i; j++) if (frames[j].event?.kind === "act") n++;
+  return n;
 }
 
 function paint() {
