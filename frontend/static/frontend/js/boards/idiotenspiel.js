@@ -13,6 +13,8 @@ import { cap, describe as describeItem, fieldName, learnUnits, terrainName, type
 import { createFightCard, createGlass } from "./idiotenspiel-widgets.js";
 import { fmt, gettext } from "../socket.js";
 
+export { textView } from "./idiotenspiel-text.js";
+
 export function describe(item, ctx) {
   return describeItem(item, ctx);
 }
