@@ -270,3 +270,35 @@ class KeyboardPlayTests(BrowserLiveTestCase):
         self.wait_version(page, 3)
         self.assertTrue(self.focused(page, "#board svg"), "focus left the map")
         self.assertEqual(self.page_errors, [])
+
+    # -- Hexenhalma: the game master's editor and a team's orders, by keys ----------
+    def test_hexenhalma_editor_and_orders_with_keys(self):
+        gm, one, two = self.users("gm", "hexe1", "hexe2")
+        game_id = self.table("hexenhalma", [gm, one, two], seat_count=3)
+        g, p1 = self.open(game_id, [gm, one])
+        g.wait_for_selector("[data-testid=hh-preset]")
+        self.tab_to(g, "[data-testid=hh-load-preset]")
+        g.keyboard.press("Enter")  # the preset chosen by default
+        g.wait_for_selector("#board [data-testid=hh-round] rect.hh-cell.start")
+        self.tab_to(g, "#board [data-testid=hh-round] svg[tabindex='0']")
+        field = '#board [data-testid=hh-round] rect.hh-cell.plain[data-field="5,0"]'
+        self.cursor_to(g, field)
+        g.keyboard.press("Enter")  # switches it off, and its twin
+        g.wait_for_selector('#board [data-testid=hh-round] rect.hh-cell.void[data-field="5,0"]')
+        g.keyboard.press("Enter")  # and on again
+        g.wait_for_selector(field)
+        self.shot(g, "hexenhalma-editor-keys")
+        self.tab_to(g, "[data-testid=hh-open-round]")
+        g.keyboard.press("Enter")
+        self.wait_version(p1, 2)
+        p1.wait_for_selector("[data-testid=hh-witch-1]")
+        before = p1.inner_text("[data-testid=hh-witch-1]")
+        self.tab_to(p1, "#board svg[tabindex='0']")
+        self.cursor_to(p1, "#board rect.hh-cell.start")
+        p1.keyboard.press("Enter")  # witch 1 starts there
+        p1.wait_for_function(
+            "t => document.querySelector('[data-testid=hh-witch-1]').innerText !== t", arg=before
+        )
+        self.assertIn("start", p1.text_content("[data-testid=cursor-field]"))
+        self.shot(p1, "hexenhalma-orders-keys")
+        self.assertEqual(self.page_errors, [])

@@ -6,13 +6,17 @@ import { h, svgEl } from "../dom.js";
 
 /**
  * @param {SVGSVGElement} svg the board, already in the page
- * @param {{rows: number, cols: number, size: number, label: (rc: number[]) => string}} grid
- *   rows and columns as drawn on screen, the cell size in SVG units, and the text
- *   for the cell at a screen [row, col]
+ * @param {{rows: number | (() => number), cols: number | (() => number), size: number,
+ *   label: (rc: number[]) => string, pick?: (rc: number[]) => void}} grid
+ *   rows and columns as drawn on screen (or functions giving them, for a board
+ *   that changes size), the cell size in SVG units, the text for the cell at a
+ *   screen [row, col], and `pick` for a board that takes pointer presses rather
+ *   than clicks (Enter then calls it with the cell)
  * @param {{at: number[]}} [memory] keeps the cursor's place across redraws
  */
 export function gridCursor(svg, grid, memory = { at: [0, 0] }) {
-  const { rows, cols, size } = grid;
+  const { size } = grid;
+  const dim = (v) => (typeof v === "function" ? v() : v);
   svg.setAttribute("tabindex", "0");
   svg.setAttribute("role", "application");
   svg.setAttribute("aria-roledescription", "board");
@@ -31,6 +35,10 @@ export function gridCursor(svg, grid, memory = { at: [0, 0] }) {
 
   function click() {
     const [r, c] = memory.at;
+    if (grid.pick) {
+      grid.pick([r, c]);
+      return show();
+    }
     const m = svg.getScreenCTM();
     if (!m) return;
     frame.scrollIntoView?.({ block: "nearest", inline: "nearest" });
@@ -52,7 +60,7 @@ export function gridCursor(svg, grid, memory = { at: [0, 0] }) {
     const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
     if (d) {
       const [r, c] = memory.at;
-      memory.at = [Math.min(rows - 1, Math.max(0, r + d[0])), Math.min(cols - 1, Math.max(0, c + d[1]))];
+      memory.at = [Math.min(dim(grid.rows) - 1, Math.max(0, r + d[0])), Math.min(dim(grid.cols) - 1, Math.max(0, c + d[1]))];
       show();
     } else if (e.key === "Enter" || e.key === " ") click();
     else return;
