@@ -190,7 +190,8 @@ function render(event = null) {
   renderBanner(st);
   // The board first: its describe() may use what render() learnt from the view.
   if (st.view) board.render(st, { event, myTurn, pending: !!model.pending });
-  renderMoves();
+  renderMoves(event);
+  renderAccess(st);
   document.title = `${myTurn ? "● " : ""}${document.title.replace(/^● /, "")}`;
 }
 
@@ -209,7 +210,7 @@ function renderBanner(st) {
   el.hidden = false;
 }
 
-function renderMoves() {
+function renderMoves(event = null) {
   const ol = $("moves");
   const items = [];
   for (const ev of model.events) {
@@ -221,7 +222,33 @@ function renderMoves() {
   }
   ol.replaceChildren(...items);
   ol.scrollTop = ol.scrollHeight;
+  // A screen reader hears what just happened (the move, the dice, the fight) once.
+  if (event && items.length) $("announce").textContent = items.filter((li) => li.dataset.version === String(model.version)).map((li) => li.textContent).join(" ");
 }
+
+/** The text view of the position and the typed-move form, where the game has them. */
+function renderAccess(st) {
+  const textView = boardModule.textView && st.view ? boardModule.textView(st, { seatName, seat: model.seat }) : null;
+  const typed = !!boardModule.parseMove && model.seat !== null && st.status === "active";
+  $("access").hidden = !textView && !typed;
+  $("text-view-box").hidden = !textView;
+  if (textView) $("text-view").replaceChildren(...textView.map((line) => h("li", "", line)));
+  $("move-form").hidden = !typed;
+  if (typed) $("move-help").textContent = boardModule.moveHelp ?? "";
+}
+
+$("move-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("move-input", HTMLInputElement);
+  const st = model.state;
+  const text = input.value.trim();
+  if (!text || !st) return;
+  const myTurn = st.status === "active" && st.to_act.includes(model.seat);
+  const parsed = myTurn ? boardModule.parseMove(text, st, model.seat) : { error: gettext("It is not your turn.") };
+  $("move-error").textContent = parsed.error ?? "";
+  if (parsed.error) return;
+  if (act(parsed.action)) input.value = "";
+});
 
 function describe(item, ev) {
   return describeItem(item, boardModule, seatName, ev);

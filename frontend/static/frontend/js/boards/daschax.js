@@ -9,6 +9,7 @@ import { renderControls, renderHead } from "./daschax-panel.js";
 import { facingName, pieceName, whyNot } from "./daschax-text.js";
 
 export { describe } from "./daschax-text.js";
+export { moveHelp, parseMove, textView } from "./daschax-typed.js";
 export { fieldName };
 
 const START_FACING = ["N", "S"];
@@ -282,6 +283,8 @@ export function createBoard(container, ctx) {
 
   // -- actions ---------------------------------------------------------------------
   function select(at) {
+    // Enter on the picked piece after steps were built sends them, as the Send button's ⏎ says.
+    if (ui.sel && key(ui.sel) === key(at) && ui.steps.length) return sendBuilt();
     if (ui.sel && key(ui.sel) === key(at)) resetSel();
     else Object.assign(ui, { sel: at, steps: [], focus: null, note: "" });
     rerender();

@@ -5,6 +5,8 @@ import { group, makeSvg, trail } from "./toolkit.js";
 export function miniHalma(pieces, path = null) {
   const box = h("div", "mini-board");
   const svg = makeSvg(box, 100, 100, "Halma");
+  svg.setAttribute("role", "img"); // a picture: nothing in it to press
+  svg.removeAttribute("tabindex");
   const cells = group(svg, "cells");
   for (let r = 0; r < 10; r++) {
     for (let c = 0; c < 10; c++) {

@@ -1,13 +1,12 @@
 // Halma board: 10x10 squares, click a piece, then a lit target (or each landing of a chain).
 import { h, svgEl } from "../dom.js";
-import { dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
+import { activate, dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
 import { api, fmt, gettext } from "../socket.js";
 import { createRemisPanel } from "./halma-remis.js";
 
 const N = 10;
 const CELL = 10;
 const MARGIN = 4;
-const DIRS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
 
 export function fieldName([r, c]) {
   return `${"abcdefghij"[c]}${N - r}`;
@@ -24,6 +23,41 @@ export function describe(item, { seatName }) {
   return null;
 }
 
+export const moveHelp = gettext("Fields joined by – for a step or × for jumps, e.g. g1–g2 or g1×g3×e5.");
+
+/** A field name ("e5") as [row, col], or null. */
+export function parseField(text) {
+  const m = /^([a-j])(10|[1-9])$/.exec(text);
+  return m ? [N - Number(m[2]), "abcdefghij".indexOf(m[1])] : null;
+}
+
+/**
+ * A typed move in the move list's notation (`g1–g2`, `g1×g3×e5`; `-`, `x` and
+ * spaces work too) as an action, or {error}. Only a legal move is returned.
+ */
+export function parseMove(text, state) {
+  const parts = text.trim().toLowerCase().split(/\s*[×x–\-\s]\s*/).filter(Boolean);
+  const path = parts.map(parseField);
+  if (path.length < 2 || path.some((p) => !p)) {
+    return { error: gettext("Write a move as fields joined by – or ×, for example g1–g2 or g1×g3×e5.") };
+  }
+  const want = path.map(key).join(" ");
+  if (!(state.legal || []).some((a) => a.path.map(key).join(" ") === want)) {
+    return { error: fmt(gettext("%(move)s is not a legal move now."), { move: text.trim() }) };
+  }
+  return { action: { type: "move", path } };
+}
+
+/** The position as lines of text for a screen reader: each side's pieces by field. */
+export function textView(state, { seatName }) {
+  const view = state.view;
+  const lines = view.pieces.map((list, seat) =>
+    fmt(gettext("%(player)s: %(fields)s"), { player: seatName(seat), fields: list.map(fieldName).sort().join(", ") }),
+  );
+  if (view.last_move) lines.push(fmt(gettext("Last move: %(path)s"), { path: view.last_move.path.map(fieldName).join(" ") }));
+  return lines;
+}
+
 export function createBoard(container, ctx) {
   let selected = null; // {start, path: [[r,c],...]}
   let last = null;
@@ -35,27 +69,6 @@ export function createBoard(container, ctx) {
     const rr = flip() ? N - 1 - r : r;
     const cc = flip() ? N - 1 - c : c;
     return [cc * CELL + CELL / 2, rr * CELL + CELL / 2];
-  }
-
-  function occupied(view) {
-    const map = new Map();
-    view.pieces.forEach((list, seat) => list.forEach((p) => map.set(key(p), seat)));
-    return map;
-  }
-
-  /** Single-jump landings from `from`, treating the chain's start as empty. */
-  function jumpsFrom(view, from, path) {
-    const occ = occupied(view);
-    occ.delete(key(path[0]));
-    const visited = new Set(path.map(key));
-    const out = [];
-    for (const [dr, dc] of DIRS) {
-      const over = [from[0] + dr, from[1] + dc];
-      const land = [from[0] + 2 * dr, from[1] + 2 * dc];
-      if (land[0] < 0 || land[0] >= N || land[1] < 0 || land[1] >= N) continue;
-      if (occ.has(key(over)) && !occ.has(key(land)) && !visited.has(key(land))) out.push(land);
-    }
-    return out;
   }
 
   function render(state, info) {
@@ -92,64 +105,123 @@ export function createBoard(container, ctx) {
         const movable = byStart.has(key(p));
         const isSel = selected && key(selected.path[0]) === key(p);
         const cls = `piece seat-${seat}${movable ? " movable" : ""}${isSel ? " selected" : ""}`;
-        const circle = svgEl("circle", { cx: x, cy: y, r: 3.4, class: cls, "data-field": key(p), tabindex: movable ? 0 : undefined }, pieces);
-        if (movable) {
-          circle.addEventListener("click", (e) => {
-            e.stopPropagation();
-            select(p);
-          });
-          circle.addEventListener("keydown", (e) => e.key === "Enter" && select(p));
-        }
+        const circle = svgEl("circle", { cx: x, cy: y, r: 3.4, class: cls, "data-field": key(p) }, pieces);
+        if (movable) activate(circle, () => select(p), fmt(gettext("%(player)s piece on %(field)s"), { player: ctx.seats()[seat]?.name ?? String(seat + 1), field: fieldName(p) }));
       }),
     );
 
-    if (selected) drawTargets(svg, view, byStart.get(key(selected.path[0])));
+    if (selected) drawTargets(svg, byStart.get(key(selected.path[0])));
+    renderChainBar(selected ? byStart.get(key(selected.path[0])) : []);
     container.classList.toggle("my-turn", !!info.myTurn);
   }
 
-  function drawTargets(svg, view, actions) {
+  /** The legal actions that begin with the chain built so far. */
+  function onward(actions) {
+    const prefix = selected.path.map(key).join(" ");
+    return actions.filter((a) => a.path.slice(0, selected.path.length).map(key).join(" ") === prefix);
+  }
+
+  function drawTargets(svg, actions) {
     const g = group(svg, "targets");
     const path = selected.path;
     const here = path.at(-1);
-    if (path.length > 1) trail(svg, path.map(centre), "chain");
-    const chain = jumpsFrom(view, here, path);
-    const ends = new Map(actions.map((a) => [key(a.path.at(-1)), a]));
-    const shown = new Set();
-    const mark = (field, cls, onPick) => {
-      const k = key(field);
-      if (shown.has(k)) return;
-      shown.add(k);
+    const mine = onward(actions);
+    const mark = (field, cls, label, onPick) => {
       const [x, y] = centre(field);
-      const dot = svgEl("circle", { cx: x, cy: y, r: 2.2, class: `target ${cls}`, "data-target": k, tabindex: 0 }, g);
-      dot.addEventListener("click", (e) => {
-        e.stopPropagation();
-        onPick();
-      });
-      dot.addEventListener("keydown", (e) => e.key === "Enter" && onPick());
+      const dot = svgEl("circle", { cx: x, cy: y, r: 2.2, class: `target ${cls}`, "data-target": key(field) }, g);
+      activate(dot, onPick, fmt(label, { field: fieldName(field) }));
     };
-    for (const land of chain) mark(land, "jump", () => extend(view, land));
-    if (path.length > 1) {
-      const [x, y] = centre(here);
-      const stop = svgEl("circle", { cx: x, cy: y, r: 4.4, class: "target stop", "data-target": key(here), tabindex: 0, "pointer-events": "all" }, svg); // above the chain trail, its whole disc clickable
-      stop.addEventListener("click", (e) => {
-        e.stopPropagation();
-        send(path);
-      });
+    const shown = new Set();
+    if (path.length === 1) {
+      // The start: a click on a first landing goes on from there; on a farther end sends the whole path.
+      for (const a of mine) {
+        const next = a.path[1];
+        if (shown.has(key(next))) continue;
+        shown.add(key(next));
+        const isJump = mine.some((b) => b.path.length > 2 && key(b.path[1]) === key(next)) || isJumpStep(path[0], next);
+        mark(next, isJump ? "jump" : "end", isJump ? gettext("jump to %(field)s") : gettext("move to %(field)s"), () => extend(actions, next));
+      }
+      for (const a of mine) {
+        const end = a.path.at(-1);
+        if (shown.has(key(end))) continue;
+        shown.add(key(end));
+        mark(end, "end", gettext("jump along to %(field)s"), () => send(a.path));
+      }
+      return;
     }
-    for (const [k, a] of ends) {
-      if (path.length === 1 || k !== key(here)) mark(a.path.at(-1), "end", () => send(a.path));
+    // Inside a chain: only the next jumps and the stop on this landing are legal now.
+    trail(svg, path.map(centre), "chain");
+    for (const a of mine) {
+      const next = a.path[path.length];
+      if (!next || shown.has(key(next))) continue;
+      shown.add(key(next));
+      mark(next, "jump", gettext("jump on to %(field)s"), () => extend(actions, next));
+    }
+    if (canStop(mine)) {
+      const [x, y] = centre(here);
+      // Above the chain trail, its whole disc clickable: a second click on the landing finishes.
+      const stop = svgEl("circle", { cx: x, cy: y, r: 4.4, class: "target stop", "data-target": key(here), "pointer-events": "all" }, svg);
+      activate(stop, () => send(path), fmt(gettext("finish the move on %(field)s"), { field: fieldName(here) }));
     }
   }
 
-  function extend(view, land) {
+  function canStop(mine) {
+    return mine.some((a) => a.path.length === selected.path.length);
+  }
+
+  function isJumpStep(a, b) {
+    return Math.abs(a[0] - b[0]) === 2 || Math.abs(a[1] - b[1]) === 2;
+  }
+
+  /** One more landing; a plain step, or a landing with no jump beyond it, is sent at once. */
+  function extend(actions, land) {
     selected.path = [...selected.path, land];
-    if (jumpsFrom(view, land, selected.path).length === 0) return send(selected.path);
+    const mine = onward(actions);
+    const further = mine.some((a) => a.path.length > selected.path.length);
+    if (!further || !isJumpStep(selected.path.at(-2), land)) return send(selected.path);
     rerender();
+  }
+
+  /** The chain's hint and its Finish and Cancel buttons, shown only inside a chain. */
+  function renderChainBar(actions) {
+    const inChain = !!selected && selected.path.length > 1;
+    chainBar.hidden = !inChain;
+    if (!inChain) return;
+    const here = fieldName(selected.path.at(-1));
+    const stop = canStop(onward(actions));
+    chainHint.textContent = stop
+      ? fmt(gettext("Landed on %(field)s. Jump on (blue dots), or finish here: press Enter, click the ring again or use the button."), { field: here })
+      : fmt(gettext("Landed on %(field)s. The move cannot end here: jump on (blue dots)."), { field: here });
+    finishBtn.hidden = !stop;
+    finishBtn.textContent = fmt(gettext("Finish on %(field)s"), { field: here });
   }
 
   container.classList.add("halma-board");
   const remis = createRemisPanel(container, ctx, api);
   const holder = container.appendChild(h("div", "board-holder"));
+  const chainHint = h("span", "chain-hint", "", { "data-testid": "chain-hint" });
+  const finishBtn = h("button", "button small primary", "", { type: "button", "data-testid": "finish-chain" });
+  const cancelBtn = h("button", "button small", gettext("Cancel"), { type: "button" });
+  const chainBar = container.appendChild(h("div", "chain-bar row", [chainHint, finishBtn, cancelBtn], { hidden: "" }));
+  finishBtn.addEventListener("click", (e) => {
+    e.stopPropagation();
+    if (selected) send(selected.path);
+  });
+  cancelBtn.addEventListener("click", (e) => {
+    e.stopPropagation();
+    selected = null;
+    rerender();
+  });
+  // Enter anywhere but on another control finishes a chain that may end here.
+  document.addEventListener("keydown", (e) => {
+    const t = /** @type {Element} */ (e.target);
+    if (e.key !== "Enter" || !selected || selected.path.length < 2 || !last) return;
+    if (t.closest?.("button, a, input, textarea, select, [role=button]")) return;
+    const actions = (last.info.myTurn ? last.state.legal : []).filter((a) => key(a.path[0]) === key(selected.path[0]));
+    if (!canStop(onward(actions))) return;
+    e.preventDefault();
+    send(selected.path);
+  });
 
   function select(field) {
     selected = selected && key(selected.path[0]) === key(field) ? null : { path: [field] };

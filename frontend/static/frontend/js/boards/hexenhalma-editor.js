@@ -2,6 +2,7 @@
 import { button, h, svgEl } from "../dom.js";
 import { group, key } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
+import { gridCursor } from "./grid-cursor.js";
 import { CELL, boardIndex, boardSvg, drawGrid, fieldAt, fieldText, sizeSvg, twin } from "./hexenhalma-board.js";
 
 const MAX_SIDE = 64;
@@ -136,6 +137,19 @@ export function createEditor(pane, ctx, view) {
     if (!paint || !e.buttons) return;
     const rc = fieldAt(svg, e, board.rows, board.cols);
     if (rc && isOn(rc) !== paint.on) apply(rc);
+  });
+  // Keys: the arrow-key cursor toggles the field under it, as one press of the pointer would.
+  gridCursor(svg, {
+    rows: () => board?.rows ?? 1,
+    cols: () => board?.cols ?? 1,
+    size: CELL,
+    label: (rc) => `${fieldText(rc)}, ${board && isOn(rc) ? gettext("on") : gettext("off")}`,
+    pick: (rc) => {
+      if (!board) return;
+      paint = { on: !isOn(rc) };
+      apply(rc);
+      paint = null;
+    },
   });
   const stop = () => (paint = null);
   window.addEventListener("pointerup", stop);

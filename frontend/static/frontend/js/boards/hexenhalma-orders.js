@@ -9,6 +9,7 @@ import {
   fieldAt, fieldText, landings, paramsText, spellName, witchColour,
 } from "./hexenhalma-board.js";
 import { checkOrders, used } from "./hexenhalma-check.js";
+import { gridCursor } from "./grid-cursor.js";
 
 const ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
 
@@ -58,6 +59,7 @@ export function createOrders(pane, ctx, view) {
   pane.append(intro, witchList, modes, wrap, hintEl, chips, spellBar, teamProblems, actions, serverEl);
 
   const svg = boardSvg(wrap, idx.rows, idx.cols, gettext("Your orders"));
+  gridCursor(svg, { rows: idx.rows, cols: idx.cols, size: CELL, label: cursorLabel });
   // The page shows the server's refusal as an error toast; repeat it here, next to the orders.
   const toastEl = document.getElementById("toast");
   const watcher = new MutationObserver(() => {
@@ -71,6 +73,14 @@ export function createOrders(pane, ctx, view) {
     const rc = fieldAt(svg, e, idx.rows, idx.cols);
     if (rc) clickField(rc);
   });
+
+  /** The field under the keyboard cursor: where it is, what kind, whose witch starts there. */
+  function cursorLabel(rc) {
+    const kind = [gettext("no field"), gettext("field"), gettext("start field"), gettext("goal field")][idx.kindOf(rc)] ?? "";
+    const who = owner(rc);
+    const witch = who >= 0 ? fmt(gettext("witch %(n)s starts here"), { n: who + 1 }) : "";
+    return [fieldText(rc), kind, witch].filter(Boolean).join(", ");
+  }
 
   // -- editing ---------------------------------------------------------------
   function order() {

@@ -38,6 +38,23 @@ export function describe(item, { seatName }) {
   }
 }
 
+/** The round's board as text: per row, its fields, start fields (S) and goals (G). */
+export function textView(state) {
+  const view = state.view;
+  if (!view.board) return [gettext("No board yet: the game master is drawing this round's board.")];
+  const idx = boardIndex(view.board);
+  const lines = [fmt(gettext("Round %(n)s, a %(rows)s × %(cols)s board. Fields per row as [row, column]; S start field, G goal."), { n: view.round, rows: idx.rows, cols: idx.cols })];
+  for (let r = 0; r < idx.rows; r++) {
+    const cells = [];
+    for (let c = 0; c < idx.cols; c++) {
+      const kind = idx.kindOf([r, c]);
+      if (kind) cells.push(`${c}${["", "", " S", " G"][kind]}`);
+    }
+    lines.push(fmt(gettext("Row %(r)s: %(cells)s"), { r, cells: cells.join(", ") || "—" }));
+  }
+  return lines;
+}
+
 /** What the round tab shows this viewer now (the replay page only looks). */
 function roundKind(state, seat, info) {
   const view = state.view;

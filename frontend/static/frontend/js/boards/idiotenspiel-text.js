@@ -250,3 +250,19 @@ export function describe(item, { seatName, event }) {
       return null;
   }
 }
+
+/** The position as text for a screen reader: each side's units by field, then prisoners. */
+export function textView(state, { seatName }) {
+  const view = state.view;
+  learnUnits(view);
+  const lines = [0, 1].map((side) => {
+    const here = view.units.filter((u) => u.alive && u.at && u.side === side && !u.prisoner && u.type !== "civilian");
+    const list = here.map((u) => fmt(gettext("%(unit)s on %(field)s"), { unit: unitName(u), field: fieldName(u.at) }));
+    return fmt(gettext("%(side)s (%(player)s): %(units)s"), { side: sideName(side), player: seatName(side), units: list.join("; ") || "—" });
+  });
+  const prisoners = view.units.filter((u) => u.alive && u.at && u.prisoner);
+  if (prisoners.length) {
+    lines.push(fmt(gettext("Prisoners: %(units)s"), { units: prisoners.map((u) => fmt(gettext("%(unit)s on %(field)s"), { unit: unitName(u), field: fieldName(u.at) })).join("; ") }));
+  }
+  return lines;
+}

@@ -4,15 +4,18 @@
 // a fight from the list); retreats, advances and Maid Marian's moves are lit fields.
 import { button, h, svgEl } from "../dom.js";
 import { group, key, makeSvg } from "./toolkit.js";
+import { gridCursor } from "./grid-cursor.js";
 import { drawMarks, drawUnits } from "./idiotenspiel-draw.js";
-import { CELL, MARGIN, drawMap, legend, unitLegend } from "./idiotenspiel-map.js";
+import { CELL, MARGIN, TERRAIN, drawMap, legend, unitLegend } from "./idiotenspiel-map.js";
 import { promptText } from "./idiotenspiel-prompt.js";
 import { counter, fightIcon } from "./idiotenspiel-units.js";
-import { cap, describe as describeItem, fieldName, learnUnits, typeName, unitName } from "./idiotenspiel-text.js";
+import { cap, describe as describeItem, fieldName, learnUnits, terrainName, typeName, unitName } from "./idiotenspiel-text.js";
 import { createFightCard, createGlass } from "./idiotenspiel-widgets.js";
 import { nextPlacement } from "./idiotenspiel-formation.js";
 import { placePop } from "./idiotenspiel-pop.js";
 import { fmt, gettext } from "../socket.js";
+
+export { textView } from "./idiotenspiel-text.js";
 
 export function describe(item, ctx) {
   return describeItem(item, ctx);
@@ -89,6 +92,7 @@ export function createBoard(container, ctx) {
   let sel = null; // the selected unit id (movement, combat) or waiting unit id (set-up)
   let popFor = null; // {field, kind: "stack" | "facing" | "targets", ...}
   let last = null;
+  const cursor = { at: [0, 0] }; // the keyboard cursor, kept across redraws
   let lastFight = null;
   let shownVersion = 0; // the latest event already animated
   let fightsOpen = true; // the "Possible fights" list, as the player last left it
@@ -124,6 +128,19 @@ export function createBoard(container, ctx) {
       if (f) clickField(f);
     });
     built = { mapId: view.map_id, flip, svg, layers, W, H };
+    gridCursor(svg, { rows: H, cols: W, size: CELL, label: cursorLabel }, cursor);
+  }
+
+  /** What is on the field at a screen [row, col]: its name, terrain and units. */
+  function cursorLabel(rc) {
+    const { W, H, flip } = built;
+    const [r, c] = rc;
+    const at = /** @type {[number, number]} */ (flip ? [W - 1 - c, H - 1 - r] : [c, r]);
+    const view = last?.state.view;
+    const letter = view?.map.rows[at[1]]?.[at[0]];
+    const here = (view?.units ?? []).filter((u) => u.alive && u.at && key(u.at) === key(at)).map((u) => unitName(u));
+    const terrain = TERRAIN[letter] ? terrainName(TERRAIN[letter][0]) : "";
+    return [fieldName(at), terrain, ...here].filter(Boolean).join(", ");
   }
 
   function fieldAt(e) {

@@ -1,7 +1,7 @@
 // Malefiz board: fields and edges from the view, four houses, a die; roll, move, take and place barricades.
 import { drawMark, COLOUR_SHAPE } from "./seat-marks.js";
 import { button, h, svgEl } from "../dom.js";
-import { animateHops, dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
+import { activate, animateHops, dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
 import { fmt, gettext, toast } from "../socket.js";
 import { createDie } from "./malefiz-die.js";
 
@@ -73,6 +73,45 @@ export function describe(item, { seatName }) {
       return fmt(gettext("%(player)s reached the goal and wins!"), { player });
   }
   return null;
+}
+
+export const moveHelp = gettext("roll; then from–to, e.g. house–c3, c3–e5 or e5–goal; a barricade: its field, e.g. g7.");
+
+function parseField(text) {
+  if (text === "goal") return [9, 14];
+  const m = /^([a-z])(\d{1,2})$/.exec(text);
+  return m && LETTERS.indexOf(m[1]) >= 0 ? [LETTERS.indexOf(m[1]) + 1, Number(m[2])] : null;
+}
+
+/** A typed move (see docs/rules/malefiz.md) as a legal action, or {error}. */
+export function parseMove(text, state) {
+  const t = text.trim().toLowerCase();
+  const legal = state.legal || [];
+  const bad = { error: fmt(gettext("%(move)s is not a legal move now."), { move: text.trim() }) };
+  if (t === "roll" || t === "r") return legal.some((a) => a.type === "roll") ? { action: { type: "roll" } } : bad;
+  const parts = t.split(/\s*(?:[–\-→>]|\s)\s*/).filter(Boolean);
+  const fields = parts.map((p) => (p === "house" || p === "h" ? "house" : parseField(p)));
+  if (!parts.length || parts.length > 2 || fields.some((f) => !f)) {
+    return { error: gettext("Write roll, a move as from–to (house–c3, c3–e5, e5–goal), or a barricade's field (g7).") };
+  }
+  const same = (a, b) => (a === "house" || b === "house" ? a === b : key(a) === key(b));
+  const found = parts.length === 1
+    ? legal.find((a) => a.type === "barricade" && same(a.to, fields[0]))
+    : legal.find((a) => a.type === "move" && same(a.from, fields[0]) && same(a.to, fields[1]));
+  return found ? { action: found } : bad;
+}
+
+/** The position as text: the die, each side's pieces, the barricades. */
+export function textView(state, { seatName }) {
+  const v = state.view;
+  const lines = v.pieces.map((p) =>
+    fmt(gettext("%(player)s (%(colour)s): %(home)s in the house; on the board: %(fields)s"), {
+      player: seatName(p.seat), colour: v.houses[p.seat]?.colour ?? "", home: p.home, fields: p.fields.map(fieldName).join(", ") || "—",
+    }),
+  );
+  lines.push(fmt(gettext("Barricades: %(fields)s"), { fields: v.barricades.map(fieldName).join(", ") }));
+  if (v.roll) lines.push(fmt(gettext("Die: %(n)s"), { n: v.roll }));
+  return lines;
 }
 
 export function createBoard(container, ctx) {
@@ -299,16 +338,11 @@ export function createBoard(container, ctx) {
         if (!el) return;
         el.classList.add("movable");
         if (src === selected && (src !== "house" || i === els.length - 1)) el.classList.add("selected");
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "button");
-        const pick = (e) => {
-          e.stopPropagation();
+        activate(el, () => {
           if (selected === src) return;
           selected = src;
           rerender();
-        };
-        el.addEventListener("click", pick);
-        el.addEventListener("keydown", (e) => e.key === "Enter" && pick(e));
+        }, src === "house" ? gettext("a piece in your house") : fmt(gettext("your piece on %(field)s"), { field: fieldName(JSON.parse(`[${src}]`)) }));
       });
     }
     const g = group(svg, "targets");
@@ -325,16 +359,11 @@ export function createBoard(container, ctx) {
       if (selected && !mine) continue;
       const target = mine ?? (acts.length === 1 ? acts[0] : null);
       const [cx, cy] = P(acts[0].to);
-      const dot = svgEl("circle", {
-        cx, cy, r: 4.6, class: `target mz-target${selected ? "" : " reach"}`, "data-target": k, tabindex: 0, role: "button",
-      }, g);
-      const go = (e) => {
-        e.stopPropagation();
+      const dot = svgEl("circle", { cx, cy, r: 4.6, class: `target mz-target${selected ? "" : " reach"}`, "data-target": k }, g);
+      activate(dot, () => {
         if (target) send({ type: "move", from: target.from, to: target.to });
         else toast(gettext("Several pieces can reach this field: pick the piece first."));
-      };
-      dot.addEventListener("click", go);
-      dot.addEventListener("keydown", (e) => e.key === "Enter" && go(e));
+      }, fmt(gettext("move to %(field)s"), { field: fieldName(acts[0].to) }));
     }
   }
 
@@ -343,13 +372,8 @@ export function createBoard(container, ctx) {
     for (const a of legal) {
       if (a.type !== "barricade") continue;
       const [cx, cy] = P(a.to);
-      const dot = svgEl("circle", { cx, cy, r: 4.4, class: "target mz-place", "data-target": key(a.to), tabindex: 0, role: "button" }, g);
-      const go = (e) => {
-        e.stopPropagation();
-        send({ type: "barricade", to: a.to });
-      };
-      dot.addEventListener("click", go);
-      dot.addEventListener("keydown", (e) => e.key === "Enter" && go(e));
+      const dot = svgEl("circle", { cx, cy, r: 4.4, class: "target mz-place", "data-target": key(a.to) }, g);
+      activate(dot, () => send({ type: "barricade", to: a.to }), fmt(gettext("place the barricade on %(field)s"), { field: fieldName(a.to) }));
     }
   }
 
