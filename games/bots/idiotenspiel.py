@@ -1,9 +1,131 @@
-"""idiotenspiel bots (being written: random play until the search lands)."""
+"""Das Idiotenspiel bots: easy, medium and strong.
+
+Every choice is made on the *blinded* state (the dice's seed and counter
+zeroed, the only things the view hides), so the same view, seat and seed
+always give the same action and the game's dice are never peeked at.
+
+- set-up: a formation by unit type (infantry in front, archers behind,
+  cavalry on the wings, the leader at the back), on good ground;
+- movement: one unit at a time, the best field by :meth:`Board.score`
+  (this turn's fight by its exact odds, the enemy's next turn, ground, the
+  leader's aura, the line, progress; the leader keeps out of reach);
+- combat: :mod:`idiot_fight` (pairings by expected gain, rolls, retreats,
+  advances); Maid Marian: towards the nearest goal, away from the Sheriff.
+
+Budgets are counts (units, fields), never the clock.
+"""
 
 from __future__ import annotations
 
-from games.bots.base import Bot, RandomBot
+from dataclasses import replace
+from typing import Any
+
+from games.bots.base import Bot, check_clock
+from games.bots.idiot_board import LEVEL_PARAMS, Board, Params, cheb
+from games.bots.idiot_fight import choose_attack, choose_pending
+from games.bots.idiot_goals import goal_score, marian_target
+from games.rules import get_ruleset
+from games.rules.idiotenspiel import flow
+from games.rules.idiotenspiel.maps import melee_terrain_bonus
+from games.rules.idiotenspiel.movement import home_distance
+from games.rules.idiotenspiel.state import State
+from games.rules.idiotenspiel.work import Work
+
+Action = dict[str, Any]
+SLUG = "idiotenspiel"
+PLACE_ORDER = {"infantry": 0, "shieldwall": 0, "archer": 1, "slinger": 1, "cavalry": 2}
+DEPTH = {"infantry": 8, "shieldwall": 8, "archer": 6, "slinger": 6, "cavalry": 7}
+
+
+class IdiotBot:
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self.params: Params = LEVEL_PARAMS[level]
+
+    def choose(self, state: Any, seat: int, *, seed: int) -> Action:
+        rs = get_ruleset(SLUG)
+        blind: State = replace(state, seed=0, rng=0)  # what the view hides
+        if seat not in rs.to_act(blind):
+            raise LookupError(f"Seat {seat} has nothing to do in this {SLUG} position.")
+        w = Work(blind)
+        phase = blind.phase
+        if phase == "choose":
+            legal = rs.legal_actions(blind, seat)
+            return next((a for a in legal if a["zone"] == "edge"), legal[0])
+        if phase == "setup":
+            return self._place(w, seat, rs.legal_actions(blind, seat))
+        if phase in ("move", "grace"):
+            return self._move(w, seat)
+        if phase == "combat":
+            board = Board(w, seat, self.params)
+            if blind.pending is not None:
+                return choose_pending(board, rs.legal_actions(blind, seat))
+            return choose_attack(w, seat, rs.legal_actions(blind, seat), self.params.trapped)
+        return {"type": "move_marian", "to": list(marian_target(w))}
+
+    # -- set-up --------------------------------------------------------------------
+    def _place(self, w: Work, seat: int, legal: list[Action]) -> Action:
+        def rank(a: Action) -> tuple[int, str]:
+            u = w.unit(a["unit"])
+            return (9 if u.leader else PLACE_ORDER.get(u.type, 3), u.id)
+
+        first = min(rank(a) for a in legal)
+        mine = [a for a in legal if rank(a) == first]
+        return max(mine, key=lambda a: (self._place_score(w, seat, a), -a["at"][1], -a["at"][0]))
+
+    def _place_score(self, w: Work, seat: int, a: Action) -> float:
+        u = w.unit(a["unit"])
+        x, y = a["at"]
+        i = w.fi((x, y))
+        md = w.md
+        crowd = sum(1 for v in w.here(i) if v.side == seat and v.combatant)
+        s = -0.7 * crowd + 0.6 * melee_terrain_bonus(u.kind, md.rows[y][x], ".")
+        if w.state.scenario == "marian":
+            if seat == 0:  # Robin: the forest nearest the Sheriff's camp
+                camp = [w.fpos(j) for j, c in enumerate(md.terrain) if c == "c"]
+                s -= 0.5 * min(cheb((x, y), c) for c in camp)
+            return s
+        home = w.home[seat]
+        depth = home_distance(md, i, home)
+        want = 3 if u.leader else DEPTH.get(u.type, 7)
+        s -= 1.0 * abs(depth - want)
+        lateral, centre = (y, md.height / 2) if home in ("W", "E") else (x, md.width / 2)
+        spread = 0.1 if u.kind == "cavalry" and not u.leader else 0.25
+        s -= spread * abs(lateral + 0.5 - centre)
+        return s
+
+    # -- movement ------------------------------------------------------------------
+    def _move(self, w: Work, seat: int) -> Action:
+        board = Board(w, seat, self.params)
+        units = flow.movable(w, seat)
+
+        def order(u: Any) -> tuple[int, int, str]:
+            return (1 if u.leader else 0, board.dist(u.kind)[w.fi(u.at)], u.id)
+
+        for u in sorted(units, key=order):
+            check_clock()
+            assert u.at is not None
+            stay = board.score(u, u.at) + goal_score(board, u, u.at)
+            best, best_v = None, stay + self.params.min_gain
+            for to in w.targets(u):
+                v = board.score(u, to) + goal_score(board, u, to)
+                if v > best_v:
+                    best, best_v = to, v
+            if best is not None:
+                act: Action = {"type": "move", "unit": u.id, "to": [best[0], best[1]]}
+                extra = [v.id for v in flow.takeable(w, u)]
+                if extra:
+                    act["with"] = extra
+                if u.type == "shieldwall":
+                    act["facing"] = _facing(w, seat)
+                return act
+        return {"type": "end_movement"}
+
+
+def _facing(w: Work, seat: int) -> str:
+    home = w.home[seat] or "S"
+    return {"N": "S", "S": "N", "W": "E", "E": "W"}[home]
 
 
 def make(level: str) -> Bot:
-    return RandomBot("idiotenspiel")
+    return IdiotBot(level)

@@ -1,0 +1,85 @@
+"""Das Idiotenspiel bots: the goals of "Rettet Maid Marian!".
+
+The Sheriff's guard of Maid Marian heads for the castle in the lower third;
+Robin's units close in on her guard, an escort takes her towards the island
+castle or the great forest, and after a Sheriff turn she walks there herself,
+away from his units.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from games.bots.idiot_board import Board, cheb
+from games.rules.idiotenspiel.maps import MapData
+from games.rules.idiotenspiel.scenarios import (
+    MARIAN_ID,
+    inner_forest,
+    island_castle,
+    lower_castle,
+)
+from games.rules.idiotenspiel.state import Pos, Unit
+from games.rules.idiotenspiel.work import Work
+from games.rules.idiotenspiel import flow
+
+GOAL_WEIGHT = 0.6
+
+
+@lru_cache(maxsize=16)
+def goal_distance(md: MapData, kind: str, robin: bool) -> tuple[int, ...]:
+    """Steps for a unit of ``kind`` to the nearest field next to or in a goal."""
+    goals = (island_castle(md) | inner_forest(md)) if robin else lower_castle(md)
+    far = md.width * md.height
+    out = [far] * far
+    ranges = md.ranges[kind]
+    todo: deque[int] = deque()
+    for g in goals:
+        for i in (g, *md.neigh[g]):
+            if ranges[i] and out[i] == far:
+                out[i] = 0 if i in goals else 1
+                todo.append(i)
+    while todo:
+        i = todo.popleft()
+        for n in md.neigh[i]:
+            if ranges[n] and out[n] > out[i] + 1:
+                out[n] = out[i] + 1
+                todo.append(n)
+    return tuple(out)
+
+
+def _marian(w: Work) -> Unit | None:
+    if w.state.scenario != "marian" or MARIAN_ID not in w.idx:
+        return None
+    m = w.unit(MARIAN_ID)
+    return m if m.on_board else None
+
+
+def goal_score(board: Board, u: Unit, at: Pos) -> float:
+    """The scenario's pull on a unit standing on ``at`` (0 in the Grundspiel)."""
+    w = board.w
+    m = _marian(w)
+    if m is None or m.at is None or u.leader:
+        return 0.0
+    robin = board.seat == m.side
+    if not robin:
+        if m.guard == u.id:
+            return -GOAL_WEIGHT * 2 * goal_distance(w.md, u.kind, False)[w.fi(at)]
+        return -0.2 * cheb(at, m.at)  # escort her
+    if m.guard is None and u.at == m.at:  # the escort takes her along (with)
+        return -GOAL_WEIGHT * 2 * goal_distance(w.md, "infantry", True)[w.fi(at)]
+    return -0.25 * cheb(at, m.at)
+
+
+def marian_target(w: Work) -> Pos:
+    """Where Robin walks a free Maid Marian: nearer a goal, never next to the Sheriff."""
+    fields = flow.marian_fields(w)
+    dist = goal_distance(w.md, "infantry", True)
+    foes = [u.at for u in w.units if u.side != 0 and u.combatant and u.at is not None]
+
+    def key(p: Pos) -> tuple[int, int, int, int]:
+        near = sum(1 for f in foes if cheb(f, p) <= 1)
+        goal = 0 if w.fi(p) in island_castle(w.md) | inner_forest(w.md) else 1
+        return (goal, near, dist[w.fi(p)], p[1] * w.md.width + p[0])
+
+    return min(fields, key=key)
