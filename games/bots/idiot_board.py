@@ -19,6 +19,7 @@ from games.rules.idiotenspiel.state import RANGED, Pos, Unit
 from games.rules.idiotenspiel.work import Work
 
 SHOT_RANGE = 3
+NEAR = 5  # fields from the enemy where ground and formation start to matter
 
 
 @dataclass(frozen=True)
@@ -33,12 +34,15 @@ class Params:
     leader_gap: int  # the leader keeps this many fields from the enemy at least
     trapped: bool  # count a defender without a retreat field as dying
     min_gain: float  # a move must gain this much over staying
+    mounted_gap: int  # a mounted leader keeps this many fields more (the enemy rides 3)
+    hunt: float  # per field nearer the enemy leader (the game is won there)
+    hold: int  # stop approaching this many fields short of contact: fight on good terms only
 
 
 LEVEL_PARAMS = {
-    "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05),
-    "medium": Params(0.7, 0.05, 0.1, 0.1, 0.2, 5, True, 0.05),
-    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 5, True, 0.03),
+    "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05, 0, 0.0, 0),
+    "medium": Params(0.7, 0.05, 0.1, 0.1, 0.2, 4, True, 0.05, 1, 0.03, 1),
+    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2),
 }
 
 
@@ -51,6 +55,14 @@ class Board:
         self.w, self.md, self.seat, self.p = w, w.md, seat, params
         self.mine = [u for u in w.units if u.side == seat and u.combatant]
         self.foes = [u for u in w.units if u.side != seat and u.combatant]
+        self.foe_leader = next((u for u in self.foes if u.leader), None)
+        self.my_leader = next((u for u in self.mine if u.leader), None)
+        army = [u.at for u in self.mine if not u.leader and u.at is not None]
+        self.centre: tuple[float, float] | None = (
+            (sum(p[0] for p in army) / len(army), sum(p[1] for p in army) / len(army))
+            if army
+            else None
+        )
         self.auras: dict[int, set[Pos]] = {}
         for side in (0, 1):
             a = w.aura(side)
@@ -58,7 +70,9 @@ class Board:
         self._dist: dict[str, list[int]] = {}
         self._threat: dict[int, list[Unit]] | None = None
         self._shots: dict[int, list[Unit]] | None = None
-        self.blockers = {u.at for u in w.units if u.on_board and u.type != "civilian"}
+        self.blockers: set[Pos] = {
+            u.at for u in w.units if u.at is not None and u.alive and u.type != "civilian"
+        }
 
     # -- geometry ----------------------------------------------------------------
     def terrain(self, p: Pos) -> str:
@@ -69,6 +83,13 @@ class Board:
         if kind not in self._dist:
             self._dist[kind] = self._bfs(kind, [self.w.fi(e.at) for e in self.foes if e.at])
         return self._dist[kind]
+
+    def riders(self) -> list[int]:
+        """Steps (cavalry ground) from the nearest enemy cavalry or chariot."""
+        if "riders" not in self._dist:
+            src = [self.w.fi(e.at) for e in self.foes if e.at and e.kind != "infantry"]
+            self._dist["riders"] = self._bfs("cavalry", src)
+        return self._dist["riders"]
 
     def _bfs(self, kind: str, sources: list[int]) -> list[int]:
         md = self.md
@@ -178,7 +199,9 @@ class Board:
         for e in shots.get(i, ()):
             assert e.at is not None
             ba, bd = self.bonus(e, e.at, at, False), self.bonus(u, at, e.at, False)
-            evs.append(-worth(shot_odds(ba, bd, True), value(e.type, False), value(u.type, u.leader)))
+            evs.append(
+                -worth(shot_odds(ba, bd, True), value(e.type, False), value(u.type, u.leader))
+            )
         if not evs:
             return 0.0
         evs.sort()
@@ -199,16 +222,20 @@ class Board:
         p = self.p
         fights, ev = self.now_ev(u, at)
         s = ev
-        if p.threat and not fights:
-            s += p.threat * self.threat_ev(u, at)
-        if p.terrain:
+        if p.threat:  # the unit still stands there in the enemy's turn
+            s += p.threat * (1.0 if u.leader or not fights else 0.5) * self.threat_ev(u, at)
+        close = self.dist(u.kind)[self.w.fi(at)] <= NEAR  # ground and line count near the foe
+        if p.terrain and close:
             s += p.terrain * melee_terrain_bonus(u.kind, self.terrain(at), ".")
         if not u.leader:
             if p.aura and at in self.auras[u.side]:
                 s += p.aura
-            if p.support:
+            if p.support and close:
                 s += p.support * self.support(u, at)
             s += self._progress(u, at)
+            lead = self.my_leader
+            if p.threat and lead is not None and lead.at is not None:
+                s -= 0.1 * max(0, cheb(lead.at, at) - 4)  # the army keeps its leader inside
         else:
             s += self._leader_place(u, at)
         return s
@@ -217,15 +244,26 @@ class Board:
         d = self.dist(u.kind)[self.w.fi(at)]
         if u.type in RANGED and self.p.threat:
             d = abs(d - 3)  # archers like to stand 2-3 fields off, in range
-        return -self.p.progress * min(d, 40)
+        s = -self.p.progress * min(max(d - self.p.hold, 0), 40)
+        lead = self.foe_leader
+        if lead is not None and lead.at is not None:
+            s -= self.p.hunt * cheb(lead.at, at)  # the game is won at the enemy leader
+        return s
 
     def _leader_place(self, u: Unit, at: Pos) -> float:
         """The leader stays out of reach, among its own units, near the front."""
         d = self.dist(u.kind)[self.w.fi(at)]
-        gap = self.p.leader_gap + (2 if u.kind == "cavalry" else 0)
+        gap = self.p.leader_gap + (self.p.mounted_gap if u.kind == "cavalry" else 0)
         s = -2.0 * max(0, gap - d) - 0.05 * max(0, d - gap - 2)
+        if self.p.threat:  # riders cover 3 fields a turn: keep 5 off them
+            riders = self.riders()
+            near = min(riders[n] for n in (self.w.fi(at), *self.md.neigh[self.w.fi(at)]))
+            s -= 3.0 * max(0, 5 - near)
         reach = 3 if u.kind == "cavalry" else 1
         s += 0.1 * sum(1 for v in self.mine if v.at and v.id != u.id and cheb(v.at, at) <= reach)
+        if self.centre is not None:  # alone, a leader is hunted down: stay with the army
+            cx, cy = self.centre
+            s -= 0.3 * max(abs(at[0] - cx), abs(at[1] - cy))
         return s
 
     def home_dist(self, p: Pos, side: int) -> int:

@@ -12,6 +12,7 @@ from collections import deque
 from functools import lru_cache
 
 from games.bots.idiot_board import Board, cheb
+from games.rules.idiotenspiel import flow
 from games.rules.idiotenspiel.maps import MapData
 from games.rules.idiotenspiel.scenarios import (
     MARIAN_ID,
@@ -21,7 +22,6 @@ from games.rules.idiotenspiel.scenarios import (
 )
 from games.rules.idiotenspiel.state import Pos, Unit
 from games.rules.idiotenspiel.work import Work
-from games.rules.idiotenspiel import flow
 
 GOAL_WEIGHT = 0.6
 

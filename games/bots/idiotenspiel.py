@@ -24,8 +24,7 @@ from games.bots.base import Bot, check_clock
 from games.bots.idiot_board import LEVEL_PARAMS, Board, Params, cheb
 from games.bots.idiot_fight import choose_attack, choose_pending
 from games.bots.idiot_goals import goal_score, marian_target
-from games.rules import get_ruleset
-from games.rules.idiotenspiel import flow
+from games.rules.idiotenspiel import IdiotenspielRuleset, flow
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
 from games.rules.idiotenspiel.movement import home_distance
 from games.rules.idiotenspiel.state import State
@@ -33,6 +32,7 @@ from games.rules.idiotenspiel.work import Work
 
 Action = dict[str, Any]
 SLUG = "idiotenspiel"
+RS = IdiotenspielRuleset()
 PLACE_ORDER = {"infantry": 0, "shieldwall": 0, "archer": 1, "slinger": 1, "cavalry": 2}
 DEPTH = {"infantry": 8, "shieldwall": 8, "archer": 6, "slinger": 6, "cavalry": 7}
 
@@ -43,7 +43,7 @@ class IdiotBot:
         self.params: Params = LEVEL_PARAMS[level]
 
     def choose(self, state: Any, seat: int, *, seed: int) -> Action:
-        rs = get_ruleset(SLUG)
+        rs = RS
         blind: State = replace(state, seed=0, rng=0)  # what the view hides
         if seat not in rs.to_act(blind):
             raise LookupError(f"Seat {seat} has nothing to do in this {SLUG} position.")
@@ -84,7 +84,7 @@ class IdiotBot:
             if seat == 0:  # Robin: the forest nearest the Sheriff's camp
                 camp = [w.fpos(j) for j, c in enumerate(md.terrain) if c == "c"]
                 s -= 0.5 * min(cheb((x, y), c) for c in camp)
-            return s
+            return float(s)
         home = w.home[seat]
         depth = home_distance(md, i, home)
         want = 3 if u.leader else DEPTH.get(u.type, 7)
@@ -92,12 +92,14 @@ class IdiotBot:
         lateral, centre = (y, md.height / 2) if home in ("W", "E") else (x, md.width / 2)
         spread = 0.1 if u.kind == "cavalry" and not u.leader else 0.25
         s -= spread * abs(lateral + 0.5 - centre)
-        return s
+        return float(s)
 
     # -- movement ------------------------------------------------------------------
     def _move(self, w: Work, seat: int) -> Action:
         board = Board(w, seat, self.params)
         units = flow.movable(w, seat)
+        forced: Action | None = None
+        forced_gain = -1e9
 
         def order(u: Any) -> tuple[int, int, str]:
             return (1 if u.leader else 0, board.dist(u.kind)[w.fi(u.at)], u.id)
@@ -111,6 +113,9 @@ class IdiotBot:
                 v = board.score(u, to) + goal_score(board, u, to)
                 if v > best_v:
                     best, best_v = to, v
+                if v - stay - (50.0 if u.leader else 0.0) > forced_gain:
+                    forced = {"type": "move", "unit": u.id, "to": [to[0], to[1]]}
+                    forced_gain = v - stay - (50.0 if u.leader else 0.0)
             if best is not None:
                 act: Action = {"type": "move", "unit": u.id, "to": [best[0], best[1]]}
                 extra = [v.id for v in flow.takeable(w, u)]
@@ -119,7 +124,13 @@ class IdiotBot:
                 if u.type == "shieldwall":
                     act["facing"] = _facing(w, seat)
                 return act
+        if forced is not None and blind_quiet(w) and not any(u.moved for u in board.mine):
+            return forced  # a quiet turn came before: keep the game going, no draw by stalling
         return {"type": "end_movement"}
+
+
+def blind_quiet(w: Work) -> bool:
+    return w.state.quiet >= 1
 
 
 def _facing(w: Work, seat: int) -> str:
