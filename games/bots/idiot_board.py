@@ -37,12 +37,13 @@ class Params:
     mounted_gap: int  # a mounted leader keeps this many fields more (the enemy rides 3)
     hunt: float  # per field nearer the enemy leader (the game is won there)
     hold: int  # stop approaching this many fields short of contact: fight on good terms only
+    odds: bool  # weigh this turn's fights by their odds (easy just closes in and fights)
 
 
 LEVEL_PARAMS = {
-    "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05, 0, 0.0, 0),
-    "medium": Params(0.7, 0.05, 0.1, 0.1, 0.2, 4, True, 0.05, 1, 0.03, 1),
-    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2),
+    "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05, 0, 0.0, 0, False),
+    "medium": Params(0.8, 0.05, 0.1, 0.1, 0.18, 3, True, 0.04, 0, 0.03, 2, True),
+    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True),
 }
 
 
@@ -221,7 +222,7 @@ class Board:
         """How good ``at`` is for ``u`` after this movement phase."""
         p = self.p
         fights, ev = self.now_ev(u, at)
-        s = ev
+        s = ev if p.odds or u.leader else 0.0
         if p.threat:  # the unit still stands there in the enemy's turn
             s += p.threat * (1.0 if u.leader or not fights else 0.5) * self.threat_ev(u, at)
         close = self.dist(u.kind)[self.w.fi(at)] <= NEAR  # ground and line count near the foe

@@ -39,7 +39,15 @@ def attack_worth(w: Work, a: Unit, d: Unit, melee: bool, trapped_rule: bool) -> 
     return min(worth(shot_odds(ba, bd, r), va, vd, trapped) for r in (True, False))
 
 
-def choose_attack(w: Work, seat: int, legal: list[Action], trapped_rule: bool) -> Action:
+def choose_attack(
+    w: Work, seat: int, legal: list[Action], trapped_rule: bool, odds: bool = True
+) -> Action:
+    if not odds:  # easy: a leader in reach first, else the first fight on the list
+        attacks = [a for a in legal if a["type"] == "attack" and "capture" not in a]
+        on_leader = [a for a in attacks if w.unit(a["target"]).leader]
+        if on_leader or attacks:
+            return (on_leader or attacks)[0]
+        return legal[0]
     best: Action | None = None
     best_v = 0.0
     can_end = any(a["type"] == "end_combat" for a in legal)
