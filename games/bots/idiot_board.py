@@ -156,13 +156,13 @@ class Board:
         if e.civilian:
             return 0.0
         odds = melee_odds(self.bonus(u, at, e_at, True), self.bonus(e, e_at, at, True))
-        return worth(odds, value(u.type, u.leader), value(e.type, e.leader))
+        return worth(odds, value(u.type, u.leader, True), value(e.type, e.leader))
 
     def shot_ev(self, u: Unit, at: Pos, e: Unit) -> float:
         """Gain of ``u``'s shot at ``e``; the target rolls or declines, as suits it."""
         assert e.at is not None
         ba, bd = self.bonus(u, at, e.at, False), self.bonus(e, e.at, at, False)
-        vu, ve = value(u.type, u.leader), value(e.type, e.leader)
+        vu, ve = value(u.type, u.leader, True), value(e.type, e.leader)
         return min(worth(shot_odds(ba, bd, r), vu, ve) for r in (True, False))
 
     def shot_targets(self, u: Unit, at: Pos) -> list[Unit]:

@@ -27,7 +27,7 @@ def _bonus(w: Work, u: Unit, foe: Unit, melee: bool, defending: bool) -> int:
 def attack_worth(w: Work, a: Unit, d: Unit, melee: bool, trapped_rule: bool) -> float:
     """Expected gain of one attack for the attacker's side, by the real bonuses."""
     ba = _bonus(w, a, d, melee, False)
-    va, vd = value(a.type, a.leader), value(d.type, d.leader)
+    va, vd = value(a.type, a.leader, True), value(d.type, d.leader)
     if d.civilian:
         odds = melee_odds(ba, 0, True)
         return worth(odds, va, vd)
@@ -39,15 +39,7 @@ def attack_worth(w: Work, a: Unit, d: Unit, melee: bool, trapped_rule: bool) -> 
     return min(worth(shot_odds(ba, bd, r), va, vd, trapped) for r in (True, False))
 
 
-def choose_attack(
-    w: Work, seat: int, legal: list[Action], trapped_rule: bool, odds: bool = True
-) -> Action:
-    if not odds:  # easy: a leader in reach first, else the first fight on the list
-        attacks = [a for a in legal if a["type"] == "attack" and "capture" not in a]
-        on_leader = [a for a in attacks if w.unit(a["target"]).leader]
-        if on_leader or attacks:
-            return (on_leader or attacks)[0]
-        return legal[0]
+def choose_attack(w: Work, seat: int, legal: list[Action], trapped_rule: bool) -> Action:
     best: Action | None = None
     best_v = 0.0
     can_end = any(a["type"] == "end_combat" for a in legal)

@@ -67,10 +67,11 @@ def worth(odds: Odds, v_att: float, v_def: float, trapped: bool = False) -> floa
     return de * v_def - ae * v_att + RETREAT_COST * (dr - ar)
 
 
-def value(unit_type: str, leader: bool) -> float:
-    """What a unit is worth to its side (the leader is the game)."""
+def value(unit_type: str, leader: bool, risking: bool = False) -> float:
+    """What a unit is worth to its side (the leader is the game). ``risking``: the
+    leader is the one who attacks; his side weighs his loss double (no gambles)."""
     if leader:
-        return LEADER_VALUE
+        return LEADER_VALUE * (2 if risking else 1)
     if unit_type == "civilian":
         return 6.0
     if unit_type in ("cavalry", "chariot", "elephant"):

@@ -60,9 +60,7 @@ class IdiotBot:
             board = Board(w, seat, self.params)
             if blind.pending is not None:
                 return choose_pending(board, rs.legal_actions(blind, seat))
-            return choose_attack(
-                w, seat, rs.legal_actions(blind, seat), self.params.trapped, self.params.odds
-            )
+            return choose_attack(w, seat, rs.legal_actions(blind, seat), self.params.trapped)
         return {"type": "move_marian", "to": list(marian_target(w))}
 
     # -- set-up --------------------------------------------------------------------
@@ -126,13 +124,14 @@ class IdiotBot:
                 if u.type == "shieldwall":
                     act["facing"] = _facing(w, seat)
                 return act
-        if forced is not None and blind_quiet(w) and not any(u.moved for u in board.mine):
-            return forced  # a quiet turn came before: keep the game going, no draw by stalling
+        if forced is not None and _quiet(board):
+            return forced  # no move and no fight would make a quiet turn: keep the game going
         return {"type": "end_movement"}
 
 
-def blind_quiet(w: Work) -> bool:
-    return w.state.quiet >= 1
+def _quiet(board: Board) -> bool:
+    """Nothing moved yet and no unit of the side stands next to an enemy."""
+    return not any(u.moved or (u.at and board.foe_near(u.at)) for u in board.mine)
 
 
 def _facing(w: Work, seat: int) -> str:
