@@ -113,9 +113,9 @@ class IdiotBot:
                 v = board.score(u, to) + goal_score(board, u, to)
                 if v > best_v:
                     best, best_v = to, v
-                if v - stay - (50.0 if u.leader else 0.0) > forced_gain:
+                if not u.leader and v - stay > forced_gain:  # leaders alone may draw
                     forced = {"type": "move", "unit": u.id, "to": [to[0], to[1]]}
-                    forced_gain = v - stay - (50.0 if u.leader else 0.0)
+                    forced_gain = v - stay
             if best is not None:
                 act: Action = {"type": "move", "unit": u.id, "to": [best[0], best[1]]}
                 extra = [v.id for v in flow.takeable(w, u)]
