@@ -63,9 +63,18 @@ def goal_score(board: Board, u: Unit, at: Pos) -> float:
         return 0.0
     robin = board.seat == m.side
     if not robin:
-        if m.guard == u.id:
+        if m.guard is None:  # free: run her down (ending a move on her alone takes her)
+            alone = not any(v.side == m.side and v.combatant and v.at == m.at for v in w.units)
+            return (10.0 if at == m.at and alone else 0.0) - 0.6 * cheb(at, m.at)
+        if m.guard == u.id:  # the guard carries the game: towards the castle, out of reach
+            dist = goal_distance(w.md, u.kind, False)[w.fi(at)]
+            pressed = board.dist("infantry")[w.fi(u.at)] <= 4 if u.at else False
+            pull = 0.2 if pressed else GOAL_WEIGHT * 2  # march when the way is clear
+            return -pull * dist + 12.0 * board.threat_ev(u, at)
+        guard = w.unit(m.guard) if m.guard else None
+        if u.kind == "infantry" and guard is not None and guard.kind != "infantry":
             return -GOAL_WEIGHT * 2 * goal_distance(w.md, u.kind, False)[w.fi(at)]
-        return -0.2 * cheb(at, m.at)  # escort her
+        return -0.4 * cheb(at, m.at)  # escort her
     if m.guard is None and u.at == m.at:  # the escort takes her along (with)
         return -GOAL_WEIGHT * 2 * goal_distance(w.md, "infantry", True)[w.fi(at)]
     return -0.25 * cheb(at, m.at)
@@ -83,3 +92,22 @@ def marian_target(w: Work) -> Pos:
         return (goal, near, dist[w.fi(p)], p[1] * w.md.width + p[0])
 
     return min(fields, key=key)
+
+
+def followers(board: Board, u: Unit, to: Pos) -> list[str]:
+    """Who goes along with ``u``'s move: Robin takes a free Maid Marian only
+    towards a goal; the Sheriff hands her from a rider to his foot (only foot
+    may carry her into the castle). Own prisoners follow by themselves."""
+    w = board.w
+    m = _marian(w)
+    if m is None or m.at is None or u.at != m.at or m.guard == u.id:
+        return []
+    if m.id not in {v.id for v in flow.takeable(w, u)}:
+        return []
+    if m.side == u.side:
+        dist = goal_distance(w.md, "infantry", True)
+        return [m.id] if dist[w.fi(to)] < dist[w.fi(m.at)] else []
+    guard = w.unit(m.guard) if m.guard else None
+    if u.kind == "infantry" and guard is not None and guard.kind != "infantry":
+        return [m.id]
+    return []

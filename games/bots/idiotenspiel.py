@@ -23,7 +23,7 @@ from typing import Any
 from games.bots.base import Bot, check_clock
 from games.bots.idiot_board import LEVEL_PARAMS, Board, Params, cheb
 from games.bots.idiot_fight import choose_attack, choose_pending
-from games.bots.idiot_goals import goal_score, marian_target
+from games.bots.idiot_goals import followers, goal_score, marian_target
 from games.rules.idiotenspiel import IdiotenspielRuleset, flow
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
 from games.rules.idiotenspiel.movement import home_distance
@@ -79,6 +79,9 @@ class IdiotBot:
         i = w.fi((x, y))
         md = w.md
         crowd = sum(1 for v in w.here(i) if v.side == seat and v.combatant)
+        if u.side != seat:  # Maid Marian: with the most infantry, south (towards the castle)
+            foot = sum(1 for v in w.here(i) if v.side == seat and v.kind == "infantry")
+            return float(foot + 0.1 * y)
         s = -0.7 * crowd + 0.6 * melee_terrain_bonus(u.kind, md.rows[y][x], ".")
         if w.state.scenario == "marian":
             if seat == 0:  # Robin: the forest nearest the Sheriff's camp
@@ -118,7 +121,7 @@ class IdiotBot:
                     forced_gain = v - stay
             if best is not None:
                 act: Action = {"type": "move", "unit": u.id, "to": [best[0], best[1]]}
-                extra = [v.id for v in flow.takeable(w, u)]
+                extra = followers(board, u, best)
                 if extra:
                     act["with"] = extra
                 if u.type == "shieldwall":
