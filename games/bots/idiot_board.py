@@ -233,7 +233,7 @@ class Board:
                 s += p.aura
             if p.support and close:
                 s += p.support * self.support(u, at)
-            s += self._progress(u, at)
+            s += self.progress(u, at)
             lead = self.my_leader
             if p.threat and lead is not None and lead.at is not None:
                 s -= 0.1 * max(0, cheb(lead.at, at) - 4)  # the army keeps its leader inside
@@ -241,7 +241,7 @@ class Board:
             s += self._leader_place(u, at)
         return s
 
-    def _progress(self, u: Unit, at: Pos) -> float:
+    def progress(self, u: Unit, at: Pos) -> float:
         d = self.dist(u.kind)[self.w.fi(at)]
         if u.type in RANGED and self.p.threat:
             d = abs(d - 3)  # archers like to stand 2-3 fields off, in range

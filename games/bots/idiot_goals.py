@@ -26,6 +26,15 @@ from games.rules.idiotenspiel.work import Work
 GOAL_WEIGHT = 0.6
 
 
+@lru_cache(maxsize=4)
+def robin_goals(md: MapData) -> frozenset[int]:
+    return island_castle(md) | inner_forest(md)
+
+
+def cheb_to(md: MapData, p: Pos, fields: frozenset[int]) -> int:
+    return min((cheb(p, (i % md.width, i // md.width)) for i in fields), default=99)
+
+
 @lru_cache(maxsize=16)
 def goal_distance(md: MapData, kind: str, robin: bool) -> tuple[int, ...]:
     """Steps for a unit of ``kind`` to the nearest field next to or in a goal."""
@@ -70,7 +79,13 @@ def goal_score(board: Board, u: Unit, at: Pos) -> float:
             dist = goal_distance(w.md, u.kind, False)[w.fi(at)]
             pressed = board.dist("infantry")[w.fi(u.at)] <= 4 if u.at else False
             pull = 0.2 if pressed else GOAL_WEIGHT * 2  # march when the way is clear
-            return -pull * dist + 12.0 * board.threat_ev(u, at)
+            risky = cheb_to(w.md, at, robin_goals(w.md)) <= 1  # freed there, Robin wins
+            return (
+                -pull * dist
+                + 12.0 * board.threat_ev(u, at)
+                - board.progress(u, at)  # the guard does not seek the enemy
+                - (20.0 if risky else 0.0)
+            )
         guard = w.unit(m.guard) if m.guard else None
         if u.kind == "infantry" and guard is not None and guard.kind != "infantry":
             return -GOAL_WEIGHT * 2 * goal_distance(w.md, u.kind, False)[w.fi(at)]
