@@ -34,6 +34,7 @@ Action = dict[str, Any]
 SLUG = "idiotenspiel"
 RS = IdiotenspielRuleset()
 PLACE_ORDER = {"infantry": 0, "shieldwall": 0, "archer": 1, "slinger": 1, "cavalry": 2}
+FORCE_UNTIL_TURN = 200  # later a stalled game may end in a quiet draw
 DEPTH = {"infantry": 8, "shieldwall": 8, "archer": 6, "slinger": 6, "cavalry": 7}
 
 
@@ -127,7 +128,7 @@ class IdiotBot:
                 if u.type == "shieldwall":
                     act["facing"] = _facing(w, seat)
                 return act
-        if forced is not None and _quiet(board):
+        if forced is not None and _quiet(board) and w.turn < FORCE_UNTIL_TURN:
             return forced  # no move and no fight would make a quiet turn: keep the game going
         return {"type": "end_movement"}
 
