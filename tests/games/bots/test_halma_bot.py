@@ -25,12 +25,11 @@ BLACK_MIDDLE = [(5, c) for c in range(10)] + [(6, c) for c in range(5)]
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_takes_the_winning_jump_ladder(level: str) -> None:
-    # White's last piece at [8, 4] wins by the chain [6, 4], [4, 4], [2, 4]...
-    # the hole is [2, 2]: the ladder is [6, 6] -> [4, 4] -> [2, 2] over Black's
-    # pieces on [5, 5] and [3, 3].
-    white = [f for f in BLACK_HOUSE if f != (2, 2)] + [(6, 6)]
-    black = [(5, 5), (3, 3)] + [f for f in BLACK_MIDDLE if f != (5, 5)][:13]
-    black = [f for f in black if f not in white][:15]
+    # Move 61: White's last piece outside Black's house wins by the ladder
+    # [6, 6] -> [4, 4] -> [2, 2] (the last hole) over Black's pieces on [5, 5]
+    # and [3, 3]; no single step or jump wins.
+    white = [*(f for f in BLACK_HOUSE if f != (2, 2)), (6, 6)]
+    black = [(5, 5), (3, 3), *(f for f in BLACK_MIDDLE if f != (5, 5))][:15]
     state = HalmaState(pieces=(fields(*white), fields(*black)), plies=120)
     assert len(state.pieces[0]) == 15 and len(state.pieces[1]) == 15
     action = halma.make(level).choose(state, 0, seed=1)
@@ -76,7 +75,7 @@ def test_easy_plays_a_legal_whole_game_and_clears_its_house() -> None:
         state, _ = RS.apply(state, seat, bots[seat].choose(state, seat, seed=ply))
     outcome = RS.outcome(state)
     assert outcome is not None and outcome["winners"]
-    assert "house" not in outcome["reason"]
+    assert "after move 50" not in outcome["reason"]
 
 
 def test_unknown_level_is_a_lookup_error() -> None:
