@@ -124,6 +124,7 @@ class Search:
         self.backward = state.variants.backward
         self.level = level
         self.nodes = 0
+        self.ply = 0  # plies below the root: a nearer win scores higher
         self.table: dict[tuple[Any, ...], tuple[int, int, int, Move | None]] = {}
         self.count = [0, 0]
         for p in self.board:
@@ -156,10 +157,12 @@ class Search:
             changed.append((at, board[at]))
         board[start] = None
         board[at] = (s, piece[1], facing)
+        self.ply += 1
         return changed
 
     def undo(self, s: int, changed: list[tuple[int, Piece | None]]) -> None:
         board = self.board
+        self.ply -= 1
         for cell, old in reversed(changed):
             board[cell] = old
             if old is not None and old[0] != s:
@@ -197,9 +200,9 @@ class Search:
         sides = self.split()
         mine, theirs = sides[s], sides[1 - s]
         if not theirs:
-            return WIN
+            return WIN - self.ply
         if not mine:
-            return -WIN
+            return self.ply - WIN
         material = sum(VALUE[p[1]] for _, p in mine) - sum(VALUE[p[1]] for _, p in theirs)
         # The side ahead closes in harder, so that won games get finished.
         return (
@@ -238,7 +241,7 @@ class Search:
     def quiesce(self, s: int, alpha: int, beta: int, depth: int) -> int:
         self.tick()
         if self.count[s] == 0:
-            return -WIN
+            return self.ply - WIN
         stand = self.evaluate(s)
         if depth == 0 or stand >= beta:
             return stand
@@ -265,7 +268,7 @@ class Search:
 
     def negamax(self, s: int, depth: int, alpha: int, beta: int) -> int:
         if self.count[s] == 0:
-            return -WIN
+            return self.ply - WIN
         if depth == 0:
             return self.quiesce(s, alpha, beta, self.level.quiet)
         self.tick()

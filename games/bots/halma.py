@@ -136,17 +136,19 @@ class Position:
         return out
 
     def terminal(self, mover: int) -> int | None:
-        """The score for the side to move now (``1 - mover``) if the game is over."""
+        """The score for the side to move now (``1 - mover``) if the game is over;
+        a nearer win scores higher, so a won game gets finished."""
+        won = WIN - self.plies
         if self.target[mover] == PIECES:
-            return -WIN
+            return -won
         if self.plies >= LIMIT_PLIES:
             stuck = self.house[0] > 0, self.house[1] > 0
             if self.plies == LIMIT_PLIES and stuck[0] and stuck[1]:
                 return 0
             if stuck[mover]:
-                return WIN
+                return won
             if self.plies == LIMIT_PLIES and stuck[1 - mover]:
-                return -WIN
+                return -won
         return None
 
     def evaluate(self, s: int) -> int:
