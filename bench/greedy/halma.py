@@ -1,9 +1,10 @@
 """The one-move greedy Halma reference: the largest forward progress.
 
 Progress is the drop in row + col distance to the target corner. It empties
-its own house in time for the 50-move rule: once the moves left come close to
-the pieces still at home, a move out of the house goes first; it never steps
-back into its house late. Ties fall by a seeded generator.
+its own house in time for the 50-move rule: from move 15 on, while pieces are
+still at home, a move out of the house goes first, then any move of a home
+piece; it never steps back into its house late. Ties fall by a seeded
+generator.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Greedy:
         house = HOUSE_FLAGS[seat]
         at_home = sum(house[f] for f in state.pieces[seat])
         left = MOVE_LIMIT - state.plies // 2
-        hurry = at_home > 0 and left <= 2 * at_home + 4
+        hurry = at_home > 0 and left <= 35  # from move 15 on, home pieces go first
 
         def key(action: Action) -> tuple[int, int, int]:
             a, b = _field(action["path"][0]), _field(action["path"][-1])

@@ -65,7 +65,7 @@ class Level:
 LEVELS = {
     "easy": Level(depth=1, beam=200, nodes=2_000, cap=10_000, noise=12),
     "medium": Level(depth=3, beam=6, nodes=3_000, cap=12_000, noise=0),
-    "strong": Level(depth=5, beam=10, nodes=20_000, cap=120_000, noise=0),
+    "strong": Level(depth=5, beam=8, nodes=15_000, cap=60_000, noise=0),
 }
 
 
@@ -187,12 +187,12 @@ class Search:
     def __init__(self, pos: Position, level: Level) -> None:
         self.pos, self.level = pos, level
         self.nodes = 0
-        self.table: dict[
-            int, tuple[int, int, int, Move | None]
-        ] = {}  # hash -> depth, score, flag, move
-        self.out_of_nodes = False
+        # position hash -> (depth, score, flag: -1 upper bound, 0 exact, 1 lower, best move)
+        self.table: dict[int, tuple[int, int, int, Move | None]] = {}
 
     def ordered(self, s: int, moves: list[Move], first: Move | None) -> list[Move]:
+        """The beam: the table's move, then the largest gains (leaving the
+        house counts extra, much more near move 50)."""
         cost = COST[s]
         house = HOUSE_FLAGS[s]
         late = self.pos.plies >= 2 * (MOVE_LIMIT - 12)
