@@ -108,8 +108,8 @@ class Level:
 
 LEVELS = {
     "easy": Level(depth=1, nodes=1_000, cap=3_000, quiet=0, noise=30),
-    "medium": Level(depth=2, nodes=1_000, cap=1_500, quiet=2, noise=0),
-    "strong": Level(depth=3, nodes=1_000, cap=2_200, quiet=4, noise=0),
+    "medium": Level(depth=2, nodes=600, cap=1_000, quiet=2, noise=0),
+    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0),
 }
 
 
