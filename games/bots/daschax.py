@@ -108,7 +108,7 @@ class Level:
 
 LEVELS = {
     "easy": Level(depth=1, nodes=1_000, cap=3_000, quiet=0, noise=30),
-    "medium": Level(depth=2, nodes=600, cap=1_000, quiet=2, noise=0),
+    "medium": Level(depth=2, nodes=400, cap=700, quiet=2, noise=0),
     "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0),
 }
 
@@ -185,11 +185,14 @@ class Search:
         """(gain, move) for every single capture of ``s``, biggest gain first."""
         board = self.board
         sides = self.split()
+        enemies = {cell for cell, _ in sides[1 - s]}
         out = []
         for cell, p in sides[s]:
             routes = reach(cell, p[2], p[1], self.backward)
-            for target, victim in sides[1 - s]:
-                for crossed, steps in routes.get(target, ()):
+            for target in routes.keys() & enemies:
+                victim = board[target]
+                assert victim is not None
+                for crossed, steps in routes[target]:
                     if all(board[c] is None for c in crossed):
                         out.append((VALUE[victim[1]] * 8 - VALUE[p[1]], (cell, steps)))
         out.sort(key=lambda gm: gm[0], reverse=True)
@@ -216,6 +219,7 @@ class Search:
     ) -> int:
         board, score = self.board, 0
         targets = [c for c, _ in theirs]
+        enemies = set(targets)
         for cell, p in mine:
             d = min(map(DIST[cell].__getitem__, targets))
             score -= chase * d
@@ -223,10 +227,10 @@ class Search:
             if ahead >= 0 and min(map(DIST[ahead].__getitem__, targets)) < d:
                 score += 6
             routes = reach(cell, p[2], p[1], self.backward)
-            for target, victim in theirs:
-                if any(
-                    all(board[c] is None for c in crossed) for crossed, _ in routes.get(target, ())
-                ):
+            for target in routes.keys() & enemies:
+                if any(all(board[c] is None for c in crossed) for crossed, _ in routes[target]):
+                    victim = board[target]
+                    assert victim is not None
                     score += 4 + VALUE[victim[1]] // 25
         return score
 
