@@ -1,9 +1,361 @@
-"""daschax bots (being written: random play until the search lands)."""
+"""Daschax bots: alpha-beta with iterative deepening, a transposition table,
+capture-first move ordering and a capture quiescence (RULES.md section 2).
+
+The evaluation counts material (a piece is worth more the more points it
+moves), threats (enemy pieces a piece could capture next turn, exact with
+blocking), facing (a front turned towards the nearest enemy) and closeness to
+the enemy, so that a side ahead goes and finishes the game.
+
+Every variant is played: placement (a fixed template of the start row),
+turns with "move on after a capture" and "backward" steps. The bot never
+removes its own pieces (a turn is always legal, removals never are needed).
+Budgets are depth and node limits, never the clock.
+"""
 
 from __future__ import annotations
 
-from games.bots.base import Bot, RandomBot
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.bots.base import Action, Bot, check_clock, view_rng
+from games.rules.daschax import (
+    CELLS,
+    COLS,
+    NEIGHBOUR,
+    SIZES,
+    START_ROW,
+    DaschaxState,
+    Piece,
+)
+from games.rules.daschax.tree import turn_actions
+
+VALUE = (0, 100, 180, 260)  # by points
+WIN = 1_000_000
+# White's start row from column 0; Black's is its 180-degree rotation.
+TEMPLATE = "SMSLSMLSMS"
+LETTER_SIZE = {"S": 0, "M": 1, "L": 2}
+
+Board = list[Piece | None]
+Move = tuple[int, tuple[str, ...]]  # (start cell, steps)
+Route = tuple[tuple[int, ...], tuple[str, ...]]  # fields crossed before the target, steps
+Reach = dict[int, tuple[Route, ...]]  # target field -> the ways to end a move there
+
+
+def _distances() -> tuple[tuple[int, ...], ...]:
+    """Hex distance between every two fields (breadth first over NEIGHBOUR)."""
+    rows = []
+    for a in range(CELLS):
+        dist = [-1] * CELLS
+        dist[a] = 0
+        frontier = [a]
+        for cell in frontier:
+            for n in NEIGHBOUR[cell]:
+                if n >= 0 and dist[n] < 0:
+                    dist[n] = dist[cell] + 1
+                    frontier.append(n)
+        rows.append(tuple(dist))
+    return tuple(rows)
+
+
+DIST = _distances()
+_REACH: dict[tuple[int, int, int, bool], Reach] = {}
+
+
+def reach(cell: int, facing: int, points: int, backward: bool) -> Reach:
+    """Every way to end a move on a field, with the fields crossed on the way
+    (cached per piece situation): the candidates for a capture."""
+    key = (cell, facing, points, backward)
+    found = _REACH.get(key)
+    if found is not None:
+        return found
+    best: dict[tuple[int, tuple[int, ...]], tuple[str, ...]] = {}
+
+    def grow(steps: tuple[str, ...], crossed: tuple[int, ...], at: int, face: int) -> None:
+        if len(steps) == points:
+            return
+        for step in ("F", "L", "R", "B") if backward else ("F", "L", "R"):
+            if step in "LR":
+                if steps and {steps[-1], step} == {"L", "R"}:
+                    continue
+                grow((*steps, step), crossed, at, (face + (1 if step == "R" else -1)) % 6)
+                continue
+            nxt = NEIGHBOUR[at][face if step == "F" else (face + 3) % 6]
+            if nxt < 0 or nxt == cell:
+                continue
+            sig = (nxt, crossed)
+            if sig not in best or len(best[sig]) > len(steps) + 1:
+                best[sig] = (*steps, step)
+            grow((*steps, step), (*crossed, nxt), nxt, face)
+
+    grow((), (), cell, facing)
+    routes: dict[int, list[Route]] = {}
+    for (target, crossed), steps in best.items():
+        routes.setdefault(target, []).append((crossed, steps))
+    found = {target: tuple(r) for target, r in routes.items()}
+    _REACH[key] = found
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    depth: int
+    nodes: int  # no new iteration starts past this many nodes
+    cap: int  # an iteration past this many nodes is abandoned
+    quiet: int  # quiescence depth (captures only)
+    noise: int  # random jitter on root scores
+
+
+LEVELS = {
+    "easy": Level(depth=1, nodes=1_000, cap=3_000, quiet=0, noise=30),
+    "medium": Level(depth=2, nodes=400, cap=700, quiet=2, noise=0),
+    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0),
+}
+
+
+class OutOfNodes(Exception):
+    """The iteration under way passed the hard node cap; the last one stands."""
+
+
+class Search:
+    def __init__(self, state: DaschaxState, level: Level) -> None:
+        self.board: Board = list(state.board)
+        self.move_on = state.variants.move_on
+        self.backward = state.variants.backward
+        self.level = level
+        self.nodes = 0
+        self.ply = 0  # plies below the root: a nearer win scores higher
+        self.table: dict[tuple[Any, ...], tuple[int, int, int, Move | None]] = {}
+        self.count = [0, 0]
+        for p in self.board:
+            if p is not None:
+                self.count[p[0]] += 1
+
+    # -- making moves ----------------------------------------------------------
+    def play(self, s: int, move: Move) -> list[tuple[int, Piece | None]]:
+        """Play ``move``; returns what undo needs (cells and their old contents)."""
+        board = self.board
+        start, steps = move
+        piece = board[start]
+        assert piece is not None
+        facing, at, stopped = piece[2], start, False
+        changed: list[tuple[int, Piece | None]] = [(start, piece)]
+        for step in steps:
+            if step == "L":
+                facing = (facing - 1) % 6
+            elif step == "R":
+                facing = (facing + 1) % 6
+            elif not stopped:
+                at = NEIGHBOUR[at][facing if step == "F" else (facing + 3) % 6]
+                occ = board[at]
+                if occ is not None and at != start and occ[0] != s:
+                    changed.append((at, occ))
+                    board[at] = None
+                    self.count[1 - s] -= 1
+                    stopped = not self.move_on
+        if at != start:
+            changed.append((at, board[at]))
+        board[start] = None
+        board[at] = (s, piece[1], facing)
+        self.ply += 1
+        return changed
+
+    def undo(self, s: int, changed: list[tuple[int, Piece | None]]) -> None:
+        board = self.board
+        self.ply -= 1
+        for cell, old in reversed(changed):
+            board[cell] = old
+            if old is not None and old[0] != s:
+                self.count[1 - s] += 1
+        board[changed[0][0]] = changed[0][1]
+
+    def moves(self, s: int) -> list[Move]:
+        acts = turn_actions(tuple(self.board), s, self.move_on, self.backward)
+        return [(a["at"][1] * COLS + a["at"][0], tuple(a["steps"])) for a in acts]
+
+    def split(self) -> tuple[list[tuple[int, Piece]], list[tuple[int, Piece]]]:
+        """Each seat's (cell, piece) list."""
+        sides: tuple[list[tuple[int, Piece]], list[tuple[int, Piece]]] = ([], [])
+        for cell, p in enumerate(self.board):
+            if p is not None:
+                sides[p[0]].append((cell, p))
+        return sides
+
+    def captures(self, s: int) -> list[tuple[int, Move]]:
+        """(gain, move) for every single capture of ``s``, biggest gain first."""
+        board = self.board
+        sides = self.split()
+        enemies = {cell for cell, _ in sides[1 - s]}
+        out = []
+        for cell, p in sides[s]:
+            routes = reach(cell, p[2], p[1], self.backward)
+            for target in routes.keys() & enemies:
+                victim = board[target]
+                assert victim is not None
+                for crossed, steps in routes[target]:
+                    if all(board[c] is None for c in crossed):
+                        out.append((VALUE[victim[1]] * 8 - VALUE[p[1]], (cell, steps)))
+        out.sort(key=lambda gm: gm[0], reverse=True)
+        return out
+
+    # -- evaluation -------------------------------------------------------------
+    def evaluate(self, s: int) -> int:
+        sides = self.split()
+        mine, theirs = sides[s], sides[1 - s]
+        if not theirs:
+            return WIN - self.ply
+        if not mine:
+            return self.ply - WIN
+        material = sum(VALUE[p[1]] for _, p in mine) - sum(VALUE[p[1]] for _, p in theirs)
+        # The side ahead closes in harder, so that won games get finished.
+        return (
+            material
+            + self._side(mine, theirs, 2 if material > 0 else 1)
+            - self._side(theirs, mine, 2 if material < 0 else 1)
+        )
+
+    def _side(
+        self, mine: list[tuple[int, Piece]], theirs: list[tuple[int, Piece]], chase: int
+    ) -> int:
+        board, score = self.board, 0
+        targets = [c for c, _ in theirs]
+        enemies = set(targets)
+        for cell, p in mine:
+            d = min(map(DIST[cell].__getitem__, targets))
+            score -= chase * d
+            ahead = NEIGHBOUR[cell][p[2]]
+            if ahead >= 0 and min(map(DIST[ahead].__getitem__, targets)) < d:
+                score += 6
+            routes = reach(cell, p[2], p[1], self.backward)
+            for target in routes.keys() & enemies:
+                if any(all(board[c] is None for c in crossed) for crossed, _ in routes[target]):
+                    victim = board[target]
+                    assert victim is not None
+                    score += 4 + VALUE[victim[1]] // 25
+        return score
+
+    # -- search -------------------------------------------------------------------
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 127 == 0:
+            check_clock()
+            if self.nodes > self.level.cap:
+                raise OutOfNodes
+
+    def quiesce(self, s: int, alpha: int, beta: int, depth: int) -> int:
+        self.tick()
+        if self.count[s] == 0:
+            return self.ply - WIN
+        stand = self.evaluate(s)
+        if depth == 0 or stand >= beta:
+            return stand
+        alpha = max(alpha, stand)
+        for _, move in self.captures(s):
+            changed = self.play(s, move)
+            score = -self.quiesce(1 - s, -beta, -alpha, depth - 1)
+            self.undo(s, changed)
+            if score >= beta:
+                return score
+            alpha = max(alpha, score)
+        return alpha
+
+    def ordered(self, s: int, moves: list[Move], first: Move | None) -> list[Move]:
+        """The table's move, then captures (biggest victim, smallest attacker), then the rest."""
+        gains = {move: gain for gain, move in self.captures(s)}
+
+        def key(move: Move) -> int:
+            if move == first:
+                return 1 << 30
+            return gains.get(move, -1)
+
+        return sorted(moves, key=key, reverse=True)
+
+    def negamax(self, s: int, depth: int, alpha: int, beta: int) -> int:
+        if self.count[s] == 0:
+            return self.ply - WIN
+        if depth == 0:
+            return self.quiesce(s, alpha, beta, self.level.quiet)
+        self.tick()
+        key = (tuple(self.board), s)
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            e_depth, e_score, e_flag, first = entry
+            if e_depth >= depth and (
+                e_flag == 0 or (e_flag < 0 and e_score <= alpha) or (e_flag > 0 and e_score >= beta)
+            ):
+                return e_score
+        start_alpha, best, best_move = alpha, -2 * WIN, None
+        for move in self.ordered(s, self.moves(s), first):
+            changed = self.play(s, move)
+            score = -self.negamax(1 - s, depth - 1, -beta, -alpha)
+            self.undo(s, changed)
+            if score > best:
+                best, best_move = score, move
+            alpha = max(alpha, score)
+            if alpha >= beta:
+                break
+        flag = -1 if best <= start_alpha else (1 if best >= beta else 0)
+        self.table[key] = (depth, best, flag, best_move)
+        return best
+
+    def root(self, s: int, rng: random.Random) -> Move:
+        moves = sorted(self.moves(s))
+        rng.shuffle(moves)  # ties fall by the seed
+        best_move = moves[0]
+        for depth in range(1, self.level.depth + 1):
+            if depth > 1 and self.nodes >= self.level.nodes:
+                break
+            alpha, scored = -2 * WIN, []
+            try:
+                for move in self.ordered(s, moves, best_move if depth > 1 else None):
+                    changed = self.play(s, move)
+                    score = -self.negamax(1 - s, depth - 1, -2 * WIN, -alpha)
+                    self.undo(s, changed)
+                    if self.level.noise and abs(score) < WIN // 2:
+                        score += rng.randrange(self.level.noise + 1)
+                    scored.append((score, move))
+                    alpha = max(alpha, score)
+            except OutOfNodes:
+                # The previous best was searched first: a move that beat it
+                # in this deeper iteration is the better-informed choice.
+                if scored:
+                    best_move = max(scored, key=lambda sm: sm[0])[1]
+                break
+            best_move = max(scored, key=lambda sm: sm[0])[1]
+        return best_move
+
+
+def placement(state: DaschaxState, seat: int) -> Action:
+    """The next piece of the template: largest first, on its column."""
+    row = START_ROW[seat]
+    left = state.to_place[seat]
+    for size in (2, 1, 0):
+        if not left[size]:
+            continue
+        for col, letter in enumerate(TEMPLATE):
+            at = col if seat == 0 else COLS - 1 - col
+            if LETTER_SIZE[letter] == size and state.board[row * COLS + at] is None:
+                return {"type": "place", "size": SIZES[size], "at": [at, row]}
+        for at in range(COLS):  # the template's columns are taken: any free one
+            if state.board[row * COLS + at] is None:
+                return {"type": "place", "size": SIZES[size], "at": [at, row]}
+    raise LookupError("Nothing left to place.")
+
+
+class DaschaxBot:
+    def __init__(self, level: str) -> None:
+        self.level = LEVELS[level]
+
+    def choose(self, state: Any, seat: int, *, seed: int) -> Action:
+        if sum(state.to_place[0]) + sum(state.to_place[1]):
+            return placement(state, seat)
+        rng = view_rng("daschax", state, seat, seed)
+        start, steps = Search(state, self.level).root(seat, rng)
+        return {"type": "turn", "at": [start % COLS, start // COLS], "steps": list(steps)}
 
 
 def make(level: str) -> Bot:
-    return RandomBot("daschax")
+    if level not in LEVELS:
+        raise LookupError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.")
+    return DaschaxBot(level)
