@@ -41,6 +41,10 @@ def speed_of(clock: dict[str, Any] | None) -> str:
     return Rating.Speed.REALTIME if kind == "realtime" else Rating.Speed.CORRESPONDENCE
 
 
+def speed_label(speed: str) -> str:
+    return str(Rating.Speed(speed).label)
+
+
 def counts_as_rated(rated: bool | None, users: Iterable[Any]) -> bool:
     """Rated when chosen; by default rated between people, casual with a bot."""
     if rated is not None:
