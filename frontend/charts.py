@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 WIDTH, HEIGHT = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 40, 8, 10, 28  # room for the axis labels
@@ -19,8 +19,10 @@ def summary(ratings: list[int]) -> str:
     """The chart in words: where it started and ended, its range."""
     if not ratings:
         return gettext("No rated games yet.")
-    return gettext(
-        "%(games)s rated games: from %(first)s to %(last)s; highest %(high)s, lowest %(low)s."
+    return ngettext(
+        "%(games)s rated game: from %(first)s to %(last)s; highest %(high)s, lowest %(low)s.",
+        "%(games)s rated games: from %(first)s to %(last)s; highest %(high)s, lowest %(low)s.",
+        len(ratings) - 1,
     ) % {
         "games": len(ratings) - 1,
         "first": ratings[0],
