@@ -48,12 +48,14 @@ def finishing_places(
 ) -> dict[int, int]:
     """Each rated seat's place (1 = first; tied seats share a place).
 
-    Seats that left or ran out of time rank last, a later leaver above an
-    earlier one; among the others, a campaign's standings (Hexenhalma: goals,
+    Seats that left or ran out of time (a seat handed to a bot included)
+    rank last, a later leaver above an earlier one; among the others, a campaign's standings (Hexenhalma: goals,
     then points) decide, else a draw ties everybody and otherwise the winners
     come first and the rest tie (Malefiz).
     """
-    leavers = [*left, *[e["seat"] for e in events if e.get("type") in LEAVE_EVENTS]]
+    # A seat handed to a bot after its player's time ran out counts as left then.
+    handed = [h["seat"] for h in sorted(result.get("handovers") or [], key=lambda h: h["move"])]
+    leavers = [*handed, *left, *[e["seat"] for e in events if e.get("type") in LEAVE_EVENTS]]
     standings = next(
         (e["standings"] for e in events if e.get("type") == "finished" and "standings" in e), None
     )

@@ -55,6 +55,12 @@ class RatedGameTest(BrowserLiveTestCase):
         self.check_profile(b, "ann", winner, "You against this player: 0 won, 1 lost, 0 drawn.")
         a.goto(f"{self.live_server_url}/players/bob/")
         self.check_profile(a, "bob", loser, "You against this player: 1 won, 0 lost, 0 drawn.")
+        # The leaderboard links from the profile's rating card, on a phone.
+        a.click("[data-testid=rating-halma-correspondence] a")
+        a.wait_for_url("**/leaderboard/halma/?speed=correspondence")
+        rows = a.locator("[data-testid=leaderboard] tbody tr").all_inner_texts()
+        self.assertEqual([r.split("\t")[1] for r in rows], ["ann", "bob"])
+        self.shot(a, "leaderboard-360")
         self.assertEqual(self.page_errors, [])
 
     def check_profile(self, page, name: str, rating: int, versus: str) -> None:

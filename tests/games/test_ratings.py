@@ -15,6 +15,7 @@ from games.rules import get_ruleset
 from games.selectors.ratings import BASE_DISPLAY, shown
 from games.services.endings import game_abort, game_offer_draw, game_resign
 from games.services.play import game_act, game_timeout
+from games.services.ratings import finishing_places
 from games.users import is_bot
 from tests.factories import FIRST_MOVE, hexenhalma_campaign, make_user, started_game
 
@@ -75,6 +76,14 @@ def test_a_leaver_ranks_last_below_the_players_who_lost(monkeypatch):
     finish_with(monkeypatch, game, {"winners": [0], "draw": False, "reason": "finished"})
     assert places(game, players) == [1, 2, 3]
     assert stored(game, players) == pytest.approx(expected([1, 2, 3]))
+
+
+def test_finishing_places_rank_leavers_and_handed_over_seats_last():
+    result = {"winners": [1], "draw": False, "handovers": [{"seat": 3, "move": 9}]}
+    resigned = [{"type": "resigned", "seat": 2}, {"type": "game_over"}]
+    assert finishing_places([0, 1, 2, 3], result, resigned, left=[]) == {0: 2, 1: 1, 2: 3, 3: 4}
+    draw = {"winners": [], "draw": True}
+    assert finishing_places([0, 1, 2], draw, [], left=[1]) == {0: 1, 1: 3, 2: 1}
 
 
 def test_two_seats_resignation_rates_the_winner_first():
