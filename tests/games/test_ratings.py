@@ -148,6 +148,8 @@ def test_games_against_a_bot_are_casual_unless_chosen_rated():
     Game.objects.filter(pk=chosen.pk).update(rated=True)
     game_resign(game_id=chosen.pk, user=person)
     assert places(chosen, [person, bot]) == [2, 1]
+    profile = APIClient().get(f"/api/players/{bot.username}/").json()  # bots have profiles too
+    assert profile["bot"] is True and profile["ratings"][0]["games"] == 1
 
 
 # The API
