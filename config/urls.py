@@ -14,6 +14,8 @@ urlpatterns = [
     path("g/<int:game_id>/replay/", pages.replay_page, name="replay"),
     path("t/<str:code>/", pages.invite, name="invite"),
     path("my/games/", pages.my_games, name="my-games"),
+    path("players/<str:username>/", pages.player_page, name="player"),
+    path("leaderboard/<str:ruleset>/", pages.leaderboard_page, name="leaderboard"),
     path("remis/", pages.remis_queue, name="remis-queue"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api.urls")),

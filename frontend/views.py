@@ -13,9 +13,13 @@ from django.views.decorators.http import require_http_methods
 from games.errors import GameError
 from games.models import Game
 from games.rules import RULESETS
+from games.selectors import players, ratings
 from games.selectors.players import games_of
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
+from games.users import is_bot
 from lobby.services import table_join_by_invite
+
+from .charts import rating_chart, summary
 
 
 def has_board(slug: str) -> bool:
@@ -181,3 +185,60 @@ def remis_queue(request):
     if not request.user.is_staff:
         return HttpResponseForbidden(gettext("Only admins may see the remis queue."))
     return render(request, "frontend/remis_queue.html")
+
+
+def _ruleset_title(slug: str) -> str:
+    rs = RULESETS.get(slug)
+    return gettext(rs.title) if rs else slug
+
+
+def player_page(request, username: str):
+    """A player's profile: ratings with their history charts, recent games,
+    and the head-to-head record with the viewer."""
+    try:
+        player = players.player_by_name(username)
+    except GameError:
+        raise Http404(gettext("There is no such player.")) from None
+    history = ratings.history_of(player)
+    cards = []
+    for row in ratings.ratings_of(player):
+        key = (row["ruleset"], row["speed"])
+        points = history.get(key, [])
+        values = [points[0]["before"], *(p["rating"] for p in points)] if points else []
+        title = f"{_ruleset_title(row['ruleset'])} · {ratings.speed_label(row['speed'])}"
+        cards.append(
+            {
+                **row,
+                "title": title,
+                "chart": rating_chart(values, title, f"chart-{row['ruleset']}-{row['speed']}"),
+                "summary": summary(values),
+            }
+        )
+    viewer = request.user if request.user.is_authenticated else None
+    context = {
+        "player": player,
+        "bot": is_bot(player),
+        "cards": cards,
+        "recent": players.recent_games(player),
+        "versus": ratings.head_to_head(viewer, player) if viewer and viewer != player else None,
+    }
+    return render(request, "frontend/player.html", context)
+
+
+def leaderboard_page(request, ruleset: str):
+    if ruleset not in RULESETS:
+        raise Http404(gettext("There is no such game."))
+    speed = request.GET.get("speed") or ratings.speed_of(None)
+    if speed not in ratings.SPEEDS:
+        speed = ratings.speed_of(None)
+    tabs = [
+        {"speed": s, "label": ratings.speed_label(s), "current": s == speed} for s in ratings.SPEEDS
+    ]
+    context = {
+        "ruleset": ruleset,
+        "title": _ruleset_title(ruleset),
+        "tabs": tabs,
+        "rows": ratings.leaderboard(ruleset, speed),
+        "games": [{"slug": s, "title": _ruleset_title(s)} for s in RULESETS],
+    }
+    return render(request, "frontend/leaderboard.html", context)

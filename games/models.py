@@ -62,6 +62,9 @@ class Game(models.Model):
     draw_offers = models.JSONField(default=list, blank=True)
     left_seats = models.JSONField(default=list, blank=True)
     imported = models.BooleanField(default=False)  # rebuilt from an export
+    # Rated (True), casual (False), or the default (None): rated between
+    # people, casual when a bot sits at the table (services/ratings.py).
+    rated = models.BooleanField(null=True, blank=True, default=None)
     remis_pending = models.JSONField(null=True, blank=True)  # what every page shows while paused
     # Deadlock remis requests filed per seat (at most two each, RULES.md §1).
     deadlock_requests = models.JSONField(default=list, blank=True)
@@ -312,3 +315,60 @@ class RemisRequest(models.Model):
 
     def __str__(self) -> str:
         return f"remis {self.kind} in game {self.game_id} ({self.status})"
+
+
+class Rating(models.Model):
+    """A player's skill in one game at one speed (openskill's Plackett-Luce).
+
+    The row is the lock for updating it: a game's end locks its players' rows
+    (``services/ratings.py``), so two games ending at once both count.
+    """
+
+    class Speed(models.TextChoices):
+        REALTIME = "realtime", _("realtime")
+        CORRESPONDENCE = "correspondence", _("correspondence")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    ruleset = models.CharField(max_length=32)
+    speed = models.CharField(max_length=16, choices=Speed.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    display = models.IntegerField()  # the shown figure (about 1500 for a newcomer)
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset", "speed"], name="rating_unique")
+        ]
+        indexes = [models.Index(fields=["ruleset", "speed", "-display"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.ruleset}/{self.speed}: {self.display}"
+
+
+class RatingChange(models.Model):
+    """One rated game's effect on one player: the history chart's points."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    ruleset = models.CharField(max_length=32)
+    speed = models.CharField(max_length=16, choices=Rating.Speed.choices)
+    place = models.PositiveSmallIntegerField()  # 1 = first; tied players share a place
+    before = models.IntegerField()
+    after = models.IntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_change_once")]
+        indexes = [models.Index(fields=["user", "ruleset", "speed", "created"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in game {self.game_id}: {self.before} -> {self.after}"

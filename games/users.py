@@ -13,3 +13,10 @@ if TYPE_CHECKING:
     from accounts.models import User
 
     Visitor: TypeAlias = User | AnonymousUser
+
+
+def is_bot(user: object) -> bool:
+    """Whether ``user`` is a bot account (``User.is_bot``, set by
+    games/services/bot_accounts.py): the one place the ratings and the
+    players API ask."""
+    return bool(getattr(user, "is_bot", False))

@@ -19,7 +19,7 @@ from games.models import Game, Notification, Seat
 from games.reasons import REASON_CLOSED, REASON_DECLINED
 from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.selectors.seats import game_with_seats, table_by_invite
-from games.services import bot_accounts, notifications
+from games.services import bot_accounts, notifications, ratings
 from games.services.play import game_start
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ def table_create(
     clock: dict[str, Any] | None = None,
     auto_start: bool = False,
     bot: dict[str, Any] | None = None,
+    rated: bool | None = None,
 ) -> Game:
     """Open a table with the host seated; optionally reserved for a challenged user.
 
@@ -99,9 +100,12 @@ def table_create(
     per level and no host: a bot-against-bot game, started at once.
     """
     _require_user(host)
+    rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
     if bot is not None:
-        return _table_with_bots(host, rs, bot, options, seat_count, host_seat, challenge, clock)
+        return _table_with_bots(
+            host, rs, bot, options, seat_count, host_seat, challenge, clock, rated
+        )
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)
     if host_seat == "random":
@@ -127,6 +131,7 @@ def table_create(
             is_quickplay=quickplay,
             clock=time_control,
             auto_start=bool(auto_start) or quickplay,
+            rated=rated,
         )
         Seat.objects.bulk_create(
             [
@@ -361,6 +366,7 @@ def _table_with_bots(
     host_seat: Any,
     challenge: Any,
     clock: Any,
+    rated: bool | None = None,
 ) -> Game:
     if not isinstance(bot, dict):
         raise GameError("bad_bot", gettext_noop('Name the bot as {"level": "easy"}.'))
@@ -379,6 +385,7 @@ def _table_with_bots(
             host_seat=host_seat,
             clock=clock,
             auto_start=True,
+            rated=rated,  # a game against a bot is casual unless chosen rated
         )
         return _seat_bot(Game.objects.select_for_update().get(pk=game.pk), level)
 

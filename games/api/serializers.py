@@ -17,6 +17,17 @@ from ..rules import RULESETS
 # Input
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON true or false only: DRF's own also takes "yes", 1 or "on"."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 class CreateTableIn(serializers.Serializer):
     ruleset = serializers.ChoiceField(choices=sorted(RULESETS))
     options = serializers.DictField(required=False, default=dict)
@@ -34,6 +45,12 @@ class CreateTableIn(serializers.Serializer):
         required=False,
         help_text='play the computer: {"level": "easy" | "medium" | "strong"}; '
         'staff: {"levels": [...]} puts one bot per level in every seat',
+    )
+    rated = StrictBooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="rated or casual; absent: rated between people, casual with a bot",
     )
 
 
@@ -148,6 +165,7 @@ class TableOut(serializers.Serializer):
     quickplay = serializers.BooleanField()
     auto_start = serializers.BooleanField()
     clock = serializers.JSONField()
+    rated = serializers.BooleanField(help_text="whether the game will be rated")
     created = serializers.DateTimeField()
     started = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
@@ -359,3 +377,46 @@ class CandidateOut(serializers.Serializer):
 
 class CandidatesOut(serializers.Serializer):
     candidates = CandidateOut(many=True)
+
+
+# Output: players and ratings
+
+
+class PlayerRatingOut(serializers.Serializer):
+    ruleset = serializers.CharField()
+    speed = serializers.ChoiceField(choices=["realtime", "correspondence"])
+    rating = serializers.IntegerField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class RecentGameOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    title = serializers.CharField()
+    speed = serializers.ChoiceField(choices=["realtime", "correspondence"])
+    rated = serializers.BooleanField()
+    ended = serializers.DateTimeField(allow_null=True)
+    players = serializers.ListField(child=serializers.CharField(allow_null=True))
+    result = serializers.ChoiceField(choices=["win", "loss", "draw"])
+    rating_change = serializers.IntegerField(allow_null=True)
+    replay = serializers.CharField()
+
+
+class PlayerOut(serializers.Serializer):
+    username = serializers.CharField()
+    bot = serializers.BooleanField()
+    ratings = PlayerRatingOut(many=True)
+    recent_games = RecentGameOut(many=True)
+
+
+class LeaderboardRowOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = serializers.IntegerField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class LeaderboardOut(serializers.Serializer):
+    items = LeaderboardRowOut(many=True)

@@ -3,7 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api import obtain_token
 
-from . import chat, games, notifications, remis, replays, tables
+from . import chat, games, notifications, players, remis, replays, tables
 
 urlpatterns = [
     path("rulesets/", tables.RulesetList.as_view(), name="api-rulesets"),
@@ -48,6 +48,8 @@ urlpatterns = [
         notifications.NotificationRead.as_view(),
         name="api-notifications-read",
     ),
+    path("players/<str:username>/", players.PlayerDetail.as_view(), name="api-player"),
+    path("leaderboard/<str:ruleset>/", players.Leaderboard.as_view(), name="api-leaderboard"),
     path("token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

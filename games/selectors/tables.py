@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from ..models import Game, Seat
 from ..rules import RULESETS, get_ruleset
 from ..store import presence
+from .ratings import counts_as_rated
 
 
 def watcher_count(game_id: int) -> int:
@@ -36,6 +37,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "quickplay": game.is_quickplay,
         "auto_start": game.auto_start,
         "clock": game.clock,
+        "rated": counts_as_rated(game.rated, [s.user for s in seats if s.user_id]),
         "created": game.created.isoformat(),
         "started": game.started.isoformat() if game.started else None,
         "version": game.version,

@@ -22,7 +22,7 @@ from ..rules.base import RemisQueue, implements
 from ..selectors.replays import request_build
 from ..selectors.seats import game_with_seats
 from ..store import rows
-from . import notifications
+from . import notifications, ratings
 
 # What a game event may change (a narrower UPDATE than saving every column).
 MUTABLE_FIELDS = [
@@ -89,6 +89,7 @@ def store_event(
         close_waiting_remis(game, event.created)
     notifications.after_game_event(game, before_to_act, event)
     event = rows.save_event(game, event, MUTABLE_FIELDS)
+    ratings.rate_game(game, event)  # same transaction: the end and its ratings commit together
     publish.after_commit(partial(publish_after_commit, game, rs, state, event, lobby_changed))
     return event
 

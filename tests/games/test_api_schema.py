@@ -81,3 +81,36 @@ def test_the_game_state_is_described_field_by_field(schema):
     assert state["to_act"] == {"type": "array", "items": {"type": "integer"}}
     game = components["GameOut"]["properties"]
     assert game["state"] == {"$ref": "#/components/schemas/StateOut"}
+
+
+def test_players_and_leaderboard_are_described_with_the_fixed_shapes(schema):
+    components = schema["components"]["schemas"]
+    player = schema["paths"]["/api/players/{username}/"]["get"]["responses"]["200"]
+    assert player["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/PlayerOut"
+    }
+    assert set(components["PlayerOut"]["properties"]) == {
+        "username",
+        "bot",
+        "ratings",
+        "recent_games",
+    }
+    assert set(components["PlayerRatingOut"]["properties"]) == {
+        "ruleset",
+        "speed",
+        "rating",
+        "games",
+        "provisional",
+    }
+    board = schema["paths"]["/api/leaderboard/{ruleset}/"]["get"]
+    assert [p["name"] for p in board["parameters"] if p["in"] == "query"] == ["speed"]
+    assert set(components["LeaderboardRowOut"]["properties"]) == {
+        "rank",
+        "username",
+        "rating",
+        "games",
+        "provisional",
+    }
+    create = schema["paths"]["/api/tables/"]["post"]["requestBody"]["content"]
+    body = _component(schema, create["application/json"]["schema"])
+    assert body["properties"]["rated"]["type"] == "boolean"

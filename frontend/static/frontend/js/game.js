@@ -155,7 +155,8 @@ function render(event = null) {
     ...model.seats.map((s) => {
       const li = h("li", "player" + (st.to_act.includes(s.index) ? " to-move" : ""), null, { "data-seat": s.index });
       li.append(h("span", `swatch seat-${s.index}`));
-      li.append(`${s.name}: `, ...nameWithBadge(s.user ?? "—", s.bot), s.index === model.seat ? ` (${gettext("you")})` : "");
+      const name = s.user ? h("a", "player-link", s.user, { href: `/players/${encodeURIComponent(s.user)}/` }) : "—";
+      li.append(`${s.name}: `, ...nameWithBadge(name, s.bot), s.index === model.seat ? ` (${gettext("you")})` : "");
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
       li.append(h("span", "clock", null, { "data-seat": s.index }));
       return li;

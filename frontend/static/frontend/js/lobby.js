@@ -54,6 +54,7 @@ function optionSummary(tb) {
 function tableLabel(tb) {
   const label = h("div", "", [h("span", "", titles[tb.ruleset] ?? tb.ruleset)]);
   if (tb.status === "open" && tb.quickplay) label.append(" ", badge(gettext("quick play")));
+  label.append(" ", badge(tb.rated ? gettext("rated") : gettext("casual")));
   if (tb.status === "open" && tb.challenged) label.append(" ", badge(fmt(gettext("challenge for %(user)s"), { user: tb.challenged })));
   label.append(h("small", "clock-text", clockText(tb.clock), { "data-testid": "clock" }));
   const extra = optionSummary(tb);
@@ -168,6 +169,7 @@ if (form) {
       challenge: $("challenge", HTMLInputElement).value.trim(),
       clock: readClock(),
       auto_start: $("auto-start", HTMLInputElement).checked,
+      rated: $("rated", HTMLInputElement).checked,
     });
   });
 }

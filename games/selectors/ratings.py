@@ -1,0 +1,130 @@
+"""Reads about ratings: the shown scale, a player's ratings and history, the
+leaderboard. The scale is documented in docs/protocol.md ("Ratings")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..models import Game, Rating, RatingChange
+from ..users import is_bot
+
+# openskill's Plackett-Luce starts everybody at mu 25, sigma 25/3.
+BASE_MU = 25.0
+BASE_SIGMA = 25.0 / 3.0
+# Shown rating = 1500 + 30 * (mu - 25): a newcomer shows 1500, and a gap of
+# 200 shown points means about 3 wins in 4 between two settled players, as
+# on the Elo scale (openskill's win chance is 1 / (1 + e^(-Δmu / c)) with
+# c = √2·β ≈ 5.9 for settled players; Elo's 200 points ≈ 76 %, so
+# 1 mu ≈ 400 / (c · ln 10) ≈ 29.5 points).
+BASE_DISPLAY = 1500
+POINTS_PER_MU = 30
+# Fewer rated games than this: the rating is marked provisional ("?").
+PROVISIONAL_GAMES = 10
+
+SPEEDS = (Rating.Speed.REALTIME.value, Rating.Speed.CORRESPONDENCE.value)
+LEADERBOARD_SIZE = 100
+
+
+def shown(mu: float) -> int:
+    return round(BASE_DISPLAY + POINTS_PER_MU * (mu - BASE_MU))
+
+
+def is_provisional(games: int) -> bool:
+    return games < PROVISIONAL_GAMES
+
+
+def speed_of(clock: dict[str, Any] | None) -> str:
+    """Realtime clocks rate as realtime; correspondence and untimed games
+    (no pressure to move quickly) as correspondence, the default's speed."""
+    kind = (clock or {}).get("kind")
+    return Rating.Speed.REALTIME if kind == "realtime" else Rating.Speed.CORRESPONDENCE
+
+
+def speed_label(speed: str) -> str:
+    return str(Rating.Speed(speed).label)
+
+
+def counts_as_rated(rated: bool | None, users: Iterable[Any]) -> bool:
+    """Rated when chosen; by default rated between people, casual with a bot."""
+    if rated is not None:
+        return rated
+    return not any(is_bot(u) for u in users)
+
+
+def ratings_of(user: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "ruleset": r.ruleset,
+            "speed": r.speed,
+            "rating": r.display,
+            "games": r.games,
+            "provisional": is_provisional(r.games),
+        }
+        for r in Rating.objects.filter(user=user).order_by("ruleset", "speed")
+    ]
+
+
+def history_of(user: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """Every rated game's rating after it, per (ruleset, speed), oldest first."""
+    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for change in RatingChange.objects.filter(user=user).order_by("created", "pk")[:2000]:
+        out.setdefault((change.ruleset, change.speed), []).append(
+            {
+                "game": change.game_id,
+                "before": change.before,
+                "rating": change.after,
+                "place": change.place,
+                "date": change.created,
+            }
+        )
+    return out
+
+
+def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
+    """The best players of one game at one speed; provisional ones included, marked."""
+    rows = (
+        Rating.objects.filter(ruleset=ruleset, speed=speed, games__gt=0)
+        .select_related("user")
+        .order_by("-display", "-games", "user__username")[:LEADERBOARD_SIZE]
+    )
+    return [
+        {
+            "rank": n,
+            "username": r.user.username,
+            "rating": r.display,
+            "games": r.games,
+            "provisional": is_provisional(r.games),
+        }
+        for n, r in enumerate(rows, start=1)
+    ]
+
+
+def outcome_for(game: Game, seat: int) -> str:
+    """ "win", "loss" or "draw" for one seat of a finished game."""
+    result = game.result or {}
+    if result.get("draw"):
+        return "draw"
+    return "win" if seat in (result.get("winners") or []) else "loss"
+
+
+def head_to_head(viewer: Any, player: Any) -> dict[str, int]:
+    """The viewer's wins, losses and draws against ``player`` in finished games
+    both sat in: a win when only the viewer won, a loss when only the player did."""
+    record = {"wins": 0, "losses": 0, "draws": 0}
+    if viewer is None or not getattr(viewer, "pk", None) or viewer.pk == player.pk:
+        return record
+    games = Game.objects.filter(status=Game.Status.FINISHED, seats__user=viewer).filter(
+        seats__user=player
+    )
+    for game in games.prefetch_related("seats")[:1000]:
+        seat_of = {s.user_id: s.index for s in game.seats.all()}
+        mine = outcome_for(game, seat_of[viewer.pk])
+        theirs = outcome_for(game, seat_of[player.pk])
+        if mine == "win" and theirs != "win":
+            record["wins"] += 1
+        elif theirs == "win" and mine != "win":
+            record["losses"] += 1
+        else:
+            record["draws"] += 1
+    return record

@@ -1,0 +1,147 @@
+"""Rating a finished game (openskill's Plackett-Luce), in the transaction that
+ends it: ``events.store_event`` calls ``rate_game`` for the event that
+finishes a game, whichever way it finished (a move, a resignation, a
+time-out, an agreed draw, an admin's remis, a campaign's end). An abort ends
+as ``aborted``, never ``finished``, so it is never rated.
+
+Two rated games ending at once for one player both count: the players'
+rating rows are created if missing (insert, ignoring a concurrent twin) and
+then locked with ``select_for_update`` in user-id order, so one game's
+update waits for the other's commit and reads its result; the same order
+everywhere means no deadlock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+from openskill.models import PlackettLuce
+
+from ..errors import GameError
+from ..models import Event, Game, Rating, RatingChange, Seat
+from ..selectors.ratings import (
+    BASE_DISPLAY,
+    BASE_MU,
+    BASE_SIGMA,
+    counts_as_rated,
+    shown,
+    speed_of,
+)
+
+MODEL = PlackettLuce(mu=BASE_MU, sigma=BASE_SIGMA)
+# Seats that do not compete: Hexenhalma's game master runs the campaign.
+UNRATED_SEATS = {"hexenhalma": frozenset({0})}
+LEAVE_EVENTS = ("resigned", "flagged")
+
+
+def clean_rated(rated: Any) -> bool | None:
+    """A table's ``rated`` choice: true, false, or absent (the default)."""
+    if rated is None or isinstance(rated, bool):
+        return rated
+    raise GameError("bad_request", gettext_noop('"rated" must be true or false.'))
+
+
+def finishing_places(
+    seats: list[int], result: dict[str, Any], events: list[dict[str, Any]], left: list[int]
+) -> dict[int, int]:
+    """Each rated seat's place (1 = first; tied seats share a place).
+
+    Seats that left or ran out of time (a seat handed to a bot included)
+    rank last, a later leaver above an earlier one; among the others, a campaign's standings (Hexenhalma: goals,
+    then points) decide, else a draw ties everybody and otherwise the winners
+    come first and the rest tie (Malefiz).
+    """
+    # A seat handed to a bot after its player's time ran out counts as left then.
+    handed = [h["seat"] for h in sorted(result.get("handovers") or [], key=lambda h: h["move"])]
+    leavers = [*handed, *left, *[e["seat"] for e in events if e.get("type") in LEAVE_EVENTS]]
+    standings = next(
+        (e["standings"] for e in events if e.get("type") == "finished" and "standings" in e), None
+    )
+    table = {row["seat"]: (-row["goals"], -row["points"]) for row in standings or []}
+    winners = set(result.get("winners") or [])
+
+    def key(seat: int) -> tuple:
+        if seat in leavers:
+            return (1, -leavers.index(seat))
+        if seat in table:
+            return (0, *table[seat])
+        if result.get("draw"):
+            return (0,)
+        return (0, 0 if seat in winners else 1)
+
+    keys = {seat: key(seat) for seat in seats}
+    return {seat: 1 + sum(1 for k in keys.values() if k < keys[seat]) for seat in seats}
+
+
+def locked_ratings(user_ids: list[int], ruleset: str, speed: str) -> dict[int, Rating]:
+    """The players' rating rows, created if new, locked in user-id order."""
+    ids = sorted(user_ids)
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                user_id=u,
+                ruleset=ruleset,
+                speed=speed,
+                mu=BASE_MU,
+                sigma=BASE_SIGMA,
+                display=BASE_DISPLAY,
+            )
+            for u in ids
+        ],
+        ignore_conflicts=True,
+    )
+    rows = (
+        Rating.objects.select_for_update()
+        .filter(user_id__in=ids, ruleset=ruleset, speed=speed)
+        .order_by("user_id")
+    )
+    return {r.user_id: r for r in rows}
+
+
+def rate_game(game: Game, event: Event) -> None:
+    """Update the players' ratings if ``event`` finished a rated game."""
+    if game.status != Game.Status.FINISHED or game.imported:
+        return
+    if not any(e.get("type") == "game_over" for e in event.events):
+        return  # not the event that finished it
+    skip = UNRATED_SEATS.get(game.ruleset, frozenset())
+    seated = {
+        s.index: s.user
+        for s in Seat.objects.filter(game=game, user__isnull=False).select_related("user")
+        if s.index not in skip
+    }
+    if len(seated) < 2 or not counts_as_rated(game.rated, seated.values()):
+        return
+    order = sorted(seated)
+    places = finishing_places(order, game.result or {}, event.events, list(game.left_seats))
+    speed = speed_of(game.clock)
+    rows = locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
+    teams = [
+        [MODEL.rating(mu=rows[seated[s].pk].mu, sigma=rows[seated[s].pk].sigma)] for s in order
+    ]
+    rated = MODEL.rate(teams, ranks=[places[s] for s in order])
+    now = timezone.now()
+    changes = []
+    for seat, [new] in zip(order, rated, strict=True):
+        row = rows[seated[seat].pk]
+        before = row.display
+        row.mu, row.sigma, row.display = new.mu, new.sigma, shown(new.mu)
+        row.games += 1
+        row.save(update_fields=["mu", "sigma", "display", "games", "updated"])
+        changes.append(
+            RatingChange(
+                user_id=row.user_id,
+                game=game,
+                ruleset=game.ruleset,
+                speed=speed,
+                place=places[seat],
+                before=before,
+                after=row.display,
+                mu=row.mu,
+                sigma=row.sigma,
+                created=now,
+            )
+        )
+    RatingChange.objects.bulk_create(changes)
