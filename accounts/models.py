@@ -33,3 +33,35 @@ class User(AbstractUser):
     def language_or_default(self) -> str:
         """The language of everything sent to this user (mail, notifications)."""
         return self.language or settings.LANGUAGE_CODE
+
+
+class Block(models.Model):
+    """``user`` blocked ``blocked``: no pairing either way, their chat hidden for ``user``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "blocked"], name="block_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} blocks {self.blocked_id}"
+
+
+class Follow(models.Model):
+    """``user`` follows ``followed``: the lobby lists their live games."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "followed"], name="follow_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} follows {self.followed_id}"

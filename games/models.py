@@ -372,3 +372,24 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in game {self.game_id}: {self.before} -> {self.after}"
+
+
+class Rematch(models.Model):
+    """The offer to play a finished game again (games/services/rematch.py).
+
+    One row per finished game, changed under that game's row lock: ``accepted``
+    lists the seats (of the old game) that said yes, bots' at once; when it holds
+    every seat, ``new_game`` is opened and the offer is done. A decline or a
+    withdrawal ends the offer (``declined_by``) until someone offers again.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rematch")
+    accepted = models.JSONField(default=list, blank=True)
+    declined_by = models.SmallIntegerField(null=True, blank=True)  # a seat of the old game
+    new_game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"rematch of game {self.game_id}"

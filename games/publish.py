@@ -185,6 +185,11 @@ def publish_to_user(user_id: int, payload: dict[str, Any]) -> None:
     _send(user_group(user_id), {"type": "user.notify", "payload": payload})
 
 
+def publish_rematch(game_id: int, summary: dict[str, Any]) -> None:
+    """Every page of the finished game hears of the offer (and of the new game)."""
+    _send(game_group(game_id), {"type": "game.rematch", "rematch": summary})
+
+
 def publish_watchers(game_id: int, count: int) -> None:
     _send(game_group(game_id), {"type": "game.watchers", "count": count})
 

@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 
 from ..errors import GameError, no_such_game
 from ..selectors import frames
-from ..services import endings, handover, play
+from ..services import endings, handover, play, rematch
 from .common import WriteThrottle, answer, valid
-from .serializers import AckOut, ActIn, GameOut, HandoverIn, SyncOut, answers
+from .serializers import AckOut, ActIn, GameOut, HandoverIn, RematchOut, SyncOut, answers
 
 
 class GameDetail(APIView):
@@ -90,3 +90,15 @@ OfferDraw = seat_command(endings.game_offer_draw)
 AcceptDraw = seat_command(endings.game_accept_draw)
 DeclineDraw = seat_command(endings.game_decline_draw)
 Abort = seat_command(endings.game_abort)
+
+
+class GameRematch(APIView):
+    """A finished game's rematch: POST offers or accepts, DELETE declines or withdraws."""
+
+    @extend_schema(request=None, responses=answers({200: RematchOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        return answer(RematchOut, rematch.rematch_offer(game_id=pk, user=request.user))
+
+    @extend_schema(request=None, responses=answers({200: RematchOut}))
+    def delete(self, request: Request, pk: int) -> Response:
+        return answer(RematchOut, rematch.rematch_decline(game_id=pk, user=request.user))

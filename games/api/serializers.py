@@ -237,6 +237,19 @@ class GameOut(serializers.Serializer):
     chat = ChatMessageOut(many=True)
     since = serializers.IntegerField()
     events = EventOut(many=True)
+    rematch = serializers.JSONField(
+        allow_null=True, help_text="a finished game's rematch offer (docs/protocol.md)"
+    )
+
+
+class RematchOut(serializers.Serializer):
+    """A finished game's rematch offer (games/services/rematch.py)."""
+
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(["pending", "declined", "accepted"])
+    accepted = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
+    declined_by = serializers.IntegerField(allow_null=True, help_text="a seat")
+    new_game = serializers.IntegerField(allow_null=True)
 
 
 class SyncOut(serializers.Serializer):
@@ -249,6 +262,9 @@ class SyncOut(serializers.Serializer):
     table = TableOut()
     events = EventOut(many=True)
     state = StateOut()
+    rematch = serializers.JSONField(
+        allow_null=True, help_text="a finished game's rematch offer (docs/protocol.md)"
+    )
 
 
 # Output: replays, exports, records

@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/<int:pk>/draw/accept/", games.AcceptDraw.as_view(), name="api-draw-accept"),
     path("games/<int:pk>/draw/decline/", games.DeclineDraw.as_view(), name="api-draw-decline"),
     path("games/<int:pk>/handover/", games.GameHandover.as_view(), name="api-game-handover"),
+    path("games/<int:pk>/rematch/", games.GameRematch.as_view(), name="api-game-rematch"),
     path("games/<int:pk>/abort/", games.Abort.as_view(), name="api-game-abort"),
     path("games/<int:pk>/chat/", chat.GameChat.as_view(), name="api-game-chat"),
     path("games/<int:pk>/replay/", replays.GameReplay.as_view(), name="api-game-replay"),

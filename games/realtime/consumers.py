@@ -25,7 +25,7 @@ from ..selectors import frames
 from ..selectors import notifications as notification_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
-from ..services import chat, endings, moves_on_loop, notifications, remis
+from ..services import chat, endings, moves_on_loop, notifications, rematch, remis
 from ..store import presence
 from . import socket_input, watch
 from .consumer_base import LoopOnlyDispatchMixin
@@ -49,6 +49,12 @@ SEAT_COMMANDS = {
     "accept_draw": endings.game_accept_draw,
     "decline_draw": endings.game_decline_draw,
     "abort": endings.game_abort,
+}
+
+# Rematch frames (a finished game's players): the answer is the offer for all.
+REMATCH_COMMANDS = {
+    "rematch": rematch.rematch_offer,
+    "decline_rematch": rematch.rematch_decline,
 }
 
 
@@ -146,6 +152,8 @@ class GameConsumer(
         }.get(kind)
         if handler is None and kind in SEAT_COMMANDS:
             handler = self.on_command
+        if handler is None and kind in REMATCH_COMMANDS:
+            handler = self.on_rematch
         if handler is None:
             await self.send(
                 text_data=error_frame(
@@ -179,6 +187,10 @@ class GameConsumer(
         await self.send(
             text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})
         )
+
+    async def on_rematch(self, frame: dict[str, Any]) -> None:
+        """Offer, accept, decline or withdraw; every page hears it as a ``rematch`` frame."""
+        await db(REMATCH_COMMANDS[frame["type"]])(game_id=self.game_id, user=self.user)
 
     async def on_remis(self, frame: dict[str, Any]) -> None:
         request = await db(remis.remis_request)(
@@ -244,6 +256,9 @@ class GameConsumer(
 
     async def game_chat(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "chat", "message": message["message"]}))
+
+    async def game_rematch(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=dumps({"type": "rematch", "rematch": message["rematch"]}))
 
     async def game_table(self, message: dict[str, Any]) -> None:
         self.saw_table(message["table"])

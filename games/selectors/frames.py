@@ -17,6 +17,7 @@ from ..clocks import clock_view
 from ..models import Event, Game
 from ..rules import Ruleset, get_ruleset
 from .chat import chat_history
+from .rematch import rematch_of
 from .remis import remis_allowed
 from .seats import game_with_seats, seat_list, seat_of
 from .tables import table_summary
@@ -140,6 +141,7 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         "chat": chat_history(game.pk),
         "since": since if 0 <= since <= game.version else 0,
         "events": events_since(game, since if 0 <= since <= game.version else 0, seat),
+        "rematch": rematch_of(game),
     }
 
 
@@ -160,6 +162,7 @@ def sync_frame(game_id: int, user: Any, version: int) -> tuple[dict[str, Any], i
         "table": table_summary(game),
         "events": events_since(game, version, seat),
         "state": snapshot(game, rs, state, seat),
+        "rematch": rematch_of(game),
     }
     return frame, seat
 

@@ -21,6 +21,11 @@ TEXTS = {
 }
 
 
+REMATCH = gettext_noop(
+    "%(player)s offers a rematch of game #%(game)s (%(title)s): open the game to accept."
+)
+
+
 APPROVED = gettext_noop("An admin approved the remis request in game #%(game)s.")
 
 
@@ -35,6 +40,8 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
     if "reason_key" in values:  # a game's result: its reason is a msgid with params
         values["result"] = _translated(values["reason_key"], values.get("reason_params"))
     template = TEXTS.get(kind, "%(game)s")
+    if kind == Notification.Kind.CHALLENGE and values.get("rematch"):
+        template = REMATCH
     if kind == Notification.Kind.DECISION and "approved" in values:
         template = APPROVED if values["approved"] else REJECTED
     template = gettext(template)

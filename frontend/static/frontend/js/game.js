@@ -4,13 +4,14 @@ import { describeItem, remisNotice } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { nameText, nameWithBadge } from "./bot-badge.js";
 import { botInvite, renderHandover } from "./game-bots.js";
+import { renderRematch } from "./game-rematch.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
 const ruleset = root.dataset.ruleset;
 const me = root.dataset.user || null;
 
-const model = { version: 0, seat: null, seats: [], events: [], state: null, table: null, pending: null };
+const model = { version: 0, seat: null, seats: [], events: [], state: null, table: null, pending: null, rematch: null };
 const boardModule = await import(`./boards/${ruleset}.js`);
 const board = boardModule.createBoard($("board"), {
   act,
@@ -32,6 +33,7 @@ function onFrame(frame) {
       model.seat = frame.seat;
       model.seats = frame.seats;
       model.table = frame.table;
+      model.rematch = frame.rematch;
       if (frame.since === 0 || frame.state.version < model.version) model.events = [];
       mergeEvents(frame.events);
       $("chat-log").replaceChildren();
@@ -52,11 +54,16 @@ function onFrame(frame) {
       model.seats = frame.seats;
       model.table = frame.table;
       const seen = model.version;
+      model.rematch = frame.rematch;
       mergeEvents(frame.events);
       setState(frame.state);
       frame.events.filter((e) => e.version > seen).forEach(noticeRemis);
       break;
     }
+    case "rematch":
+      model.rematch = frame.rematch;
+      render();
+      break;
     case "pong":
       if (frame.version > model.version || tableMoved(frame)) requestSync();
       break;
@@ -187,6 +194,7 @@ function render(event = null) {
   $("after-links").hidden = st.status === "open" || model.version === 0; // nothing to replay
   $("export-link").hidden = st.status !== "finished";
   renderHandover(st, model, gameId, seatName);
+  renderRematch(model.rematch, model, seatName, (frame) => socket.send({ ...frame, game: gameId }));
   renderClocks();
   renderBanner(st);
   // The board first: its describe() may use what render() learnt from the view.

@@ -1,0 +1,155 @@
+"""Rematch: once a game is finished, its players agree to play it again.
+
+Every change happens under the finished game's row lock, so two players
+accepting at the same instant open exactly one new game. Bots accept at once.
+The new game has the same ruleset, options, seats and clock, with the seats
+rotated by one (two seats: the colours swap), and starts at once.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from .. import publish
+from ..errors import GameError
+from ..models import Game, Notification, Rematch, Seat
+from ..rules import get_ruleset
+from ..selectors.rematch import rematch_summary
+from ..selectors.seats import game_with_seats
+from . import notifications
+from .guards import locked_game, seat_index
+from .play import game_start
+from .relations import refuse_if_blocked
+
+if TYPE_CHECKING:
+    from ..users import Visitor
+
+
+def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
+    """Offer a rematch, or accept the one offered; the last yes opens the new game.
+
+    Saying yes twice changes nothing; after a decline a new offer starts over.
+    """
+    with transaction.atomic():
+        game, seat = _locked_finished(game_id, user)
+        rematch, _ = Rematch.objects.get_or_create(game=game)
+        if rematch.new_game_id is not None or seat in rematch.accepted:
+            return rematch_summary(rematch) or {}
+        holders = game.seat_users
+        refuse_if_blocked(user.pk, list(holders.values()))
+        if any(uid is None for uid in holders.values()):
+            raise GameError(
+                "seat_empty", gettext_noop("A player of this game has left the site: no rematch.")
+            )
+        fresh = not rematch.accepted
+        bots = _bot_seats(holders)
+        rematch.accepted = sorted({*rematch.accepted, seat, *bots})
+        rematch.declined_by = None
+        if set(rematch.accepted) == set(holders):
+            rematch.new_game = _open_new_game(game, holders)
+        rematch.save()
+        if fresh and rematch.new_game is None:
+            _notify_offer(game, holders, rematch.accepted, user.username)
+        return _published(rematch)
+
+
+def rematch_decline(*, game_id: Any, user: Visitor) -> dict[str, Any]:
+    """Decline the offer (or withdraw one's own): the offer ends for everyone."""
+    with transaction.atomic():
+        game, seat = _locked_finished(game_id, user)
+        rematch = Rematch.objects.filter(game=game).first()
+        if rematch is None or rematch.new_game_id is not None or not rematch.accepted:
+            raise GameError("no_rematch", gettext_noop("There is no rematch offer to decline."))
+        rematch.accepted = []
+        rematch.declined_by = seat
+        rematch.save()
+        return _published(rematch)
+
+
+def _locked_finished(game_id: Any, user: Any) -> tuple[Game, int]:
+    """The finished game's row, locked, and the caller's seat in it."""
+    if user is None or not user.is_authenticated:
+        raise GameError("login_required", gettext_noop("Log in to play."), status=403)
+    game = locked_game(game_id, user)
+    seat = seat_index(game, user)
+    if seat is None:
+        raise GameError(
+            "not_seated",
+            gettext_noop("Only the players of this game can ask for a rematch."),
+            status=403,
+        )
+    if game.status == Game.Status.ABORTED:
+        raise GameError(
+            "aborted",
+            gettext_noop("This game was aborted: open a new table instead of a rematch."),
+        )
+    if game.status != Game.Status.FINISHED:
+        raise GameError(
+            "not_finished", gettext_noop("A rematch can be offered once the game is over.")
+        )
+    return game, seat
+
+
+def _bot_seats(holders: dict[int, int | None]) -> list[int]:
+    bots = set(
+        get_user_model()
+        .objects.filter(pk__in=[u for u in holders.values() if u], is_bot=True)
+        .values_list("pk", flat=True)
+    )
+    return [seat for seat, uid in holders.items() if uid in bots]
+
+
+def _open_new_game(old: Game, holders: dict[int, int | None]) -> Game:
+    """The same game again, every seat moved one on (seat s plays seat s+1)."""
+    n = old.seat_count
+    game = Game.objects.create(
+        ruleset=old.ruleset,
+        options=old.options,
+        seat_count=n,
+        host_id=old.host_id,
+        clock=old.clock,
+        auto_start=True,
+        bots={str((int(s) + 1) % n): level for s, level in old.bots.items()},
+        has_bots=bool(old.bots),
+    )
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        [Seat(game=game, index=(s + 1) % n, user_id=uid, joined=now) for s, uid in holders.items()]
+    )
+    game_start(game=game)
+    publish.after_commit(partial(_publish_table, game.pk))
+    return game
+
+
+def _publish_table(game_id: int) -> None:
+    publish.publish_table(game_with_seats(game_id))
+
+
+def _notify_offer(game: Game, holders: dict[int, int | None], accepted: list[int], name: str):
+    """The others hear of the offer in their notifications (a challenge),
+    so that it waits for them when they have left the page."""
+    others = [uid for seat, uid in holders.items() if seat not in accepted and uid is not None]
+    notifications.notify(
+        user_ids=others,
+        kind=Notification.Kind.CHALLENGE,
+        game=game,
+        params={
+            "game": game.pk,
+            "title": get_ruleset(game.ruleset).title,
+            "player": name,
+            "rematch": True,
+        },
+    )
+
+
+def _published(rematch: Rematch) -> dict[str, Any]:
+    summary = rematch_summary(rematch)
+    assert summary is not None
+    publish.after_commit(partial(publish.publish_rematch, rematch.game_id, summary))
+    return summary
