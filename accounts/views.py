@@ -14,6 +14,7 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
 from games import ratelimit
+from games.selectors import relations
 
 from .forms import SettingsForm, SignUpForm
 from .language import remember_language
@@ -69,7 +70,12 @@ def account_settings(request):
         with translation.override(user.language_or_default()):  # the next page's language
             messages.success(request, _("Settings saved."))
         return response
-    return render(request, "accounts/settings.html", {"form": form})
+    context = {
+        "form": form,
+        "blocked": relations.blocked_names(request.user),
+        "followed": relations.followed_names(request.user),
+    }
+    return render(request, "accounts/settings.html", context)
 
 
 def _set_language_cookie(response, code: str) -> None:

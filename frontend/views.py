@@ -15,6 +15,7 @@ from games.models import Game
 from games.rules import RULESETS
 from games.selectors import players, ratings
 from games.selectors.players import games_of
+from games.selectors.relations import friends_playing
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from games.users import is_bot
 from lobby.services import table_join_by_invite
@@ -56,7 +57,17 @@ def _ruleset_catalog() -> list[dict]:
 
 
 def lobby(request):
-    return render(request, "frontend/lobby.html", {"catalog": _ruleset_catalog()})
+    context = {"catalog": _ruleset_catalog(), "friends_playing": _friends_playing(request.user)}
+    return render(request, "frontend/lobby.html", context)
+
+
+def _friends_playing(user) -> list[dict]:
+    """Followed players' live games, read once on page load (the lobby socket's
+    snapshot stays the same for everybody)."""
+    games = friends_playing(user)
+    for game in games:
+        game["title"] = gettext(RULESETS[game["ruleset"]].title)
+    return games
 
 
 def game_page(request, game_id: int):

@@ -18,9 +18,11 @@ from games.errors import GameError
 from games.models import Game, Notification, Seat
 from games.reasons import REASON_CLOSED, REASON_DECLINED
 from games.rules import RULESETS, InvalidOptions, get_ruleset
+from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
 from games.services.play import game_start
+from games.services.relations import refuse_if_blocked
 
 if TYPE_CHECKING:
     from games.users import Visitor
@@ -168,6 +170,7 @@ def _challenged_user(host: Any, name: Any) -> Any:
         )
     if user.pk == host.pk:
         raise GameError("bad_request", gettext_noop("You cannot challenge yourself."))
+    refuse_if_blocked(host.pk, [user.pk])
     return user
 
 
@@ -203,6 +206,7 @@ def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
                 gettext_noop("This table is reserved for the challenged player."),
                 status=403,
             )
+        refuse_if_blocked(user.pk, [s.user_id for s in seats])
         free = [s for s in seats if s.user_id is None]
         if seat is not None:
             free = [s for s in free if s.index == seat]
@@ -323,9 +327,12 @@ def quickplay(
         for game in candidates:
             if game.options != clean or game.clock != time_control:
                 continue
-            if Seat.objects.filter(game=game, user=user).exists():
+            seated = list(Seat.objects.filter(game=game).values_list("user_id", flat=True))
+            if user.pk in seated:
                 mine = mine or game
                 continue
+            if block_between(user.pk, seated):
+                continue  # never paired with someone blocked, either way
             return table_join(game_id=game.pk, user=user)
         if mine is not None:
             return mine

@@ -252,6 +252,12 @@ class RematchOut(serializers.Serializer):
     new_game = serializers.IntegerField(allow_null=True)
 
 
+class NamesOut(serializers.Serializer):
+    """The users the caller blocks or follows."""
+
+    users = serializers.ListField(child=serializers.CharField())
+
+
 class SyncOut(serializers.Serializer):
     """The events after the client's version and the current state (the socket's sync)."""
 

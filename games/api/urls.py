@@ -3,7 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api import obtain_token
 
-from . import chat, games, notifications, players, remis, replays, tables
+from . import chat, games, notifications, players, relations, remis, replays, tables
 
 urlpatterns = [
     path("rulesets/", tables.RulesetList.as_view(), name="api-rulesets"),
@@ -51,6 +51,10 @@ urlpatterns = [
     ),
     path("players/<str:username>/", players.PlayerDetail.as_view(), name="api-player"),
     path("leaderboard/<str:ruleset>/", players.Leaderboard.as_view(), name="api-leaderboard"),
+    path("blocks/", relations.BlockList.as_view(), name="api-blocks"),
+    path("blocks/<str:username>/", relations.BlockDetail.as_view(), name="api-block"),
+    path("follows/", relations.FollowList.as_view(), name="api-follows"),
+    path("follows/<str:username>/", relations.FollowDetail.as_view(), name="api-follow"),
     path("token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

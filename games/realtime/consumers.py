@@ -23,6 +23,7 @@ from ..publish import (
 from ..ratelimit import ConnectionBudget
 from ..selectors import frames
 from ..selectors import notifications as notification_reads
+from ..selectors import relations as relation_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, moves_on_loop, notifications, rematch, remis
@@ -80,6 +81,7 @@ class GameConsumer(
         self.groups_joined = [self.group]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(player_group(self.game_id, self.user.pk))
+        self.hidden: frozenset[str] | None = None
         # Join first: a move committed after the hello's read is then pushed
         # (after the hello) instead of missed until the next ping.
         await self.join_groups()
@@ -89,6 +91,8 @@ class GameConsumer(
             await self.close(code=4404)
             return
         self.seat = hello["seat"]
+        # Chat lines of players this user blocked are never sent (read once per connection).
+        self.hidden = frozenset(await db(relation_reads.blocked_names)(self.user)) or None
         session = self.scope.get("session")
         self.person = presence.person_key(
             self.user, getattr(session, "session_key", None), self.channel_name
@@ -255,6 +259,8 @@ class GameConsumer(
         await self.send(text_data=dumps({"type": "watchers", "count": message["count"]}))
 
     async def game_chat(self, message: dict[str, Any]) -> None:
+        if self.hidden and message["message"].get("user") in self.hidden:
+            return
         await self.send(text_data=dumps({"type": "chat", "message": message["message"]}))
 
     async def game_rematch(self, message: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from ..clocks import clock_view
 from ..models import Event, Game
 from ..rules import Ruleset, get_ruleset
 from .chat import chat_history
+from .relations import blocked_names, without_blocked
 from .rematch import rematch_of
 from .remis import remis_allowed
 from .seats import game_with_seats, seat_list, seat_of
@@ -138,7 +139,7 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         "seats": seat_list(game),
         "table": table_summary(game),
         "state": snapshot(game, rs, state, seat),
-        "chat": chat_history(game.pk),
+        "chat": without_blocked(chat_history(game.pk), blocked_names(user)),
         "since": since if 0 <= since <= game.version else 0,
         "events": events_since(game, since if 0 <= since <= game.version else 0, seat),
         "rematch": rematch_of(game),

@@ -20,6 +20,14 @@ def blocked_names(user: Any) -> list[str]:
     return list(rows.values_list("blocked__username", flat=True))
 
 
+def without_blocked(lines: list[dict[str, Any]], blocked: list[str]) -> list[dict[str, Any]]:
+    """Chat lines less those of the players the reader blocked."""
+    if not blocked:
+        return lines
+    hidden = set(blocked)
+    return [line for line in lines if line.get("user") not in hidden]
+
+
 def followed_names(user: Any) -> list[str]:
     if user is None or not user.is_authenticated:
         return []

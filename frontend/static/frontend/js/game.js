@@ -5,6 +5,7 @@ import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { nameText, nameWithBadge } from "./bot-badge.js";
 import { botInvite, renderHandover } from "./game-bots.js";
 import { renderRematch } from "./game-rematch.js";
+import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -26,6 +27,7 @@ const socket = new LiveSocket(() => `/ws/game/${gameId}/?since=${model.version}`
   ping: () => ({ type: "ping", game: gameId, version: model.version }),
 });
 window.__game = { model, socket }; // for debugging and end-to-end tests
+if (me) loadRelations().then(() => model.state && render(), () => {});
 
 function onFrame(frame) {
   switch (frame.type) {
@@ -194,6 +196,7 @@ function render(event = null) {
   $("after-links").hidden = st.status === "open" || model.version === 0; // nothing to replay
   $("export-link").hidden = st.status !== "finished";
   renderHandover(st, model, gameId, seatName);
+  renderRelations(model.seats, me, () => (mine.blocks.forEach(hideChatOf), render()));
   renderRematch(model.rematch, model, seatName, (frame) => socket.send({ ...frame, game: gameId }));
   renderClocks();
   renderBanner(st);
@@ -411,6 +414,7 @@ setInterval(renderClocks, 200);
 
 // --- chat ---------------------------------------------------------------------
 function addChat(message) {
+  if (mine.blocks.has(message.user)) return; // the server hides them too, from the next connection
   const li = h("li", "", [h("strong", "", message.user ?? "?")]);
   if (message.spectator) li.append(" ", h("span", "badge", gettext("spectator")));
   li.append(`: ${message.text}`); // text node: never parsed as HTML
