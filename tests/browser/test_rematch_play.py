@@ -64,4 +64,11 @@ class RematchInTheBrowser(BrowserLiveTestCase):
         )
         assert seats == [black.pk, white.pk]
         assert off_loop(Game.objects.count) == 2
+        # Follow the opponent from the game page; the lobby lists their live game.
+        w.click("[data-testid=follows-boris]")
+        w.wait_for_selector("[data-testid=follows-boris]:text('Unfollow')")
+        self.shot(w, "followed-1280")
+        w.goto(f"{self.live_server_url}/")
+        assert f"#{new_id}" in w.inner_text("[data-testid=friends-playing]")
+        self.shot(w, "lobby-friends-1280")
         assert not self.page_errors
