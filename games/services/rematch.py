@@ -105,9 +105,20 @@ def _bot_seats(holders: dict[int, int | None]) -> list[int]:
     return [seat for seat, uid in holders.items() if uid in bots]
 
 
+def seat_rotation(ruleset: str, seat_count: int) -> dict[int, int]:
+    """Where each seat's player sits in the rematch: one seat on among the
+    playing seats (two seats: the colours swap); a referee seat (Hexenhalma's
+    game master) keeps its player."""
+    rs = get_ruleset(ruleset)
+    playing = [s for s in range(seat_count) if not rs.is_referee(s)]
+    moved = {s: playing[(i + 1) % len(playing)] for i, s in enumerate(playing)}
+    return {s: moved.get(s, s) for s in range(seat_count)}
+
+
 def _open_new_game(old: Game, holders: dict[int, int | None]) -> Game:
-    """The same game again, every seat moved one on (seat s plays seat s+1)."""
+    """The same game again, each player moved one seat on (``seat_rotation``)."""
     n = old.seat_count
+    new_seat = seat_rotation(old.ruleset, n)
     game = Game.objects.create(
         ruleset=old.ruleset,
         options=old.options,
@@ -115,12 +126,12 @@ def _open_new_game(old: Game, holders: dict[int, int | None]) -> Game:
         host_id=old.host_id,
         clock=old.clock,
         auto_start=True,
-        bots={str((int(s) + 1) % n): level for s, level in old.bots.items()},
+        bots={str(new_seat[int(s)]): level for s, level in old.bots.items()},
         has_bots=bool(old.bots),
     )
     now = timezone.now()
     Seat.objects.bulk_create(
-        [Seat(game=game, index=(s + 1) % n, user_id=uid, joined=now) for s, uid in holders.items()]
+        [Seat(game=game, index=new_seat[s], user_id=uid, joined=now) for s, uid in holders.items()]
     )
     game_start(game=game)
     publish.after_commit(partial(_publish_table, game.pk))

@@ -10,7 +10,7 @@ from games.models import Game, Notification, Rematch, Seat
 from games.selectors.frames import hello_frame
 from games.services.endings import game_abort, game_resign
 from games.services.relations import block_user
-from games.services.rematch import rematch_decline, rematch_offer
+from games.services.rematch import rematch_decline, rematch_offer, seat_rotation
 from lobby import services as lobby
 from tests.factories import make_user, started_game
 
@@ -164,3 +164,9 @@ def test_the_api_offers_accepts_declines_and_refuses():
     )
     assert refused.status_code == 400 and refused.json()["code"] == "not_finished"
     assert "over" in refused.json()["message"]
+
+
+def test_a_referee_seat_keeps_its_player_and_the_teams_rotate():
+    assert seat_rotation("halma", 2) == {0: 1, 1: 0}
+    assert seat_rotation("malefiz", 4) == {0: 1, 1: 2, 2: 3, 3: 0}
+    assert seat_rotation("hexenhalma", 4) == {0: 0, 1: 2, 2: 3, 3: 1}  # seat 0: game master
