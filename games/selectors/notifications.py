@@ -26,6 +26,11 @@ REMATCH = gettext_noop(
 )
 
 
+REMATCH_BEGUN = gettext_noop(
+    "%(player)s accepted the rematch: game #%(game)s (%(title)s) has begun."
+)
+
+
 APPROVED = gettext_noop("An admin approved the remis request in game #%(game)s.")
 
 
@@ -42,6 +47,8 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
     template = TEXTS.get(kind, "%(game)s")
     if kind == Notification.Kind.CHALLENGE and values.get("rematch"):
         template = REMATCH
+    if kind == Notification.Kind.CHALLENGE and values.get("rematch_of"):
+        template = REMATCH_BEGUN
     if kind == Notification.Kind.DECISION and "approved" in values:
         template = APPROVED if values["approved"] else REJECTED
     template = gettext(template)

@@ -54,7 +54,9 @@ def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
         if set(rematch.accepted) == set(holders):
             rematch.new_game = _open_new_game(game, holders)
         rematch.save()
-        if fresh and rematch.new_game is None:
+        if rematch.new_game is not None:
+            _notify_begun(rematch.new_game, holders, user, old=game.pk)
+        elif fresh:
             _notify_offer(game, holders, rematch.accepted, user.username)
         return _published(rematch)
 
@@ -155,6 +157,22 @@ def _notify_offer(game: Game, holders: dict[int, int | None], accepted: list[int
             "title": get_ruleset(game.ruleset).title,
             "player": name,
             "rematch": True,
+        },
+    )
+
+
+def _notify_begun(new: Game, holders: dict[int, int | None], accepter: Any, old: int) -> None:
+    """Those who said yes earlier may have left the page: the new game waits in
+    their notifications too."""
+    notifications.notify(
+        user_ids=[uid for uid in holders.values() if uid is not None and uid != accepter.pk],
+        kind=Notification.Kind.CHALLENGE,
+        game=new,
+        params={
+            "game": new.pk,
+            "title": get_ruleset(new.ruleset).title,
+            "player": accepter.username,
+            "rematch_of": old,
         },
     )
 

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 from games.errors import GameError
 from games.models import Game, Notification, Rematch, Seat
 from games.selectors.frames import hello_frame
+from games.selectors.notifications import as_dict
 from games.services.endings import game_abort, game_resign
 from games.services.relations import block_user
 from games.services.rematch import rematch_decline, rematch_offer, seat_rotation
@@ -58,6 +59,14 @@ def test_both_accept_and_a_new_game_opens_with_colours_swapped():
     assert new.status == Game.Status.ACTIVE and new.version == 1
     assert (new.ruleset, new.options, new.clock) == (game.ruleset, game.options, game.clock)
     assert seat_users(new.pk) == [black.pk, white.pk]
+    # Black, who offered and may have left the page, finds the new game in the bell.
+    begun = Notification.objects.get(user=black, game=new)
+    assert as_dict(begun)["text"] == (
+        f"{white.username} accepted the rematch: game #{new.pk} (Halma) has begun."
+    )
+    offer_text = as_dict(note)["text"]
+    assert offer_text.startswith(f"{black.username} offers a rematch of game #{game.pk}")
+    assert not Notification.objects.filter(user=white, game=new).exists()
     # Asking again only answers the same new game.
     assert rematch_offer(game_id=game.pk, user=black)["new_game"] == new.pk
     assert Game.objects.count() == 2
