@@ -72,3 +72,27 @@ class RematchInTheBrowser(BrowserLiveTestCase):
         assert f"#{new_id}" in w.inner_text("[data-testid=friends-playing]")
         self.shot(w, "lobby-friends-1280")
         assert not self.page_errors
+
+    def test_an_offer_waits_in_the_bell_of_a_player_who_left_the_page(self):
+        game, white, black = off_loop(self._started)
+        b = self.open("black", black, game.pk, 1280)
+        b.evaluate("() => window.__game.socket.send({type: 'resign'})")
+        b.wait_for_selector("[data-testid=rematch-offer]")
+        b.click("[data-testid=rematch-offer]")
+        b.wait_for_selector("[data-testid=rematch-decline]")
+        # White was not on the game page: the offer is in the bell on the lobby.
+        w = self.new_page("white", white)
+        w.goto(f"{self.live_server_url}/")
+        w.wait_for_selector(".bell-count:not([hidden])")
+        w.click("#bell-btn")
+        link = w.locator("#bell-list a", has_text="offers a rematch")
+        self.shot(w, "bell-1200")
+        link.click()
+        w.wait_for_selector("[data-testid=rematch-accept]")
+        w.click("[data-testid=rematch-accept]")
+        for page in (w, b):
+            page.wait_for_url(lambda url: f"/g/{game.pk}/" not in url)
+            self.wait_connected(page)
+        assert w.evaluate("() => window.__game.model.seat") == 1
+        assert b.evaluate("() => window.__game.model.seat") == 0
+        assert not self.page_errors
