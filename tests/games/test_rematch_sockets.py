@@ -52,8 +52,9 @@ async def test_a_blocked_player_s_chat_never_reaches_the_blocker():
     for sock in (w, b, f):
         await receive(sock, "hello")
     await b.send_json_to({"type": "chat", "text": "from black"})
-    await f.send_json_to({"type": "chat", "text": "from the fan"})
+    # Black's line is out (stored and sent) before the fan's is written.
     assert (await receive(f, "chat"))["message"]["text"] == "from black"
+    await f.send_json_to({"type": "chat", "text": "from the fan"})
     # White's socket skips black's line: the fan's is the first it gets.
     assert (await receive(w, "chat"))["message"]["text"] == "from the fan"
     for sock in (w, b, f):
