@@ -127,6 +127,7 @@ def _open_new_game(old: Game, holders: dict[int, int | None]) -> Game:
         seat_count=n,
         host_id=old.host_id,
         clock=old.clock,
+        rated=old.rated,  # rated or casual as the first game was
         auto_start=True,
         bots={str(new_seat[int(s)]): level for s, level in old.bots.items()},
         has_bots=bool(old.bots),

@@ -57,7 +57,12 @@ def test_both_accept_and_a_new_game_opens_with_colours_swapped():
     assert done["status"] == "accepted"
     new = Game.objects.get(pk=done["new_game"])
     assert new.status == Game.Status.ACTIVE and new.version == 1
-    assert (new.ruleset, new.options, new.clock) == (game.ruleset, game.options, game.clock)
+    assert (new.ruleset, new.options, new.clock, new.rated) == (
+        game.ruleset,
+        game.options,
+        game.clock,
+        game.rated,
+    )
     assert seat_users(new.pk) == [black.pk, white.pk]
     # Black, who offered and may have left the page, finds the new game in the bell.
     begun = Notification.objects.get(user=black, game=new)
