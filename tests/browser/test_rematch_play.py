@@ -84,9 +84,12 @@ class RematchInTheBrowser(BrowserLiveTestCase):
         w = self.new_page("white", white)
         w.goto(f"{self.live_server_url}/")
         w.wait_for_selector(".bell-count:not([hidden])")
+        w.set_viewport_size({"width": 360, "height": 740})
         w.click("#bell-btn")
         link = w.locator("#bell-list a", has_text="offers a rematch")
-        self.shot(w, "bell-1200")
+        panel = w.locator("#bell-panel").bounding_box()
+        assert panel and panel["x"] >= 0 and panel["x"] + panel["width"] <= 360, panel  # on screen
+        self.shot(w, "bell-360")
         link.click()
         w.wait_for_selector("[data-testid=rematch-accept]")
         w.click("[data-testid=rematch-accept]")
