@@ -246,8 +246,23 @@ function renderAccess(st) {
   $("text-view-box").hidden = !textView;
   if (textView) $("text-view").replaceChildren(...textView.map((line) => h("li", "", line)));
   $("move-form").hidden = !typed;
-  if (typed) $("move-help").textContent = boardModule.moveHelp ?? "";
+  if (!typed) return;
+  // Seated but not to act: the box stays, greyed, and says why.
+  const myTurn = st.to_act.includes(model.seat) && !waitingFor(st);
+  const input = $("move-input", HTMLInputElement);
+  input.disabled = !myTurn;
+  $("move-form").querySelector("button").disabled = !myTurn;
+  input.placeholder = myTurn ? "" : gettext("Wait for your turn");
+  $("move-help").textContent = myTurn ? (boardModule.moveHelp ?? "") : gettext("Wait for your turn.");
 }
+
+// Phones: the board's picture zoomed into a box of its own that scrolls, the lit fields in view.
+$("zoom-btn").addEventListener("click", () => {
+  const on = $("game").dataset.zoom !== "on";
+  $("game").dataset.zoom = on ? "on" : "off";
+  $("zoom-btn").setAttribute("aria-pressed", String(on));
+  if (on) document.querySelector("#board .target")?.scrollIntoView({ block: "center", inline: "center" });
+});
 
 $("move-form").addEventListener("submit", (e) => {
   e.preventDefault();

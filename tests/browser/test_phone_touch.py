@@ -1,0 +1,200 @@
+"""Phones and turns (issue 17, the items left over): lit fields a 44 px finger can
+hit, 44 px buttons on the game page, the lobby's form inside 360 px, and the typed
+move box that waits for the player's turn. Every state is shot at 1280 and 360 px.
+
+- Malefiz barricade placement on a 360 px phone lights ~80 fields 10 units apart,
+  about 18 px: "Zoom board" scales the picture into a box that scrolls; zoomed,
+  every lit field is at least 44 px from the next, and a tap up to 21 px off its
+  centre (a 44 px finger) still lands on it, never on a neighbour.
+- The game page's buttons and inputs are at least 44 px tall on a phone.
+- The lobby's time-control select fits a 360 px screen.
+- The "Type a move" box is disabled, saying "Wait for your turn", while it is the
+  opponent's turn, and enabled when it is the player's.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Game
+from games.rules import get_ruleset
+from games.services.play import game_act
+from lobby.services import table_create, table_join, table_start
+
+from .helpers import BrowserLiveTestCase, off_loop, settle
+from .test_malefiz_play import SCRIPT, SEED
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+PHONE = {"width": 360, "height": 760}
+FINGER = 44
+
+# Centres (page px) of the lit fields, and the least distance between two of them.
+TARGETS_JS = """() => {
+  const c = [...document.querySelectorAll("#board .target")].map((el) => {
+    const r = el.getBoundingClientRect();
+    return { k: el.dataset.target, x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  let least = Infinity;
+  for (let i = 0; i < c.length; i++)
+    for (let j = i + 1; j < c.length; j++) least = Math.min(least, Math.hypot(c[i].x - c[j].x, c[i].y - c[j].y));
+  return { count: c.length, least };
+}"""
+
+# For each lit field: scrolled into view, what a tap at its centre and 21 px off it
+# (eight directions) would hit; the keys hit that are not its own.
+FINGER_JS = """(reach) => {
+  const wrong = [];
+  for (const el of document.querySelectorAll("#board .target")) {
+    el.scrollIntoView({ block: "center", inline: "center" });
+    const r = el.getBoundingClientRect();
+    const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+    for (let a = 0; a < 8; a++) {
+      const x = cx + reach * Math.cos(a * Math.PI / 4), y = cy + reach * Math.sin(a * Math.PI / 4);
+      const hit = document.elementFromPoint(x, y);
+      const k = hit?.dataset.target ?? hit?.dataset.hit ?? null;
+      if (k !== el.dataset.target) wrong.push([el.dataset.target, a, k]);
+    }
+  }
+  return wrong;
+}"""
+
+# Every rendered button and text input of the game page, with its height.
+SIZES_JS = """() => [...document.querySelectorAll(
+    "#game button, #game .button, #game input:not([type=range]):not([type=checkbox])")]
+  .filter((el) => el.checkVisibility())
+  .map((el) => [el.id || el.dataset.testid || el.textContent.trim(), Math.round(el.getBoundingClientRect().height)])"""
+
+
+class PhoneTouch(BrowserLiveTestCase):
+    def users(self, *names):
+        User = get_user_model()
+        return [User.objects.create_user(username=n, password="s3cret-pass-123") for n in names]
+
+    def table(self, ruleset: str, users, seed: int = 0, **kwargs) -> int:
+        def make():
+            game = table_create(host=users[0], ruleset=ruleset, host_seat=0, **kwargs)
+            for user in users[1:]:
+                table_join(game_id=game.pk, user=user)
+            Game.objects.filter(pk=game.pk).update(seed=seed)
+            table_start(game_id=game.pk, user=users[0])
+            return game.pk
+
+        return off_loop(make)
+
+    def phone(self, name: str, user, game_id: int):
+        page = self.new_page(name, user)
+        page.set_viewport_size(PHONE)
+        page.goto(f"{self.live_server_url}/g/{game_id}/")
+        self.wait_connected(page)
+        settle(page)
+        return page
+
+    def both_widths(self, page, name: str, show: str | None = None) -> None:
+        for width in (1280, 360):
+            page.set_viewport_size({"width": width, "height": 860 if width > 500 else 760})
+            settle(page)
+            if show:
+                page.locator(show).scroll_into_view_if_needed()
+            self.shot(page, f"{name}-{width}")
+        page.set_viewport_size(PHONE)
+
+    def test_malefiz_barricade_fields_take_a_finger_once_zoomed(self):
+        users = off_loop(self.users, "red", "green", "yellow")
+        game_id = self.table("malefiz", users, seed=SEED, seat_count=3)
+
+        def play():
+            for seat, action in SCRIPT[:6]:  # Red ends holding a barricade
+                version = Game.objects.get(pk=game_id).version
+                game_act(game_id=game_id, user=users[seat], version=version, action=action)
+
+        off_loop(play)
+        page = self.phone("red", users[0], game_id)
+        page.wait_for_selector("#board .mz-place")
+        self.both_widths(page, "barricade")
+        plain = page.evaluate(TARGETS_JS)
+        assert plain["count"] > 60, plain
+        assert plain["least"] < FINGER, plain  # why the zoom is needed at all
+
+        for label, height in page.evaluate(SIZES_JS):
+            assert height >= FINGER, (label, height)
+        page.click("[data-testid=zoom]")
+        assert page.get_attribute("[data-testid=zoom]", "aria-pressed") == "true"
+        zoomed = page.evaluate(TARGETS_JS)
+        assert zoomed["count"] == plain["count"], zoomed
+        assert zoomed["least"] >= FINGER, zoomed
+        settle(page)
+        self.shot(page, "barricade-zoomed-360")
+        assert page.evaluate(FINGER_JS, FINGER / 2 - 1) == []
+        # A tap 15 px off the centre of a lit field places the barricade there.
+        target = page.locator("#board .mz-place[data-target='9,5']")
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2 + 15, box["y"] + box["height"] / 2)
+        page.wait_for_function("() => !document.querySelector('#board .mz-place')")
+        self.wait_version(page, 8)
+        settle(page)
+        self.shot(page, "barricade-placed-zoomed-360")
+        barricades = page.evaluate("() => window.__game.model.state.view.barricades")
+        assert [9, 5] in barricades, barricades
+        assert not self.page_errors
+
+    def test_halma_lit_fields_are_a_finger_apart_once_zoomed(self):
+        a, b = off_loop(self.users, "anna", "ben")
+        game_id = self.table("halma", [a, b])
+        page = self.phone("anna", a, game_id)
+        page.click("#board .piece.movable")
+        page.wait_for_selector("#board .target")
+        page.click("[data-testid=zoom]")
+        zoomed = page.evaluate(TARGETS_JS)
+        assert zoomed["count"] >= 1 and zoomed["least"] >= FINGER, zoomed
+        settle(page)
+        self.shot(page, "halma-zoomed-360")
+        for label, height in page.evaluate(SIZES_JS):
+            assert height >= FINGER, (label, height)
+        assert not self.page_errors
+
+    def test_lobby_time_control_fits_a_phone(self):
+        (user,) = off_loop(self.users, "lena")
+        page = self.new_page("lena", user)
+        page.set_viewport_size(PHONE)
+        page.goto(self.live_server_url + "/")
+        self.both_widths(page, "lobby-form")
+        for sel in ("[data-testid=clock-kind]", "[data-testid=ruleset-select]", "#clock-days"):
+            box = page.locator(sel).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
+        page.select_option("[data-testid=clock-kind]", "realtime")
+        for sel in ("[data-testid=clock-kind]", "#clock-minutes", "#clock-increment"):
+            box = page.locator(sel).bounding_box()
+            assert box["x"] + box["width"] <= PHONE["width"], (sel, box)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        self.shot(page, "lobby-form-realtime-360")
+        assert not self.page_errors
+
+    def test_the_move_box_waits_for_the_players_turn(self):
+        a, b = off_loop(self.users, "anna", "ben")
+        game_id = self.table("halma", [a, b])
+        pa = self.phone("anna", a, game_id)
+        pb = self.phone("ben", b, game_id)
+        box = "[data-testid=move-input]"
+        assert pa.is_enabled(box)
+        assert pb.is_disabled(box)
+        assert pb.get_attribute(box, "placeholder") == "Wait for your turn"
+        assert "Wait for your turn" in pb.inner_text("#move-help")
+        self.both_widths(pb, "move-box-waiting", show="#move-form")
+
+        def first_move():
+            game = Game.objects.get(pk=game_id)
+            rs = get_ruleset("halma")
+            action = rs.legal_actions(rs.decode(game.state), 0)[0]
+            game_act(game_id=game_id, user=a, version=game.version, action=action)
+
+        off_loop(first_move)
+        for page in (pa, pb):
+            self.wait_version(page, 2)
+        pb.wait_for_selector(f"{box}:enabled")
+        pa.wait_for_selector(f"{box}:disabled")
+        assert pb.get_attribute(box, "placeholder") == ""
+        self.both_widths(pb, "move-box-my-turn", show="#move-form")
+        assert not self.page_errors
