@@ -60,6 +60,15 @@ FINGER_JS = """(reach) => {
   return wrong;
 }"""
 
+# The options of a select whose text is wider than the select shows (cut off on screen).
+CUT_OPTIONS_JS = """(sel) => {
+  const s = document.querySelector(sel), cs = getComputedStyle(s);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16; // the arrow
+  return [...s.options].map((o) => o.text).filter((t) => ctx.measureText(t).width > room);
+}"""
+
 # Every rendered button and text input of the game page, with its height.
 SIZES_JS = """() => [...document.querySelectorAll(
     "#game button, #game .button, #game input:not([type=range]):not([type=checkbox])")]
@@ -164,6 +173,7 @@ class PhoneTouch(BrowserLiveTestCase):
         for sel in ("[data-testid=clock-kind]", "[data-testid=ruleset-select]", "#clock-days"):
             box = page.locator(sel).bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
+        assert page.evaluate(CUT_OPTIONS_JS, "[data-testid=clock-kind]") == []
         page.select_option("[data-testid=clock-kind]", "realtime")
         for sel in ("[data-testid=clock-kind]", "#clock-minutes", "#clock-increment"):
             box = page.locator(sel).bounding_box()
