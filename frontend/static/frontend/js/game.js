@@ -252,7 +252,6 @@ function renderAccess(st) {
   const input = $("move-input", HTMLInputElement);
   input.disabled = !myTurn;
   $("move-form").querySelector("button").disabled = !myTurn;
-  input.placeholder = myTurn ? "" : gettext("Wait for your turn");
   $("move-help").textContent = myTurn ? (boardModule.moveHelp ?? "") : gettext("Wait for your turn.");
 }
 
