@@ -163,7 +163,9 @@ function render(event = null) {
   $("players").replaceChildren(
     ...model.seats.map((s) => {
       const li = h("li", "player" + (st.to_act.includes(s.index) ? " to-move" : ""), null, { "data-seat": s.index });
-      li.append(h("span", `swatch seat-${s.index}`));
+      // A board may label its seats' swatches (a team's number): told apart without colour.
+      const mark = boardModule.seatMark?.(s.index) ?? "";
+      li.append(h("span", `swatch seat-${s.index}${mark ? " marked" : ""}`, mark, { "aria-hidden": "true" }));
       const name = s.user ? h("a", "player-link", s.user, { href: `/players/${encodeURIComponent(s.user)}/` }) : "—";
       li.append(`${s.name}: `, ...nameWithBadge(name, s.bot), s.index === model.seat ? ` (${gettext("you")})` : "");
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
