@@ -173,7 +173,11 @@ class PhoneTouch(BrowserLiveTestCase):
         for sel in ("[data-testid=clock-kind]", "[data-testid=ruleset-select]", "#clock-days"):
             box = page.locator(sel).bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
-        for sel in ("[data-testid=clock-kind]", "[data-testid=bot-clock]", "[data-testid=bot-level]"):
+        for sel in (
+            "[data-testid=clock-kind]",
+            "[data-testid=bot-clock]",
+            "[data-testid=bot-level]",
+        ):
             assert page.evaluate(CUT_OPTIONS_JS, sel) == [], sel
         page.select_option("[data-testid=clock-kind]", "realtime")
         for sel in ("[data-testid=clock-kind]", "#clock-minutes", "#clock-increment"):
@@ -207,4 +211,91 @@ class PhoneTouch(BrowserLiveTestCase):
         pa.wait_for_selector(f"{box}:disabled")
         assert "Wait for your turn" not in pb.inner_text("#move-help")
         self.both_widths(pb, "move-box-my-turn", show="#move-form")
+        assert not self.page_errors
+
+    def test_idiotenspiel_moves_typed_in_the_move_lists_field_names(self):
+        robin, sheriff = off_loop(self.users, "robin", "sheriff")
+        options = {"scenario": "grundspiel", "map": "die_burg", "sandglass": 600}
+        game_id = self.table("idiotenspiel", [robin, sheriff], options=options)
+        users = [robin, sheriff]
+
+        def act_until(phase_done):
+            """Each seat to act plays its first legal action until ``phase_done(view)``."""
+            while True:
+                game = Game.objects.get(pk=game_id)
+                rs = get_ruleset("idiotenspiel")
+                state = rs.decode(game.state)
+                view = rs.view(state, None)
+                if phase_done(view):
+                    return
+                seat = rs.to_act(state)[0]
+                action = rs.legal_actions(state, seat)[0]
+                game_act(game_id=game_id, user=users[seat], version=game.version, action=action)
+
+        off_loop(act_until, lambda v: v["phase"] == "setup")
+        seat = off_loop(
+            lambda: get_ruleset("idiotenspiel").to_act(
+                get_ruleset("idiotenspiel").decode(Game.objects.get(pk=game_id).state)
+            )[0]
+        )
+        page = self.phone("placer", users[seat], game_id)
+        version = page.evaluate("() => window.__game.model.version")
+        # Bad input: a clear message, nothing sent.
+        for text, said in (
+            ("roll", "is not a legal move now"),
+            ("Z99", "not a legal move"),
+            ("hello", "Write a field"),
+            ("C4", "Name the unit to place"),
+        ):
+            page.fill("[data-testid=move-input]", text)
+            page.press("[data-testid=move-input]", "Enter")
+            page.wait_for_function(
+                "s => document.querySelector('[data-testid=move-error]').textContent.includes(s)",
+                arg=said,
+            )
+        assert page.evaluate("() => window.__game.model.version") == version
+        # A placement: a plain unit's type and a lit field.
+        place = page.evaluate("""() => {
+          const st = window.__game.model.state;
+          const units = Object.fromEntries(st.view.units.map((u) => [u.id, u]));
+          const a = st.legal.find((a) => a.type === "place" && !units[a.unit].leader && units[a.unit].type === "infantry");
+          return { field: String.fromCharCode(65 + a.at[1]) + (a.at[0] + 1), at: a.at };
+        }""")
+        page.fill("[data-testid=move-input]", f"infantry {place['field']}")
+        page.press("[data-testid=move-input]", "Enter")
+        self.wait_version(page, version + 1)
+        placed = page.evaluate(
+            "at => window.__game.model.state.view.units.filter((u) => u.at && u.at[0] === at[0] && u.at[1] === at[1]).map((u) => u.type)",
+            place["at"],
+        )
+        assert placed == ["infantry"], placed
+        self.both_widths(page, "idiotenspiel-typed-place", show="#move-form")
+
+        # Movement: a unit alone on its field, moved by its two field names.
+        off_loop(act_until, lambda v: v["phase"] == "move")
+        mover = off_loop(
+            lambda: get_ruleset("idiotenspiel").to_act(
+                get_ruleset("idiotenspiel").decode(Game.objects.get(pk=game_id).state)
+            )[0]
+        )
+        page = self.phone("mover", users[mover], game_id)
+        version = page.evaluate("() => window.__game.model.version")
+        move = page.evaluate("""() => {
+          const st = window.__game.model.state;
+          const name = ([x, y]) => String.fromCharCode(65 + y) + (x + 1);
+          const units = Object.fromEntries(st.view.units.map((u) => [u.id, u]));
+          const alone = (u) => st.view.units.filter((v) => v.at && v.at[0] === u.at[0] && v.at[1] === u.at[1]).length === 1;
+          const a = st.legal.find((a) => a.type === "move" && !a.facing && !a.with && alone(units[a.unit])
+            && (a.to[0] !== units[a.unit].at[0] || a.to[1] !== units[a.unit].at[1]));
+          return { text: `${name(units[a.unit].at)}-${name(a.to)}`, unit: a.unit, to: a.to };
+        }""")
+        page.fill("[data-testid=move-input]", move["text"])
+        page.press("[data-testid=move-input]", "Enter")
+        self.wait_version(page, version + 1)
+        where = page.evaluate(
+            "id => window.__game.model.state.view.units.find((u) => u.id === id).at", move["unit"]
+        )
+        assert where == move["to"], (move, where)
+        assert page.input_value("[data-testid=move-input]") == ""
+        self.both_widths(page, "idiotenspiel-typed-move", show="#move-form")
         assert not self.page_errors
