@@ -32,9 +32,10 @@ FINGER = 44
 
 # Centres (page px) of the lit fields, and the least distance between two of them.
 TARGETS_JS = """() => {
-  const c = [...document.querySelectorAll("#board .target")].map((el) => {
+  const lit = "#board .target, #board .ids-target, #board .hh-target";
+  const c = [...document.querySelectorAll(lit)].map((el) => {
     const r = el.getBoundingClientRect();
-    return { k: el.dataset.target, x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
   });
   let least = Infinity;
   for (let i = 0; i < c.length; i++)
@@ -298,4 +299,28 @@ class PhoneTouch(BrowserLiveTestCase):
         assert where == move["to"], (move, where)
         assert page.input_value("[data-testid=move-input]") == ""
         self.both_widths(page, "idiotenspiel-typed-move", show="#move-form")
+        assert not self.page_errors
+
+    def test_hexenhalma_arena_fields_are_a_finger_wide_once_zoomed(self):
+        gm, team, other = off_loop(self.users, "meister", "hexe1", "hexe2")
+        game_id = self.table("hexenhalma", [gm, team, other])
+        g = self.new_page("gm", gm)
+        g.goto(f"{self.live_server_url}/g/{game_id}/")
+        self.wait_connected(g)
+        g.select_option("[data-testid=hh-preset]", "arena")
+        g.click("[data-testid=hh-load-preset]")
+        g.wait_for_function("() => document.querySelectorAll('#board rect.hh-cell').length === 900")
+        g.click("[data-testid=hh-open-round]")
+        page = self.phone("team", team, game_id)
+        page.wait_for_selector("#board .hh-target")
+        plain = page.evaluate(TARGETS_JS)
+        assert plain["least"] < FINGER, plain  # 30 fields a row on a 340 px board
+        page.click("[data-testid=zoom]")
+        zoomed = page.evaluate(TARGETS_JS)
+        assert zoomed["count"] == plain["count"] and zoomed["least"] >= FINGER, zoomed
+        page.locator("#board .hh-target").first.scroll_into_view_if_needed()
+        settle(page)
+        self.shot(page, "hexenhalma-zoomed-360")
+        for label, height in page.evaluate(SIZES_JS):
+            assert height >= FINGER, (label, height)
         assert not self.page_errors
