@@ -43,6 +43,18 @@ TARGETS_JS = """() => {
   return { count: c.length, least };
 }"""
 
+# The least distance between the centres of the elements ``sel`` matches (a board's fields).
+SPREAD_JS = """(sel) => {
+  const c = [...document.querySelectorAll(sel)].map((el) => {
+    const r = el.getBoundingClientRect();
+    return [r.x + r.width / 2, r.y + r.height / 2];
+  });
+  let least = Infinity;
+  for (let i = 0; i < c.length; i++)
+    for (let j = i + 1; j < c.length; j++) least = Math.min(least, Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]));
+  return least;
+}"""
+
 # For each lit field: scrolled into view, what a tap at its centre and 21 px off it
 # (eight directions) would hit; the keys hit that are not its own.
 FINGER_JS = """(reach) => {
@@ -241,10 +253,18 @@ class PhoneTouch(BrowserLiveTestCase):
         )
         page = self.phone("placer", users[seat], game_id)
         version = page.evaluate("() => window.__game.model.version")
+        # Zoomed, the map's lit fields (28 a row) are a finger apart.
+        page.wait_for_selector("#board .ids-target")
+        page.click("[data-testid=zoom]")
+        zoomed = page.evaluate(TARGETS_JS)
+        assert zoomed["count"] > 1 and zoomed["least"] >= FINGER, zoomed
+        settle(page)
+        self.shot(page, "idiotenspiel-zoomed-360")
+        page.click("[data-testid=zoom]")
         # Bad input: a clear message, nothing sent.
         for text, said in (
             ("roll", "is not a legal move now"),
-            ("Z99", "not a legal move"),
+            ("infantry Z99", "not a legal move"),
             ("hello", "Write a field"),
             ("C4", "Name the unit to place"),
         ):
@@ -321,6 +341,18 @@ class PhoneTouch(BrowserLiveTestCase):
         page.locator("#board .hh-target").first.scroll_into_view_if_needed()
         settle(page)
         self.shot(page, "hexenhalma-zoomed-360")
+        for label, height in page.evaluate(SIZES_JS):
+            assert height >= FINGER, (label, height)
+        assert not self.page_errors
+
+    def test_daschax_fields_are_a_finger_apart_once_zoomed(self):
+        a, b = off_loop(self.users, "anna", "ben")
+        game_id = self.table("daschax", [a, b])
+        page = self.phone("anna", a, game_id)
+        page.click("[data-testid=zoom]")
+        assert page.evaluate(SPREAD_JS, "#board .dx-cell") >= FINGER
+        settle(page)
+        self.shot(page, "daschax-zoomed-360")
         for label, height in page.evaluate(SIZES_JS):
             assert height >= FINGER, (label, height)
         assert not self.page_errors
