@@ -1,4 +1,6 @@
-"""axe-core on every page type: 0 serious or critical violations (issue 17, item 9).
+"""axe-core on every page type: 0 violations of any impact (issue 17, item 9; the
+moderate and minor ones too since the game page's heading order, the replay's h1
+and the lists' unnamed action column were fixed).
 
 axe-core is a dev-only npm dependency (package.json); the script is injected
 from node_modules into each page, run against the whole document, and its
@@ -49,7 +51,7 @@ class AxeTests(BrowserLiveTestCase):
         page.set_viewport_size({"width": 1280, "height": 900})
         return found
 
-    def test_every_page_type_has_no_serious_or_critical_violation(self):
+    def test_every_page_type_has_no_violation_of_any_impact(self):
         if not AXE.exists():
             pytest.skip("axe-core is not installed: run npm ci")
         User = get_user_model()
@@ -92,7 +94,9 @@ class AxeTests(BrowserLiveTestCase):
 
         (SHOTS / "axe-results.json").write_text(json.dumps(results, indent=1))
         bad = {
-            page_type: [v for v in found if v["impact"] in ("serious", "critical")]
+            page_type: [
+                v for v in found if v["impact"] in ("minor", "moderate", "serious", "critical")
+            ]
             for page_type, found in results.items()
         }
         bad = {k: v for k, v in bad.items() if v}

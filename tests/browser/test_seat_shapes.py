@@ -7,6 +7,9 @@
 - Idiotenspiel (green and red): Robin's counters are square, the Sheriff's
   round; the swatches too.
 - Halma and Daschax: the two seats differ in lightness (contrast at least 3:1).
+- Hexenhalma (a game master and up to 20 teams): each swatch carries its seat's
+  label, the team's number or the game master's star, readable on its colour
+  (contrast at least 4.5:1); a round's two sides are white and black.
 """
 
 from __future__ import annotations
@@ -57,6 +60,21 @@ LIGHTNESS_JS = """(selectors) => selectors.map((sel) => {
     return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   });
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+})"""
+
+
+# Per swatch of the players' list: its label and the luminance of its text and fill.
+SWATCH_LABELS_JS = """() => [...document.querySelectorAll("#players .swatch")].map((s) => {
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\\d.]+/g).map(Number).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const cs = getComputedStyle(s);
+  return { label: s.textContent, text: lum(cs.color), fill: lum(cs.backgroundColor),
+           shown: s.getBoundingClientRect().width > 0 };
 })"""
 
 
@@ -155,4 +173,22 @@ class SeatShapes(BrowserLiveTestCase):
             for page in self.look(game_id, a, ruleset):
                 light = page.evaluate(LIGHTNESS_JS, selectors)
                 assert contrast(*light) >= 3, (ruleset, light)
+        assert not self.page_errors
+
+    def test_hexenhalma_teams_carry_their_number(self):
+        users = off_loop(self.users, "meister", "hexe1", "hexe2", "hexe3", "hexe4", "hexe5")
+
+        def make():
+            game = table_create(host=users[0], ruleset="hexenhalma", seat_count=len(users))
+            for user in users[1:]:
+                table_join(game_id=game.pk, user=user)
+            table_start(game_id=game.pk, user=users[0])
+            return game.pk
+
+        game_id = off_loop(make)
+        for page in self.look(game_id, users[1], "hexenhalma"):
+            swatches = page.evaluate(SWATCH_LABELS_JS)
+            assert [s["label"] for s in swatches] == ["\u2605", "1", "2", "3", "4", "5"], swatches
+            for s in swatches:
+                assert s["shown"] and contrast(s["text"], s["fill"]) >= 4.5, s
         assert not self.page_errors

@@ -163,7 +163,9 @@ function render(event = null) {
   $("players").replaceChildren(
     ...model.seats.map((s) => {
       const li = h("li", "player" + (st.to_act.includes(s.index) ? " to-move" : ""), null, { "data-seat": s.index });
-      li.append(h("span", `swatch seat-${s.index}`));
+      // A board may label its seats' swatches (a team's number): told apart without colour.
+      const mark = boardModule.seatMark?.(s.index) ?? "";
+      li.append(h("span", `swatch seat-${s.index}${mark ? " marked" : ""}`, mark, { "aria-hidden": "true" }));
       const name = s.user ? h("a", "player-link", s.user, { href: `/players/${encodeURIComponent(s.user)}/` }) : "—";
       li.append(`${s.name}: `, ...nameWithBadge(name, s.bot), s.index === model.seat ? ` (${gettext("you")})` : "");
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
@@ -246,8 +248,22 @@ function renderAccess(st) {
   $("text-view-box").hidden = !textView;
   if (textView) $("text-view").replaceChildren(...textView.map((line) => h("li", "", line)));
   $("move-form").hidden = !typed;
-  if (typed) $("move-help").textContent = boardModule.moveHelp ?? "";
+  if (!typed) return;
+  // Seated but not to act: the box stays, greyed, and says why.
+  const myTurn = st.to_act.includes(model.seat) && !waitingFor(st);
+  const input = $("move-input", HTMLInputElement);
+  input.disabled = !myTurn;
+  $("move-form").querySelector("button").disabled = !myTurn;
+  $("move-help").textContent = myTurn ? (boardModule.moveHelp ?? "") : gettext("Wait for your turn.");
 }
+
+// Phones: the board's picture zoomed into a box of its own that scrolls, the lit fields in view.
+$("zoom-btn").addEventListener("click", () => {
+  const on = $("game").dataset.zoom !== "on";
+  $("game").dataset.zoom = on ? "on" : "off";
+  $("zoom-btn").setAttribute("aria-pressed", String(on));
+  if (on) document.querySelector("#board .target")?.scrollIntoView({ block: "center", inline: "center" });
+});
 
 $("move-form").addEventListener("submit", (e) => {
   e.preventDefault();

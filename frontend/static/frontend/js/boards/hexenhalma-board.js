@@ -75,6 +75,8 @@ export function sizeSvg(svg, rows, cols) {
   const [w, hgt] = [cols * CELL + pad + 1, rows * CELL + pad + 1];
   svg.setAttribute("viewBox", `${-pad} ${-pad} ${w} ${hgt}`);
   svg.style.setProperty("--hh-label", `${3.2 * s}px`);
+  // Zoomed on a phone (game.js, site.css), a field is 48 px: a finger's width, whatever the board's size.
+  svg.style.setProperty("--hh-zoom", `${Math.ceil((w / CELL) * 48)}px`);
   if (svg.parentNode) svg.parentNode.style.aspectRatio = `${w} / ${hgt}`;
 }
 

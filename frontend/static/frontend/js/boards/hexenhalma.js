@@ -39,6 +39,12 @@ export function describe(item, { seatName }) {
 }
 
 /** The round's board as text: per row, its fields, start fields (S) and goals (G). */
+/** A seat's mark on its swatch: up to 20 teams outrun any set of colours, so each
+ * carries its number, and the game master a star. */
+export function seatMark(seat) {
+  return seat === 0 ? "★" : String(seat);
+}
+
 export function textView(state) {
   const view = state.view;
   if (!view.board) return [gettext("No board yet: the game master is drawing this round's board.")];

@@ -16,6 +16,7 @@ import { placePop } from "./idiotenspiel-pop.js";
 import { fmt, gettext } from "../socket.js";
 
 export { textView } from "./idiotenspiel-text.js";
+export { moveHelp, parseMove } from "./idiotenspiel-typed.js";
 
 export function describe(item, ctx) {
   return describeItem(item, ctx);

@@ -359,6 +359,7 @@ export function createBoard(container, ctx) {
       if (selected && !mine) continue;
       const target = mine ?? (acts.length === 1 ? acts[0] : null);
       const [cx, cy] = P(acts[0].to);
+      hitArea(g, cx, cy, k);
       const dot = svgEl("circle", { cx, cy, r: 4.6, class: `target mz-target${selected ? "" : " reach"}`, "data-target": k }, g);
       activate(dot, () => {
         if (target) send({ type: "move", from: target.from, to: target.to });
@@ -367,11 +368,19 @@ export function createBoard(container, ctx) {
     }
   }
 
+  /** An invisible circle as wide as a field's spacing under a lit field: a finger that
+   * misses the small ring still hits it, and never a neighbour's (they only touch). */
+  function hitArea(g, cx, cy, k) {
+    const hit = svgEl("circle", { cx, cy, r: CELL / 2, class: "mz-hit", "data-hit": k }, g);
+    hit.addEventListener("click", () => g.querySelector(`[data-target="${k}"]`)?.dispatchEvent(new MouseEvent("click", { bubbles: true })));
+  }
+
   function offerPlaces(svg, view, legal) {
     const g = group(svg, "targets");
     for (const a of legal) {
       if (a.type !== "barricade") continue;
       const [cx, cy] = P(a.to);
+      hitArea(g, cx, cy, key(a.to));
       const dot = svgEl("circle", { cx, cy, r: 4.4, class: "target mz-place", "data-target": key(a.to) }, g);
       activate(dot, () => send({ type: "barricade", to: a.to }), fmt(gettext("place the barricade on %(field)s"), { field: fieldName(a.to) }));
     }
