@@ -63,9 +63,9 @@ def game_handover_decline(*, game_id: int, user: Visitor, seat: Any) -> int:
 
 def expire_offers(now: datetime | None = None) -> int:
     """Apply the leave of every offer nobody decided in time; returns how many.
-    Only paused games can hold one (few rows), so they are read in full."""
+    Few running games hold any offer, so they are read in full."""
     now = now or timezone.now()
-    waiting = Game.objects.filter(status=Game.Status.ACTIVE, paused=True).exclude(handovers={})
+    waiting = Game.objects.filter(status=Game.Status.ACTIVE).exclude(handovers={})
     done = 0
     for game_id, offers in waiting.values_list("pk", "handovers"):
         for seat, offer in offers.items():
