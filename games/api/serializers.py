@@ -72,6 +72,9 @@ class BotInviteIn(serializers.Serializer):
 
 class HandoverIn(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=64)
+    agree = StrictBooleanField(
+        required=False, default=True
+    )  # false: decline (a leaver's seat leaves)
 
 
 class ActIn(serializers.Serializer):

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from ..models import Game
 from ..selectors.replays import take_requests
-from ..services import mail, replay_checkpoints
+from ..services import leavers, mail, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
 from ..threads import closing_connections
@@ -52,6 +52,10 @@ def sweep_once() -> int:
                 log.exception("timeout for game %s failed", game_id)
                 break
             applied += 1
+    try:  # leavers' seats nobody decided on in time leave as the rules say
+        applied += leavers.expire_offers()
+    except Exception:
+        log.exception("expiring handover offers failed")
     return applied
 
 

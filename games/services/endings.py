@@ -15,6 +15,7 @@ from ..models import (
 )
 from ..reasons import REASON_ABORTED, REASON_DRAW_AGREED, REASON_RESIGNED
 from ..rules import IllegalAction, Ruleset, get_ruleset
+from . import handover
 from .events import append_event, ended, player_name
 from .guards import conflicts_are_stale, locked_player_seat
 
@@ -22,11 +23,31 @@ if TYPE_CHECKING:
     from ..users import Visitor
 
 
-def leave_or_end(game: Game, rs: Ruleset, seat: int, *, reason: str, event_type: str, now) -> Event:
+def leave_or_end(
+    game: Game,
+    rs: Ruleset,
+    seat: int,
+    *,
+    reason: str,
+    event_type: str,
+    now,
+    offer: bool = True,
+    before: list[dict[str, Any]] | None = None,
+    paused: bool | None = None,
+) -> Event:
     """A seat is out (resigned or timed out): 2 seats end the game, more seats
-    ask the ruleset whether play goes on without it."""
+    ask the ruleset whether play goes on without it. With ``offer``, a seat
+    the others may hand to a bot waits for them instead (services/handover.py);
+    ``before``: event items told first (the offer's end), ``paused``: as in
+    ``next_event``."""
+    if offer:
+        offered = handover.offer_leave(
+            game, rs, seat, event_type=event_type, reason=reason, now=now
+        )
+        if offered is not None:
+            return offered
     state = rs.decode(game.state)
-    events: list[dict[str, Any]] = [{"type": event_type, "seat": seat}]
+    events: list[dict[str, Any]] = [*(before or []), {"type": event_type, "seat": seat}]
     player = player_name(game, seat)
     remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
     if game.seat_count > 2 and len(remaining) > 1:
@@ -38,7 +59,14 @@ def leave_or_end(game: Game, rs: Ruleset, seat: int, *, reason: str, event_type:
             game.left_seats = [*game.left_seats, seat]
             game.draw_offers = [s for s in game.draw_offers if s != seat]
             return append_event(
-                game, rs, state, seat=seat, kind=Event.Kind.LEAVE, events=events + more, now=now
+                game,
+                rs,
+                state,
+                seat=seat,
+                kind=Event.Kind.LEAVE,
+                events=events + more,
+                paused=paused,
+                now=now,
             )
     result = ended(game, reason, winners=remaining, player=player)
     return append_event(

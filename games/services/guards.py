@@ -99,7 +99,8 @@ def require_seat(game: Game, user: Any) -> int:
             "login_required", gettext_noop("Log in to play."), status=403, version=game.version
         )
     seat = seat_index(game, user)
-    if seat is None or seat in game.left_seats:
+    # A leaver whose seat waits for (or went to) a bot acts no more (services/handover.py).
+    if seat is None or seat in game.left_seats or "leave" in game.handovers.get(str(seat), {}):
         raise GameError(
             "not_seated",
             gettext_noop("You do not hold a seat in this game; spectators cannot act."),

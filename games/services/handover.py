@@ -12,6 +12,7 @@ The player coming back and moving before that withdraws the offer.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_noop
 
 from ..errors import GameError
 from ..models import Event, Game
-from ..rules import get_ruleset
+from ..rules import Ruleset, get_ruleset
 from .events import append_event
 from .guards import conflicts_are_stale, locked_seat
 
@@ -28,6 +29,90 @@ if TYPE_CHECKING:
 
 HANDOVER_LEVEL = "medium"
 OWN_TIMERS = ("clock", "move")  # a seat's own time, not a game master's round deadline
+# Rulesets whose leavers' seats are offered (RULES.md removes a Malefiz leaver's pieces).
+LEAVE_OFFERED = frozenset({"malefiz"})
+REALTIME_DECISION = 120.0  # seconds the others have to decide, on a realtime clock
+DAY = 86400.0
+
+
+def decision_seconds(game: Game) -> float:
+    """How long the others have to decide: 2 minutes (realtime), else one move period."""
+    if game.clock.get("kind") == "realtime":
+        return REALTIME_DECISION
+    return float(game.clock.get("days") or 3) * DAY
+
+
+def leaving(game: Game, seat: int) -> bool:
+    """``seat`` resigned or timed out and waits for the others (or a bot plays it)."""
+    return "leave" in (game.handovers.get(str(seat)) or {})
+
+
+def pending_leaves(game: Game) -> list[int]:
+    return [int(s) for s, o in game.handovers.items() if "leave" in o and o.get("move") is None]
+
+
+def still_paused(game: Game) -> bool:
+    """Whether the game stays paused once one offer is decided: another offer or a
+    remis request still waits."""
+    return bool(pending_leaves(game) or game.remis_pending)
+
+
+def offer_leave(
+    game: Game, rs: Ruleset, seat: int, *, event_type: str, reason: str, now: datetime
+) -> Event | None:
+    """Offer a leaving seat to a bot instead of applying the leave (None: not offered)."""
+    if game.ruleset not in LEAVE_OFFERED or str(seat) in game.bots or leaving(game, seat):
+        return None
+    others = [
+        s
+        for s in range(game.seat_count)
+        if s != seat and s not in game.left_seats and not leaving(game, s)
+    ]
+    if game.seat_count < 3 or len(others) < 2:
+        return None
+    game.draw_offers = [s for s in game.draw_offers if s != seat]
+    until = now + timedelta(seconds=decision_seconds(game))
+    leave = {"reason": reason, "event": event_type, "until": until.isoformat()}
+    game.handovers = {**game.handovers, str(seat): {"votes": [], "move": None, "leave": leave}}
+    items: list[dict[str, Any]] = [{"type": event_type, "seat": seat}]
+    if voters(game, seat):
+        items.append({"type": "handover_offered", "seat": seat, "until": leave["until"]})
+        paused: bool | None = True
+    else:  # every other seat is a bot's: it takes over at once
+        items.append(take_over(game, seat))
+        paused = None
+    return append_event(
+        game,
+        rs,
+        rs.decode(game.state),
+        seat=seat,
+        kind=Event.Kind.HANDOVER,
+        events=items,
+        paused=paused,
+        now=now,
+    )
+
+
+def take_over(game: Game, seat: int) -> dict[str, Any]:
+    """The medium bot plays ``seat`` from the next move on (in memory); its event item."""
+    move = Event.objects.filter(game=game, kind=Event.Kind.ACT).count() + 1
+    offer = game.handovers.get(str(seat)) or {"votes": []}
+    game.handovers = {**game.handovers, str(seat): {**offer, "move": move}}
+    game.bots = {**game.bots, str(seat): HANDOVER_LEVEL}
+    game.has_bots = True
+    refill_clock(game, seat)
+    return {"type": "handed_to_bot", "seat": seat, "level": HANDOVER_LEVEL, "move": move}
+
+
+def refill_clock(game: Game, seat: int) -> None:
+    """A seat that timed out has no time left: the bot gets a fresh period for it."""
+    kind = game.clock.get("kind")
+    if kind not in ("realtime", "correspondence") or len(game.clocks or []) <= seat:
+        return
+    full = game.clock["minutes"] * 60 if kind == "realtime" else game.clock["days"] * DAY
+    clocks = list(game.clocks)
+    clocks[seat] = max(clocks[seat], float(full))
+    game.clocks = clocks
 
 
 def open_offer(game: Game, seat: int) -> None:
@@ -41,7 +126,7 @@ def open_offer(game: Game, seat: int) -> None:
 def player_returns(game: Game, seat: int) -> None:
     """A player acts on their own seat: refused if a bot plays it now; an open
     offer of it is withdrawn (they are back)."""
-    if str(seat) in game.bots:
+    if str(seat) in game.bots or leaving(game, seat):
         raise GameError(
             "handed_over", gettext_noop("A bot plays this seat now."), version=game.version
         )
@@ -54,7 +139,10 @@ def voters(game: Game, seat: int) -> list[int]:
     return [
         s
         for s in range(game.seat_count)
-        if s != seat and s not in game.left_seats and str(s) not in game.bots
+        if s != seat
+        and s not in game.left_seats
+        and str(s) not in game.bots
+        and not leaving(game, s)
     ]
 
 
@@ -64,36 +152,50 @@ def parse_seat(value: Any) -> int:
     return value
 
 
+def open_offer_of(game: Game, seat: int) -> dict[str, Any]:
+    """The offer of ``seat`` still waiting for votes, or the error saying there is none."""
+    offer = game.handovers.get(str(seat))
+    if offer is None or offer.get("move") is not None or seat in game.left_seats:
+        raise GameError(
+            "no_handover",
+            gettext_noop("No handover to a bot is open for that seat."),
+            version=game.version,
+        )
+    return offer
+
+
+def not_needed(game: Game) -> GameError:
+    return GameError(
+        "already_agreed",
+        gettext_noop("Your agreement is not needed (again) for this seat."),
+        version=game.version,
+    )
+
+
 @conflicts_are_stale
 def game_handover_agree(*, game_id: int, user: Visitor, seat: Any) -> int:
     """One player agrees to let a bot play ``seat``; returns the new version."""
     target = parse_seat(seat)
     with transaction.atomic():
         game, voter = locked_seat(game_id, user)
-        offer = game.handovers.get(str(target))
-        if offer is None or offer.get("move") is not None or target in game.left_seats:
-            raise GameError(
-                "no_handover",
-                gettext_noop("No handover to a bot is open for that seat."),
-                version=game.version,
-            )
+        offer = open_offer_of(game, target)
         if voter == target or voter in offer["votes"]:
-            raise GameError(
-                "already_agreed",
-                gettext_noop("Your agreement is not needed (again) for this seat."),
-                version=game.version,
-            )
+            raise not_needed(game)
         votes = sorted({*offer["votes"], voter})
         item: dict[str, Any] = {"type": "handover_agreed", "seat": target, "votes": votes}
-        offer = {"votes": votes, "move": None}
+        game.handovers = {**game.handovers, str(target): {**offer, "votes": votes}}
+        paused = None
         if set(voters(game, target)) <= set(votes):
-            move = Event.objects.filter(game=game, kind=Event.Kind.ACT).count() + 1
-            offer["move"] = move
-            game.bots = {**game.bots, str(target): HANDOVER_LEVEL}
-            game.has_bots = True
-            item = {"type": "handed_to_bot", "seat": target, "level": HANDOVER_LEVEL, "move": move}
-        game.handovers = {**game.handovers, str(target): offer}
+            item = take_over(game, target)
+            if "leave" in offer:
+                paused = still_paused(game)
         rs = get_ruleset(game.ruleset)
         return append_event(
-            game, rs, rs.decode(game.state), seat=voter, kind=Event.Kind.HANDOVER, events=[item]
+            game,
+            rs,
+            rs.decode(game.state),
+            seat=voter,
+            kind=Event.Kind.HANDOVER,
+            events=[item],
+            paused=paused,
         ).version

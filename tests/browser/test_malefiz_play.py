@@ -9,7 +9,8 @@
    pieces, houses, barricades and move list, and only the seat to act has
    anything to click. The spectator's page replays the walk and the flight
    home, and an action it forces through the socket is refused. Green
-   resigns (its seat is shown as left), then Red: Yellow wins.
+   resigns and Red declines a bot for its seat (it is shown as left), then
+   Red resigns: Yellow wins.
 2. A two-seat game put into a position where Green cannot move with any roll
    but a 1: Green rolls, the site passes by itself, and both pages say so.
 
@@ -345,9 +346,11 @@ class MalefizPlayTests(BrowserLiveTestCase):
         s.wait_for_selector("#toast[data-kind=error]:not([hidden])")
         self.assertEqual(self.page_state(s)["version"], version)
 
-        # Green resigns: its seat is shown as left, its pieces go, play goes on.
+        # Green resigns; Red declines to hand its seat to a bot (services/leavers.py):
+        # its seat is shown as left, its pieces go, play goes on.
         self.resign(b)
-        version += 1
+        a.click("[data-testid=handover-decline-1]")
+        version += 2
         states = self.assert_same_everywhere(pages, version)
         for name, st in states.items():
             self.assertEqual(st["left"], "Left the game: Green (bob)", name)

@@ -1,8 +1,8 @@
 """A timed-out player's seat handed to a bot once every other player agrees.
 
 Hexenhalma keeps a timed-out team in play (its orders are locked), so its seat
-can be handed over; a Malefiz seat that times out leaves the game (its pieces
-go), so none is offered there.
+can be handed over; a Malefiz seat that times out would leave the game (its
+pieces go), so the game waits for the others to decide (leavers).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from games.models import Event, Game
 from games.realtime.sweeper import sweep_once
 from games.services import bots
 from games.services.handover import game_handover_agree
+from games.services.leavers import expire_offers
 from lobby import services as lobby
 from tests.factories import make_user
 
@@ -102,13 +103,19 @@ def test_the_player_coming_back_withdraws_the_offer():
     assert game.handovers == {}
 
 
-def test_a_malefiz_seat_that_times_out_leaves_and_is_not_offered():
+def test_a_malefiz_seat_that_times_out_waits_for_the_others_then_leaves():
+    """Its pieces would go (RULES.md §3): the others are asked first
+    (tests/games/test_leaver_handover.py); nobody deciding, it leaves."""
     users = [make_user() for _ in range(3)]
     game = lobby.table_create(host=users[0], ruleset="malefiz", seat_count=3, clock=DAY)
     for user in users[1:]:
         lobby.table_join(game_id=game.pk, user=user)
     lobby.table_start(game_id=game.pk, user=users[0])
-    with mock.patch("django.utils.timezone.now", return_value=timezone.now() + timedelta(days=2)):
+    later = timezone.now() + timedelta(days=2)
+    with mock.patch("django.utils.timezone.now", return_value=later):
         assert sweep_once() >= 1
     game.refresh_from_db()
-    assert game.left_seats and game.handovers == {}
+    assert game.paused and not game.left_seats and len(game.handovers) == 1
+    assert expire_offers(now=later + timedelta(days=1)) == 1
+    game.refresh_from_db()
+    assert game.left_seats and game.handovers == {} and not game.paused

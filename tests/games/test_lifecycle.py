@@ -26,6 +26,7 @@ from games.services.endings import (
     game_offer_draw,
     game_resign,
 )
+from games.services.leavers import game_handover_decline
 from games.services.mail import send_due_mail
 from games.services.play import game_act
 from lobby import services as lobby
@@ -236,6 +237,8 @@ def test_a_seat_leaving_out_of_turn_leaves_the_turn_running(malefiz, clock):
     clock.advance(3600)
     other = next(s for s in range(3) if s != mover)
     game_resign(game_id=game.pk, user=users[other])
+    # Nobody hands the seat to a bot (services/leavers.py): it leaves.
+    game_handover_decline(game_id=game.pk, user=users[mover], seat=other)
     game = fresh(game)
     assert game.left_seats == [other] and game.to_act == [mover]
     assert game.deadline == turn_ends  # the mover's turn goes on
@@ -251,6 +254,8 @@ def test_the_mover_leaving_starts_the_next_turn(malefiz, clock):
     mover = game.to_act[0]
     clock.advance(10)
     game_resign(game_id=game.pk, user=users[mover])
+    other = next(s for s in range(4) if s != mover)
+    game_handover_decline(game_id=game.pk, user=users[other], seat=mover)  # it leaves
     game = fresh(game)
     (following,) = game.to_act
     assert game.clocks[mover] == 50.0 and game.clocks[following] == 60.0
@@ -320,6 +325,8 @@ def test_leaving_a_three_seat_game(malefiz, clock):
     leaver = users[game.to_act[0]]
     seat = game.to_act[0]
     game_resign(game_id=game.pk, user=leaver)
+    other = next(s for s in range(3) if s != seat)
+    game_handover_decline(game_id=game.pk, user=users[other], seat=seat)  # it leaves
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.left_seats == [seat]
     assert seat not in game.to_act

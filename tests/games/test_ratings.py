@@ -14,6 +14,7 @@ from games.models import Game, Rating, RatingChange
 from games.rules import get_ruleset
 from games.selectors.ratings import BASE_DISPLAY, shown
 from games.services.endings import game_abort, game_offer_draw, game_resign
+from games.services.leavers import game_handover_decline
 from games.services.play import game_act, game_timeout
 from games.services.ratings import finishing_places
 from games.users import is_bot
@@ -71,6 +72,7 @@ def test_a_leaver_ranks_last_below_the_players_who_lost(monkeypatch):
     players = [make_user() for _ in range(3)]
     game = started_game("malefiz", players=players)
     game_resign(game_id=game.pk, user=players[2])  # three seats: play goes on without it
+    game_handover_decline(game_id=game.pk, user=players[0], seat=2)  # no bot: it leaves
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.left_seats == [2]
     finish_with(monkeypatch, game, {"winners": [0], "draw": False, "reason": "finished"})

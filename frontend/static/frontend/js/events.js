@@ -20,6 +20,12 @@ export function describePlatform(item, seatName) {
       return gettext("Draw agreed.");
     case "handover_agreed":
       return fmt(gettext("Agreed to let a bot play %(player)s (%(n)s so far)."), { player, n: (item.votes || []).length });
+    case "handover_offered":
+      return fmt(gettext("%(player)s left; the game waits for the others to hand the seat to a bot."), { player });
+    case "handover_declined":
+      return fmt(gettext("%(by)s declined to hand %(player)s's seat to a bot."), { player, by: seatName(item.by) });
+    case "handover_expired":
+      return fmt(gettext("Nobody handed %(player)s's seat to a bot in time."), { player });
     case "handed_to_bot":
       return fmt(gettext("A bot plays %(player)s from move %(move)s on."), { player, move: item.move });
     case "aborted":

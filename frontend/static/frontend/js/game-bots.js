@@ -27,9 +27,10 @@ export function botInvite(table, me, gameId, onTable) {
 }
 
 /**
- * The buttons that let a bot play a timed-out player's seat, one per open offer
- * this player still has to agree to, drawn in a box after the seat commands.
- * @param {any} state the snapshot (its `handover`: {"<seat>": {votes, move}})
+ * The offers to let a bot play a seat that this player still has to answer,
+ * drawn in a box after the seat commands: a leaver's seat ("Anna left. Hand
+ * the seat to a bot?" Agree / Decline) or a timed-out one (one button).
+ * @param {any} state the snapshot (its `handover`: {"<seat>": {votes, move, leave?}})
  * @param {{seat: number | null, seats: any[]}} model
  * @param {(seat: number) => string} seatName
  */
@@ -41,22 +42,32 @@ export function renderHandover(state, model, gameId, seatName) {
   }
   const left = state.left || [];
   const mine = model.seat;
+  const mineLeft = mine !== null && Boolean((state.handover || {})[String(mine)]?.leave);
   const offers = Object.entries(state.handover || {}).filter(
-    ([seat, offer]) => offer.move === null && state.status === "active" && mine !== null && !left.includes(mine) && Number(seat) !== mine && !offer.votes.includes(mine),
+    ([seat, offer]) =>
+      offer.move === null && state.status === "active" && mine !== null && !mineLeft && !left.includes(mine) && Number(seat) !== mine && !offer.votes.includes(mine),
   );
-  box.replaceChildren(
-    ...offers.map(([seat]) =>
-      button(fmt(gettext("Let a bot play %(player)s"), { player: seatName(Number(seat)) }), () => agree(gameId, Number(seat)), "button small", {
-        "data-testid": `handover-${seat}`,
-      }),
-    ),
-  );
+  box.replaceChildren(...offers.map(([seat, offer]) => offerRow(gameId, Number(seat), offer, seatName)));
   box.hidden = offers.length === 0;
 }
 
-async function agree(gameId, seat) {
+function offerRow(gameId, seat, offer, seatName) {
+  const player = seatName(seat);
+  if (!offer.leave) {
+    return button(fmt(gettext("Let a bot play %(player)s"), { player }), () => answer(gameId, seat, true), "button small", {
+      "data-testid": `handover-${seat}`,
+    });
+  }
+  return h("div", "row", [
+    h("span", "", fmt(gettext("%(player)s left. Hand the seat to a bot?"), { player })),
+    button(gettext("Agree"), () => answer(gameId, seat, true), "button small", { "data-testid": `handover-${seat}` }),
+    button(gettext("Decline"), () => answer(gameId, seat, false), "button small", { "data-testid": `handover-decline-${seat}` }),
+  ]);
+}
+
+async function answer(gameId, seat, agree) {
   try {
-    await api(`/api/games/${gameId}/handover/`, { seat });
+    await api(`/api/games/${gameId}/handover/`, { seat, agree });
   } catch (err) {
     toast(err.message, "error");
   }

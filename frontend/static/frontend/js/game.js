@@ -124,6 +124,8 @@ function noticeRemis(event) {
 /** What a running game waits for, when it is not simply a player's move. */
 function waitingFor(st) {
   if (st.paused && st.remis) return gettext("Waiting for an admin to decide the remis request.");
+  const leaver = Object.entries(st.handover || {}).find(([, offer]) => offer.leave && offer.move === null);
+  if (st.paused && leaver) return fmt(gettext("Paused: the players decide whether a bot plays %(player)s's seat."), { player: seatName(Number(leaver[0])) });
   return null;
 }
 

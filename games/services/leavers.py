@@ -1,0 +1,98 @@
+"""A leaver's seat that the others did not hand to a bot: the rules' leave.
+
+A player declining (``game_handover_decline``), or nobody deciding before the
+offer's limit (``expire_offers``, run by the sweeper), applies the leave the
+rules give (RULES.md: a Malefiz leaver's pieces go, its turns are skipped)
+and play resumes. The offer itself: games/services/handover.py.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import Event, Game
+from ..rules import get_ruleset
+from . import handover
+from .endings import leave_or_end
+from .events import append_event
+from .guards import conflicts_are_stale, locked_seat
+
+if TYPE_CHECKING:
+    from ..users import Visitor
+
+
+def apply_leave(game: Game, seat: int, item: dict[str, Any], now: datetime) -> Event:
+    """Close the leave offer of ``seat`` (``item`` says how) and apply the leave."""
+    leave = game.handovers[str(seat)]["leave"]
+    game.handovers = {k: v for k, v in game.handovers.items() if k != str(seat)}
+    return leave_or_end(
+        game,
+        get_ruleset(game.ruleset),
+        seat,
+        reason=leave["reason"],
+        event_type=leave["event"],
+        now=now,
+        offer=False,
+        before=[item],
+        paused=handover.still_paused(game),
+    )
+
+
+@conflicts_are_stale
+def game_handover_decline(*, game_id: int, user: Visitor, seat: Any) -> int:
+    """One remaining player declines: the leaver's seat leaves as the rules say."""
+    target = handover.parse_seat(seat)
+    with transaction.atomic():
+        game, voter = locked_seat(game_id, user)
+        offer = handover.open_offer_of(game, target)
+        if voter == target or voter in offer["votes"]:
+            raise handover.not_needed(game)
+        item = {"type": "handover_declined", "seat": target, "by": voter}
+        if "leave" not in offer:  # a seat still in play: the offer is withdrawn
+            game.handovers = {k: v for k, v in game.handovers.items() if k != str(target)}
+            rs = get_ruleset(game.ruleset)
+            return append_event(
+                game, rs, rs.decode(game.state), seat=voter, kind=Event.Kind.HANDOVER, events=[item]
+            ).version
+        return apply_leave(game, target, item, timezone.now()).version
+
+
+def expire_offers(now: datetime | None = None) -> int:
+    """Apply the leave of every offer nobody decided in time; returns how many.
+    Few running games hold any offer, so they are read in full."""
+    now = now or timezone.now()
+    waiting = Game.objects.filter(status=Game.Status.ACTIVE).exclude(handovers={})
+    done = 0
+    for game_id, offers in waiting.values_list("pk", "handovers"):
+        for seat, offer in offers.items():
+            leave = offer.get("leave")
+            if (
+                leave
+                and offer.get("move") is None
+                and datetime.fromisoformat(leave["until"]) <= now
+            ):
+                done += expire_one(game_id=game_id, seat=int(seat), now=now)
+    return done
+
+
+@conflicts_are_stale
+def expire_one(*, game_id: int, seat: int, now: datetime) -> int:
+    """``expire_offers`` for one seat, under the row lock (another process or a
+    last vote may have decided it first)."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.Status.ACTIVE)
+            .first()
+        )
+        offer = game.handovers.get(str(seat)) if game is not None else None
+        if not offer or "leave" not in offer or offer.get("move") is not None:
+            return 0
+        if datetime.fromisoformat(offer["leave"]["until"]) > now:
+            return 0
+        apply_leave(game, seat, {"type": "handover_expired", "seat": seat}, now)
+        return 1
