@@ -268,6 +268,7 @@ REST_FRAMEWORK = {
         "tables": "30/min",
         "acts": "300/min",
         "chat": "60/min",
+        "push": "30/min",
         # Replays, match records, remis candidates: per user, else per address.
         "reads": "120/min",
     },
@@ -291,6 +292,18 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "brettspiele@localhost
 # Mail goes out from an outbox in the background (games/mailer.py); a hung
 # server holds up only that, and only this long per message.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
+
+# --- web push (VAPID) --------------------------------------------------------
+# The key pair that signs pushes; without it, one is generated once into
+# VAPID_FILE (beside the SQLite database; git ignores it). See docs/deploy.md.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL)
+VAPID_FILE = os.environ.get("VAPID_FILE", str(Path(SQLITE_PATH).parent / ".vapid.json"))
+PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", "10"))  # seconds one push may take
+GAME_PUSH_SECONDS = float(os.environ.get("GAME_PUSH_SECONDS", "1.0"))  # outbox poll
+# Push services are https; plain http only for tests that serve their own.
+PUSH_ALLOW_HTTP = env_bool("PUSH_ALLOW_HTTP", False)
 
 # --- logging --------------------------------------------------------------
 LOGGING = {

@@ -6,6 +6,7 @@ from django.views.defaults import page_not_found
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_pages
+from frontend import pwa
 from frontend import views as pages
 
 urlpatterns = [
@@ -17,6 +18,9 @@ urlpatterns = [
     path("players/<str:username>/", pages.player_page, name="player"),
     path("leaderboard/<str:ruleset>/", pages.leaderboard_page, name="leaderboard"),
     path("remis/", pages.remis_queue, name="remis-queue"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/", pwa.offline, name="offline"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     # Django's language switch, which also stores a logged-in user's choice.

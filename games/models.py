@@ -393,3 +393,53 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"rematch of game {self.game_id}"
+
+
+class PushSubscription(models.Model):
+    """One device's Push API subscription (a browser profile on one machine).
+
+    The endpoint is the push service's address for that device: unique, so a
+    device that signs in as someone else moves to that account. Removed when
+    the push service answers 404 or 410 (the subscription is gone).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)  # the device's public key, base64url
+    auth = models.CharField(max_length=40)  # its authentication secret, base64url
+    created = models.DateTimeField(auto_now_add=True)
+    last_success = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"
+
+
+class PushSettings(models.Model):
+    """Which notification kinds a user does not want pushed (none by default)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_settings"
+    )
+    muted = models.JSONField(default=list, blank=True)  # Notification.Kind values
+
+    def __str__(self) -> str:
+        return f"push settings of {self.user_id}"
+
+
+class OutgoingPush(models.Model):
+    """A notification waiting to be pushed to one device (the push outbox,
+    drained like ``OutgoingMail`` by games/services/push.py): written in the
+    notifying transaction, deleted once the push service took it."""
+
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="pushes")
+    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE)
+    # When to try (next); None: given up after too many failures.
+    due = models.DateTimeField(null=True, blank=True, default=timezone.now, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push of notification {self.notification_id} to {self.subscription_id}"

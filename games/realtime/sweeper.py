@@ -5,7 +5,8 @@ The in-memory channel layer exists only inside one process, so a timer must
 fire where the sockets are. Each process polls for due games; with several
 processes ``select_for_update(skip_locked=True)`` in ``game_timeout`` makes
 sure exactly one applies each deadline. The outbox's mail (games/services/mail.py)
-goes out from here too, in a thread of its own.
+goes out from here too, in a thread of its own, and so do web pushes
+(games/services/push.py), in another.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from ..models import Game
 from ..selectors.replays import take_requests
-from ..services import leavers, mail, replay_checkpoints
+from ..services import leavers, mail, push, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
 from ..threads import closing_connections
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 BATCH = 50
 PER_GAME = 64
 MAIL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
+PUSH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="push")
 
 
 def sweep_once() -> int:
@@ -87,6 +89,7 @@ class Sweeper:
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
         self.mail_task: asyncio.Task | None = None
+        self.push_task: asyncio.Task | None = None
         self.builder: asyncio.Task | None = None
         self.presence_task: asyncio.Task | None = None
 
@@ -98,6 +101,8 @@ class Sweeper:
             self.task = loop.create_task(self.run())
         if self.mail_task is None or self.mail_task.done():
             self.mail_task = loop.create_task(self.run_mail())
+        if self.push_task is None or self.push_task.done():
+            self.push_task = loop.create_task(self.run_push())
         if self.builder is None or self.builder.done():
             self.builder = loop.create_task(self.run_builder())
         bot_worker.ensure_started()
@@ -139,6 +144,22 @@ class Sweeper:
                 await send()
             except Exception:
                 log.exception("sending mail failed")
+            await asyncio.sleep(interval)
+
+    async def run_push(self) -> None:
+        """Send the push outbox, in a thread of its own: a push service that
+        hangs holds up neither mail, deadlines nor moves."""
+        interval = getattr(settings, "GAME_PUSH_SECONDS", 1.0)
+        send = sync_to_async(
+            closing_connections(push.send_due_pushes),
+            thread_sensitive=False,
+            executor=PUSH_THREAD,
+        )
+        while True:
+            try:
+                await send()
+            except Exception:
+                log.exception("sending pushes failed")
             await asyncio.sleep(interval)
 
 

@@ -22,14 +22,16 @@ from ..models import (
 from ..rules import get_ruleset
 from ..selectors.notifications import as_dict
 from ..store import presence
+from . import push
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 
 def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[str, Any]) -> None:
-    """Store one notification per user, and its e-mail in the outbox for those
-    who want mail (sent in the background, games/mailer.py); push after the commit."""
+    """Store one notification per user, its e-mail in the outbox for those
+    who want mail (sent in the background, services/mail.py) and its web pushes
+    in theirs (services/push.py); push to open pages after the commit."""
     if not user_ids:
         return
     with transaction.atomic(savepoint=False):  # the caller's transaction, if there is one
@@ -45,6 +47,7 @@ def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[st
         OutgoingMail.objects.bulk_create(
             [OutgoingMail(notification=n) for n in notes if n.user_id in mailed]
         )
+        push.enqueue(notes)  # web push, through its own outbox (services/push.py)
     publish.after_commit(partial(_push, [n.pk for n in notes]))
 
 

@@ -1,0 +1,112 @@
+"""Web push subscriptions: this device's, added and removed (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..services import push, push_keys
+from .common import WriteThrottle, answer, valid
+from .serializers import answers
+
+BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+
+
+def _b64url(value: str) -> bytes:
+    try:
+        if not BASE64URL.fullmatch(value):
+            raise ValueError(value)
+        return base64.urlsafe_b64decode(value.rstrip("=") + "=" * (-len(value.rstrip("=")) % 4))
+    except (binascii.Error, ValueError):
+        raise serializers.ValidationError(_("This is not base64url text.")) from None
+
+
+class KeysIn(serializers.Serializer):
+    p256dh = serializers.CharField(max_length=100, help_text="the device's P-256 public key")
+    auth = serializers.CharField(max_length=40, help_text="the 16-byte authentication secret")
+
+    def validate_p256dh(self, value: str) -> str:
+        try:
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), _b64url(value))
+        except ValueError:
+            raise serializers.ValidationError(
+                _("This is not an uncompressed P-256 public key.")
+            ) from None
+        return value
+
+    def validate_auth(self, value: str) -> str:
+        if len(_b64url(value)) != 16:
+            raise serializers.ValidationError(_("The authentication secret must be 16 bytes."))
+        return value
+
+
+class EndpointIn(serializers.Serializer):
+    endpoint = serializers.URLField(max_length=1000, help_text="the push service's address")
+
+    def validate_endpoint(self, value: str) -> str:
+        scheme = urlsplit(value).scheme
+        if scheme != "https" and not (scheme == "http" and settings.PUSH_ALLOW_HTTP):
+            raise serializers.ValidationError(_("A push service's address starts with https://."))
+        return value
+
+
+class SubscriptionIn(EndpointIn):
+    """The JSON of the browser's ``PushSubscription`` (``subscription.toJSON()``)."""
+
+    keys = KeysIn()
+    expirationTime = serializers.IntegerField(required=False, allow_null=True)
+
+
+class SubscriptionOut(serializers.Serializer):
+    endpoint = serializers.CharField()
+    created = serializers.DateTimeField()
+    last_success = serializers.DateTimeField(allow_null=True)
+
+
+class PushStateOut(serializers.Serializer):
+    public_key = serializers.CharField(help_text="the applicationServerKey, base64url")
+    subscriptions = SubscriptionOut(many=True)
+
+
+class PushSubscriptions(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "push"
+
+    @extend_schema(responses=answers({200: PushStateOut}))
+    def get(self, request: Request) -> Response:
+        subs = request.user.push_subscriptions.order_by("created")
+        return answer(
+            PushStateOut,
+            {"public_key": push_keys.keys().public_key, "subscriptions": list(subs)},
+        )
+
+    @extend_schema(
+        request=SubscriptionIn, responses=answers({200: SubscriptionOut, 201: SubscriptionOut})
+    )
+    def post(self, request: Request) -> Response:
+        data = valid(SubscriptionIn, request)
+        sub, created = push.subscribe(
+            user=request.user,
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+        )
+        return answer(SubscriptionOut, sub, status=201 if created else 200)
+
+    @extend_schema(request=EndpointIn, responses=answers({204: None}))
+    def delete(self, request: Request) -> Response:
+        data = valid(EndpointIn, request)
+        push.unsubscribe(user=request.user, endpoint=data["endpoint"])
+        return Response(status=204)  # gone either way

@@ -1,0 +1,182 @@
+"""Web push out of the moves' way: a durable outbox that each server process
+drains, like the mail outbox (games/services/mail.py).
+
+``notifications.notify`` calls ``enqueue`` in the notifying transaction: one
+``OutgoingPush`` row per notification and device of a user who has not
+switched that kind off. Nothing is sent there. The worker started beside the
+deadline sweeper (games/realtime/sweeper.py) calls ``send_due_pushes`` in a
+thread of its own: it leases due rows in a short transaction, then encrypts
+(aes128gcm) and sends each outside any transaction, in the recipient's
+language, signed with the site's VAPID key (push_keys.py). A push service
+answering 404 or 410 has forgotten the subscription: it is deleted with its
+queued pushes. A timeout, a connection error or any other answer is tried
+again after 1, 2, 4 ... minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+import requests
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone, translation
+from pywebpush import WebPushException, webpush
+
+from ..models import Notification, OutgoingPush, PushSettings, PushSubscription
+from ..selectors.notifications import notification_text
+from . import push_keys
+
+log = logging.getLogger(__name__)
+BATCH = 20
+LEASE = timedelta(minutes=10)  # a claimed push whose sender died goes out again after this
+FIRST_RETRY = timedelta(minutes=1)  # then doubling: 1, 2, 4 ... minutes
+LAST_RETRY = timedelta(hours=1)
+MAX_ATTEMPTS = 8  # a turn pushed hours late helps nobody
+TTL = 24 * 3600  # how long the push service may hold a push for a device that is off
+GONE = {404, 410}
+
+
+def enqueue(notes: list[Notification]) -> None:
+    """Queue each notification for every device of its user, unless the user
+    switched that kind off (called inside the notifying transaction)."""
+    user_ids = {n.user_id for n in notes}
+    devices: dict[int, list[int]] = {}
+    for sub_id, user_id in PushSubscription.objects.filter(user_id__in=user_ids).values_list(
+        "pk", "user_id"
+    ):
+        devices.setdefault(user_id, []).append(sub_id)
+    if not devices:
+        return  # the usual answer: one query
+    muted = dict(
+        PushSettings.objects.filter(user_id__in=list(devices)).values_list("user_id", "muted")
+    )
+    OutgoingPush.objects.bulk_create(
+        [
+            OutgoingPush(notification=n, subscription_id=sub_id)
+            for n in notes
+            if n.kind not in (muted.get(n.user_id) or [])
+            for sub_id in devices.get(n.user_id, [])
+        ]
+    )
+
+
+def payload(note: Notification) -> dict[str, Any]:
+    """What the service worker shows: the text in the reader's language, and
+    the page a click opens (the game, else the lobby)."""
+    with translation.override(note.user.language_or_default()):
+        text = notification_text(note.kind, note.params)
+    url = reverse("game", args=[note.game_id]) if note.game_id else reverse("lobby")
+    return {
+        "title": "Brettspiele",
+        "body": text,
+        "url": url,
+        "kind": note.kind,
+        "id": note.pk,
+        "tag": f"{note.kind}-{note.game_id or note.pk}",  # a newer one replaces an older
+    }
+
+
+def send_due_pushes(now: datetime | None = None) -> int:
+    """Send every push that is due; returns how many the push services took."""
+    now = now or timezone.now()
+    sent = 0
+    lease = now + LEASE
+    while True:
+        claimed = _claim_due(now, lease)
+        sent += sum(_send(push_id, lease, now) for push_id in claimed)
+        if len(claimed) < BATCH:
+            return sent
+
+
+def _claim_due(now: datetime, lease: datetime) -> list[int]:
+    """Due pushes, leased to this caller until ``lease``."""
+    if not OutgoingPush.objects.filter(due__lte=now).exists():
+        return []  # the usual answer, without a write transaction
+    with transaction.atomic():
+        ids = list(
+            OutgoingPush.objects.select_for_update(skip_locked=True)
+            .filter(due__lte=now)
+            .order_by("due")
+            .values_list("pk", flat=True)[:BATCH]
+        )
+        OutgoingPush.objects.filter(pk__in=ids).update(due=lease, attempts=F("attempts") + 1)
+    return ids
+
+
+def _send(push_id: int, lease: datetime, now: datetime) -> int:
+    push = (
+        OutgoingPush.objects.select_related("notification__user", "subscription")
+        .filter(pk=push_id, due=lease)  # still ours: not claimed again after a lapsed lease
+        .first()
+    )
+    if push is None:
+        return 0
+    sub = push.subscription
+    keys = push_keys.keys()
+    try:
+        webpush(
+            {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
+            data=json.dumps(payload(push.notification)),
+            vapid_private_key=keys.signer(),
+            vapid_claims={"sub": keys.subject},
+            timeout=settings.PUSH_TIMEOUT,
+            ttl=TTL,
+        )
+    except WebPushException as exc:
+        status = getattr(exc.response, "status_code", None)
+        if status in GONE:
+            log.info("push subscription %s is gone (%s): removed", sub.pk, status)
+            sub.delete()  # and with it every push queued for that device
+            return 0
+        _retry_later(push, exc, now)
+        return 0
+    except (requests.RequestException, ValueError, TypeError) as exc:
+        # Timeouts, refused connections; a key the encryption refuses.
+        _retry_later(push, exc, now)
+        return 0
+    push.delete()
+    PushSubscription.objects.filter(pk=sub.pk).update(last_success=now)
+    return 1
+
+
+def _retry_later(push: OutgoingPush, exc: Exception, now: datetime) -> None:
+    if push.attempts >= MAX_ATTEMPTS:
+        due = None
+        log.error("giving up push %s after %s attempts: %r", push.pk, push.attempts, exc)
+    else:
+        due = now + min(FIRST_RETRY * 2 ** (push.attempts - 1), LAST_RETRY)
+        log.warning("push %s failed (attempt %s): %r", push.pk, push.attempts, exc)
+    OutgoingPush.objects.filter(pk=push.pk).update(due=due, last_error=repr(exc)[:300])
+
+
+def subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple[PushSubscription, bool]:
+    """Store this device's subscription for ``user`` (a device that signed in
+    as someone else moves over); returns it and whether it is new."""
+    return PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
+    )
+
+
+def unsubscribe(*, user: Any, endpoint: str) -> bool:
+    """Forget this device (only the user's own); returns whether there was one."""
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return deleted > 0
+
+
+def muted_kinds(user: Any) -> list[str]:
+    found = PushSettings.objects.filter(user=user).values_list("muted", flat=True).first()
+    return list(found or [])
+
+
+def set_muted(*, user: Any, kinds: list[str]) -> None:
+    """Switch these kinds off for ``user``'s pushes (and every other kind on)."""
+    known = set(Notification.Kind.values)
+    PushSettings.objects.update_or_create(
+        user=user, defaults={"muted": sorted(k for k in set(kinds) if k in known)}
+    )

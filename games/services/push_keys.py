@@ -1,0 +1,91 @@
+"""The site's VAPID key pair: it signs every push, and pages subscribe with
+its public half (the Push API's ``applicationServerKey``).
+
+From the environment (``VAPID_PUBLIC_KEY``, ``VAPID_PRIVATE_KEY``,
+``VAPID_SUBJECT``) when set; otherwise generated once into ``VAPID_FILE`` (by
+default ``.vapid.json`` beside the SQLite database, which git ignores), so the
+embedded default has push without any set-up. Keys are base64url: the public
+key an uncompressed P-256 point (65 bytes), the private key its 32-byte scalar
+(the format of the web-push libraries' key generators).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import threading
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from py_vapid import Vapid02
+
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class VapidKeys:
+    public_key: str
+    private_key: str
+    subject: str
+
+    def signer(self) -> Vapid02:
+        return signer(self.private_key)
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def generate() -> tuple[str, str]:
+    """A fresh key pair: (public, private), both base64url."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = key.private_numbers().private_value.to_bytes(32, "big")
+    public = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return b64url(public), b64url(private)
+
+
+@cache
+def keys() -> VapidKeys:
+    """The key pair in use (read or generated once per process)."""
+    subject = settings.VAPID_SUBJECT
+    if settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY:
+        return VapidKeys(settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY, subject)
+    public, private = _from_file(Path(settings.VAPID_FILE))
+    return VapidKeys(public, private, subject)
+
+
+def _from_file(path: Path) -> tuple[str, str]:
+    with _lock:
+        if not path.exists():
+            public, private = generate()
+            # Written aside and renamed: a second process never reads half a file,
+            # and the first one to rename wins for good.
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"public_key": public, "private_key": private}))
+            os.chmod(tmp, 0o600)
+            try:
+                os.link(tmp, path)  # fails if another process got there first
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink()
+        data = json.loads(path.read_text())
+        return data["public_key"], data["private_key"]
+
+
+@cache
+def signer(private_key: str) -> Vapid02:
+    return Vapid02.from_string(private_key=private_key)
+
+
+@receiver(setting_changed)
+def _forget(*, setting: str, **kwargs: object) -> None:
+    if setting.startswith("VAPID_"):
+        keys.cache_clear()
