@@ -40,6 +40,7 @@ LAST_RETRY = timedelta(hours=1)
 MAX_ATTEMPTS = 8  # a turn pushed hours late helps nobody
 TTL = 24 * 3600  # how long the push service may hold a push for a device that is off
 GONE = {404, 410}
+MAX_DEVICES = 20  # per user
 
 
 def enqueue(notes: list[Notification]) -> None:
@@ -158,9 +159,13 @@ def _retry_later(push: OutgoingPush, exc: Exception, now: datetime) -> None:
 def subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple[PushSubscription, bool]:
     """Store this device's subscription for ``user`` (a device that signed in
     as someone else moves over); returns it and whether it is new."""
-    return PushSubscription.objects.update_or_create(
+    sub, created = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
     )
+    if created:  # a user's devices are few; forgotten ones go, oldest first
+        stale = user.push_subscriptions.order_by("-created", "-pk").values_list("pk", flat=True)
+        PushSubscription.objects.filter(pk__in=list(stale[MAX_DEVICES:])).delete()
+    return sub, created
 
 
 def unsubscribe(*, user: Any, endpoint: str) -> bool:

@@ -1,0 +1,166 @@
+"""The installable web app in Chromium: the service worker registers at the
+root scope, a push delivered to it through the DevTools protocol
+(``ServiceWorker.deliverPushMessage``: headless Chromium cannot reach a
+browser vendor's push service) shows the notification, and a click on it
+opens the game; Chromium finds the site installable
+(``Page.getInstallabilityErrors``); offline, a page shows the offline page.
+
+A headless browser has no notification to click: the test dispatches a
+``notificationclick`` event, carrying the very notification the push showed
+(``registration.getNotifications()``), to the worker's own listener, with
+``waitUntil`` captured so the test waits for the listener's work to finish.
+Everything after that (finding the site's window, taking it to the game) is
+the worker's code as a real click runs it.
+
+Run: .venv/bin/pytest tests/browser/test_push_pwa.py   (screenshots: artifacts/screenshots/)
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+
+import pytest
+
+from tests.conftest import CHROMIUM
+from tests.factories import make_user, started_game
+
+from .helpers import CHROMIUM_ARGS, TIMEOUT_MS, BrowserLiveTestCase, off_loop
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+CLICK_JS = """async () => {
+  const [note] = await self.registration.getNotifications();
+  const click = new NotificationEvent("notificationclick", { notification: note });
+  let work = Promise.resolve();
+  click.waitUntil = (promise) => { work = promise; };
+  self.dispatchEvent(click);
+  await work;
+  return (await self.registration.getNotifications()).length;
+}"""
+
+NOTIFICATIONS_JS = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  return (await registration.getNotifications()).map((n) => ({
+    title: n.title, body: n.body, tag: n.tag, data: n.data, icon: n.icon,
+  }));
+}"""
+
+
+class PushAndInstallTests(BrowserLiveTestCase):
+    def open_controlled(self, user=None, name: str = "player"):
+        """A page on the lobby, controlled by the site's worker, with a
+        DevTools session that reports the worker's registrations."""
+        page = self.new_page(name, user=user)
+        page.context.grant_permissions(["notifications"], origin=self.live_server_url)
+        cdp = page.context.new_cdp_session(page)
+        registrations: dict[str, str] = {}
+        cdp.on(
+            "ServiceWorker.workerRegistrationUpdated",
+            lambda event: registrations.update(
+                {r["scopeURL"]: r["registrationId"] for r in event["registrations"]}
+            ),
+        )
+        cdp.send("ServiceWorker.enable")
+        page.goto(f"{self.live_server_url}/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.wait_for_function("() => navigator.serviceWorker.controller.state === 'activated'")
+        return page, cdp, registrations
+
+    def test_a_push_shows_a_notification_and_its_click_opens_the_game(self):
+        user = off_loop(make_user, "pia")
+        game = off_loop(started_game, players=[user, off_loop(make_user)])
+        page, cdp, registrations = self.open_controlled(user)
+        scope = f"{self.live_server_url}/"
+        page.wait_for_function("() => true")  # let the protocol's events arrive
+        self.assertIn(scope, registrations)
+        self.assertEqual(
+            page.evaluate("async () => (await navigator.serviceWorker.ready).scope"), scope
+        )
+
+        message = {
+            "title": "Brettspiele",
+            "body": f"Your turn in game #{game.pk} (Halma).",
+            "url": f"/g/{game.pk}/",
+            "kind": "your_turn",
+            "id": 1,
+            "tag": f"your_turn-{game.pk}",
+        }
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": self.live_server_url,
+                "registrationId": registrations[scope],
+                "data": json.dumps(message),
+            },
+        )
+        page.wait_for_function(f"async () => ({NOTIFICATIONS_JS})().then((n) => n.length === 1)")
+        [shown] = page.evaluate(NOTIFICATIONS_JS)
+        self.assertEqual(shown["title"], "Brettspiele")
+        self.assertEqual(shown["body"], message["body"])
+        self.assertEqual(shown["tag"], message["tag"])
+        self.assertEqual(shown["data"]["url"], f"/g/{game.pk}/")
+        self.assertRegex(shown["icon"], r"/static/frontend/icons/icon-192\.[0-9a-f]{12}\.png$")
+
+        # Playwright may attach to the worker a moment after it runs (the sync
+        # API handles events only inside its calls: no event slips between these).
+        workers = page.context.service_workers
+        worker = workers[0] if workers else page.context.wait_for_event("serviceworker")
+        self.assertEqual(worker.evaluate(CLICK_JS), 0)  # the click closed it
+        page.wait_for_url(f"{self.live_server_url}/g/{game.pk}/")
+        self.wait_connected(page)
+        self.shot(page, "opened-by-notification")
+
+        # A push naming another site's page opens nothing but this site.
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": self.live_server_url,
+                "registrationId": registrations[scope],
+                "data": json.dumps({**message, "url": "https://evil.example/x"}),
+            },
+        )
+        page.wait_for_function(f"async () => ({NOTIFICATIONS_JS})().then((n) => n.length === 1)")
+        self.assertEqual(page.evaluate(NOTIFICATIONS_JS)[0]["data"]["url"], "/")
+        self.assertEqual(self.page_errors, [])
+
+    def test_chromium_finds_the_site_installable(self):
+        # A profile on disk: Chromium installs nothing from an incognito
+        # context (Playwright's new contexts are), so it would answer "in-incognito".
+        with tempfile.TemporaryDirectory() as profile:
+            ctx = self.playwright.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+            try:
+                ctx.set_default_timeout(TIMEOUT_MS)
+                page = ctx.pages[0] if ctx.pages else ctx.new_page()
+                page.goto(f"{self.live_server_url}/")
+                page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+                cdp = ctx.new_cdp_session(page)
+                answer = cdp.send("Page.getInstallabilityErrors")
+                self.assertEqual(answer["installabilityErrors"], [])
+                manifest = cdp.send("Page.getAppManifest")
+                self.assertEqual(manifest["errors"], [])
+                self.assertTrue(manifest["url"].endswith("/manifest.webmanifest"))
+            finally:
+                ctx.close()
+
+    def test_offline_a_page_shows_the_offline_page(self):
+        user = off_loop(make_user, "olaf")
+        page, _cdp, _ = self.open_controlled(user)
+        page.context.set_offline(True)
+        page.goto(f"{self.live_server_url}/my/games/")
+        page.wait_for_selector("[data-testid=offline]")
+        for width in (1280, 360):
+            page.set_viewport_size({"width": width, "height": 700})
+            self.shot(page, f"offline-{width}")
+        # Styles came from the worker's cache: the page is laid out, not bare.
+        self.assertNotEqual(
+            page.evaluate("() => getComputedStyle(document.querySelector('.card')).borderRadius"),
+            "0px",
+        )
+        page.context.set_offline(False)
+        page.click("text=Try again")
+        page.wait_for_url(f"{self.live_server_url}/my/games/")
+        page.wait_for_selector("h1")
+        self.assertFalse(page.locator("[data-testid=offline]").count())
