@@ -21,6 +21,7 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
+    path("accounts/settings/push/", pwa.push_settings, name="push-settings"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     # Django's language switch, which also stores a logged-in user's choice.

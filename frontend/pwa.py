@@ -1,5 +1,6 @@
 """The installable web app: its manifest, its service worker (``/sw.js``, root
-scope) and the page the worker shows when the network is gone.
+scope), the page the worker shows when the network is gone, and the settings
+page's push section.
 
 Static files have content-hashed names (a manifest storage), so the worker
 cannot name them itself: ``/sw.js`` is a few lines written here, naming the
@@ -15,15 +16,20 @@ import hashlib
 import json
 from functools import cache
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
+
+from games.models import Notification
+from games.services import push
 
 from .templatetags.importmap import module_names
 
@@ -107,3 +113,14 @@ def offline(request):
     """What the worker shows when a page cannot be loaded: nothing personal, as
     it is cached once for everyone using this browser."""
     return render(request, "frontend/offline.html")
+
+
+@login_required
+@require_POST
+def push_settings(request):
+    """The settings page's push section: the kinds ticked are pushed, the
+    others switched off (for all of the user's devices)."""
+    kinds = request.POST.getlist("kinds")
+    push.set_muted(user=request.user, kinds=[k for k in Notification.Kind.values if k not in kinds])
+    messages.success(request, gettext("Push settings saved."))
+    return redirect(reverse("settings") + "#push-settings")

@@ -164,3 +164,69 @@ class PushAndInstallTests(BrowserLiveTestCase):
         page.wait_for_url(f"{self.live_server_url}/my/games/")
         page.wait_for_selector("h1")
         self.assertFalse(page.locator("[data-testid=offline]").count())
+
+
+# Headless Chromium reaches no push service: ``subscribe`` is replaced by one
+# that answers the subscription of a device the test made (its own keys).
+# It keeps the subscription across the page's reloads, as a browser does.
+FAKE_PUSH_MANAGER = """(() => {
+  const sub = %s;
+  const current = () => sessionStorage.getItem("fake-push") && {
+    endpoint: sub.endpoint,
+    toJSON: () => sub,
+    unsubscribe: async () => { sessionStorage.removeItem("fake-push"); return true; },
+  };
+  PushManager.prototype.subscribe = async function (options) {
+    window.__subscribed = {
+      userVisibleOnly: options.userVisibleOnly,
+      key: Array.from(new Uint8Array(options.applicationServerKey)),
+    };
+    sessionStorage.setItem("fake-push", "1");
+    return current();
+  };
+  PushManager.prototype.getSubscription = async function () { return current() || null; };
+})();"""
+
+
+class PushSettingsTests(BrowserLiveTestCase):
+    def test_turn_push_on_and_off_for_this_device_and_choose_the_kinds(self):
+        from games.models import PushSettings, PushSubscription
+        from games.services import push_keys
+        from tests.games.push_endpoint import Device, unb64url
+
+        user = off_loop(make_user, "sven")
+        device = Device().subscription("https://push.example/sven-laptop")
+        page = self.new_page("player", user=user)
+        page.context.grant_permissions(["notifications"], origin=self.live_server_url)
+        page.context.add_init_script(FAKE_PUSH_MANAGER % json.dumps(device))
+        page.goto(f"{self.live_server_url}/accounts/settings/")
+        page.wait_for_selector("[data-testid=push-state][data-state=off]")
+        page.click("[data-testid=push-on]")
+        page.wait_for_selector("[data-testid=push-state][data-state=on]")
+        sub = off_loop(lambda: PushSubscription.objects.get())
+        self.assertEqual((sub.user_id, sub.endpoint), (user.pk, device["endpoint"]))
+        self.assertEqual((sub.p256dh, sub.auth), (device["keys"]["p256dh"], device["keys"]["auth"]))
+        subscribed = page.evaluate("() => window.__subscribed")
+        self.assertTrue(subscribed["userVisibleOnly"])
+        public = page.get_attribute("#push-settings", "data-public-key")
+        self.assertEqual(bytes(subscribed["key"]), unb64url(public))
+        self.assertEqual(len(subscribed["key"]), 65)
+        self.assertEqual(public, off_loop(lambda: push_keys.keys().public_key))
+
+        page.uncheck("[data-testid=push-kind-draw_offer]")
+        page.uncheck("[data-testid=push-kind-game_over]")
+        for width in (1280, 360):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.locator("#push-settings").scroll_into_view_if_needed()
+            self.shot(page, f"push-settings-{width}")
+        page.click("[data-testid=push-save]")
+        page.wait_for_selector("[data-testid=push-state][data-state=on]")
+        muted = off_loop(lambda: PushSettings.objects.get(user=user).muted)
+        self.assertEqual(muted, ["draw_offer", "game_over"])
+        self.assertFalse(page.is_checked("[data-testid=push-kind-draw_offer]"))
+        self.assertTrue(page.is_checked("[data-testid=push-kind-your_turn]"))
+
+        page.click("[data-testid=push-off]")
+        page.wait_for_selector("[data-testid=push-state][data-state=off]")
+        self.assertFalse(off_loop(lambda: PushSubscription.objects.exists()))
+        self.assertEqual(self.page_errors, [])
