@@ -24,6 +24,7 @@ event loop, ``MOVES_POOL_SIZE`` at most.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -120,8 +121,22 @@ async def _decide_and_write(
         return None
     await publish.publish_from_loop(publish.publish_game_event, game, rs, state, event)
     if not notifications.quiet(game, before_to_act, event):
-        await _notify(game, before_to_act, event)
+        if notifications.turn_notice_only(game, before_to_act, event):
+            # A realtime turn (for a page that is closed): not worth the
+            # move's answer waiting for a thread and a query.
+            _in_background(_notify(game, before_to_act, event))
+        else:
+            await _notify(game, before_to_act, event)
     return event.version
+
+
+_background: set[asyncio.Task] = set()
+
+
+def _in_background(work: Any) -> None:
+    task = asyncio.ensure_future(work)
+    _background.add(task)  # the loop keeps only a weak reference
+    task.add_done_callback(_background.discard)
 
 
 async def _notify(game: Any, before_to_act: list[int], event: Any) -> None:

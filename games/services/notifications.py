@@ -28,7 +28,14 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 
-def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[str, Any]) -> None:
+def notify(
+    *,
+    user_ids: list[int],
+    kind: str,
+    game: Game | None,
+    params: dict[str, Any],
+    mail: bool = True,
+) -> None:
     """Store one notification per user, its e-mail in the outbox for those
     who want mail (sent in the background, services/mail.py) and its web pushes
     in theirs (services/push.py); push to open pages after the commit."""
@@ -38,11 +45,15 @@ def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[st
         notes = Notification.objects.bulk_create(
             [Notification(user_id=uid, kind=kind, game=game, params=params) for uid in user_ids]
         )
-        mailed = set(
-            get_user_model()
-            .objects.filter(pk__in=user_ids, email_notifications=True)
-            .exclude(email="")
-            .values_list("pk", flat=True)
+        mailed = (
+            set(
+                get_user_model()
+                .objects.filter(pk__in=user_ids, email_notifications=True)
+                .exclude(email="")
+                .values_list("pk", flat=True)
+            )
+            if mail
+            else set()
         )
         OutgoingMail.objects.bulk_create(
             [OutgoingMail(notification=n) for n in notes if n.user_id in mailed]
@@ -65,13 +76,29 @@ def _seat_users(game: Game) -> dict[int, int]:
     return dict(seated.values_list("index", "user_id"))
 
 
+def correspondence(game: Game) -> bool:
+    return game.clock.get("kind") == "correspondence"
+
+
+def fresh_people(game: Game, before_to_act: list[int]) -> list[int]:
+    """Seats whose turn has just begun, bots' seats left out."""
+    bots = game.bots or {}
+    return [s for s in game.to_act if s not in before_to_act and str(s) not in bots]
+
+
 def quiet(game: Game, before_to_act: list[int], event: Event) -> bool:
-    """Nobody hears about this event: ``after_game_event`` does nothing."""
+    """Nobody hears about this event: ``after_game_event`` does nothing.
+    A realtime game's turn is told only to a player whose page is closed
+    (``after_game_event`` asks presence)."""
     if game.is_over or event.kind == Event.Kind.DRAW_OFFER:
         return False
-    if game.clock.get("kind") != "correspondence":
-        return True
-    return all(s in before_to_act for s in game.to_act)
+    return not fresh_people(game, before_to_act)
+
+
+def turn_notice_only(game: Game, before_to_act: list[int], event: Event) -> bool:
+    """At most a realtime game's turn notice (for pages that are closed):
+    the move's answer need not wait for it."""
+    return not (game.is_over or event.kind == Event.Kind.DRAW_OFFER or correspondence(game))
 
 
 def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None:
@@ -109,13 +136,21 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
             params={**base, "player": name or "?"},
         )
         return
-    # A correspondence game where some seats' turn has just begun.
+    # Some seats' turn has just begun.
     users = _seat_users(game)
-    fresh = [users[s] for s in game.to_act if s not in before_to_act and s in users]
-    # Nobody needs telling what the open game page already shows.
+    fresh = [users[s] for s in fresh_people(game, before_to_act) if s in users]
+    # Nobody needs telling what the open game page already shows; in a realtime
+    # game only a player whose page is closed hears (no e-mail: by the time it
+    # is read, the clock has decided).
     watching = presence.watching(game.pk, fresh)
     fresh = [uid for uid in fresh if uid not in watching]
-    notify(user_ids=fresh, kind=Notification.Kind.YOUR_TURN, game=game, params=base)
+    notify(
+        user_ids=fresh,
+        kind=Notification.Kind.YOUR_TURN,
+        game=game,
+        params=base,
+        mail=correspondence(game),
+    )
 
 
 def mark_read(*, user: User, ids: list[int] | None = None) -> int:

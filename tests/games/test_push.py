@@ -319,3 +319,40 @@ def test_keys_are_generated_once_into_the_file_and_kept(settings, tmp_path):
     )
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()
     assert push_keys.keys().public_key == settings.VAPID_PUBLIC_KEY  # the environment wins
+
+
+REALTIME = {"kind": "realtime", "minutes": 5, "increment": 0}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_realtime_turn_is_pushed_only_to_a_player_whose_page_is_closed(service):
+    from games.store import presence
+    from tests.db_threads import sync_to_async
+
+    def build():
+        white, black = make_user(), make_user()
+        white.email, white.email_notifications = "w@example.org", True
+        white.save()
+        black.email, black.email_notifications = "b@example.org", True
+        black.save()
+        subscribe(white, Device(), service.endpoint("white"))
+        subscribe(black, Device(), service.endpoint("black"))
+        return started_game(players=[white, black], clock=REALTIME), white, black
+
+    game, white, black = await sync_to_async(build)()
+    turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
+    # Black has the game open: the page shows the turn, nobody is told.
+    await presence.join(game.pk, "black-page", presence.person_key(black, None, "black-page"), 1)
+    try:
+        await sync_to_async(game_act)(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    finally:
+        await presence.leave(game.pk, "black-page")
+    assert await sync_to_async(turns.count)() == 0
+    # White closed the page: White's turn is pushed, not mailed.
+    await sync_to_async(game_act)(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [white.pk]
+    from games.models import OutgoingMail
+
+    assert not await sync_to_async(OutgoingMail.objects.exists)()
+    assert await sync_to_async(push.send_due_pushes)() == 1
+    assert [path for path, _h, _b in service.received] == ["/push/white"]
