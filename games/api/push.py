@@ -74,6 +74,10 @@ class SubscriptionOut(serializers.Serializer):
     last_success = serializers.DateTimeField(allow_null=True)
 
 
+class RemovedOut(serializers.Serializer):
+    removed = serializers.BooleanField(help_text="whether it was one of the caller's devices")
+
+
 class PushStateOut(serializers.Serializer):
     public_key = serializers.CharField(help_text="the applicationServerKey, base64url")
     subscriptions = SubscriptionOut(many=True)
@@ -105,8 +109,8 @@ class PushSubscriptions(APIView):
         )
         return answer(SubscriptionOut, sub, status=201 if created else 200)
 
-    @extend_schema(request=EndpointIn, responses=answers({204: None}))
+    @extend_schema(request=EndpointIn, responses=answers({200: RemovedOut}))
     def delete(self, request: Request) -> Response:
         data = valid(EndpointIn, request)
-        push.unsubscribe(user=request.user, endpoint=data["endpoint"])
-        return Response(status=204)  # gone either way
+        removed = push.unsubscribe(user=request.user, endpoint=data["endpoint"])
+        return answer(RemovedOut, {"removed": removed})  # gone either way
