@@ -47,6 +47,17 @@ NOTIFICATIONS_JS = """async () => {
 }"""
 
 
+# Polled by wait_for_function: each poll starts a read of the shown
+# notifications and answers from the last read that finished (a predicate
+# that returned the read's promise would count as true at once).
+SHOWN_JS = """(count) => {
+  navigator.serviceWorker.ready
+    .then((r) => r.getNotifications())
+    .then((n) => { window.__shown = n.length; });
+  return window.__shown === count;
+}"""
+
+
 class PushAndInstallTests(BrowserLiveTestCase):
     def open_controlled(self, user=None, name: str = "player"):
         """A page on the lobby, controlled by the site's worker, with a
@@ -72,7 +83,8 @@ class PushAndInstallTests(BrowserLiveTestCase):
         game = off_loop(started_game, players=[user, off_loop(make_user)])
         page, cdp, registrations = self.open_controlled(user)
         scope = f"{self.live_server_url}/"
-        page.wait_for_function("() => true")  # let the protocol's events arrive
+        # One more round trip: the protocol events sent before it are handled.
+        page.wait_for_function("() => true")
         self.assertIn(scope, registrations)
         self.assertEqual(
             page.evaluate("async () => (await navigator.serviceWorker.ready).scope"), scope
@@ -94,7 +106,7 @@ class PushAndInstallTests(BrowserLiveTestCase):
                 "data": json.dumps(message),
             },
         )
-        page.wait_for_function(f"async () => ({NOTIFICATIONS_JS})().then((n) => n.length === 1)")
+        page.wait_for_function(SHOWN_JS, arg=1)
         [shown] = page.evaluate(NOTIFICATIONS_JS)
         self.assertEqual(shown["title"], "Brettspiele")
         self.assertEqual(shown["body"], message["body"])
@@ -120,7 +132,7 @@ class PushAndInstallTests(BrowserLiveTestCase):
                 "data": json.dumps({**message, "url": "https://evil.example/x"}),
             },
         )
-        page.wait_for_function(f"async () => ({NOTIFICATIONS_JS})().then((n) => n.length === 1)")
+        page.wait_for_function(SHOWN_JS, arg=1)
         self.assertEqual(page.evaluate(NOTIFICATIONS_JS)[0]["data"]["url"], "/")
         self.assertEqual(self.page_errors, [])
 
@@ -159,6 +171,19 @@ class PushAndInstallTests(BrowserLiveTestCase):
             page.evaluate("() => getComputedStyle(document.querySelector('.card')).borderRadius"),
             "0px",
         )
+        # Only the shell and the offline page are ever cached: no API answer, no page.
+        cached = page.evaluate(
+            """async () => {
+              const urls = [];
+              for (const name of await caches.keys()) {
+                for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
+              }
+              return urls;
+            }"""
+        )
+        self.assertIn("/offline/", cached)
+        self.assertTrue(any(u.startswith("/static/frontend/js/game.") for u in cached))
+        self.assertEqual([u for u in cached if not u.startswith("/static/")], ["/offline/"])
         page.context.set_offline(False)
         page.click("text=Try again")
         page.wait_for_url(f"{self.live_server_url}/my/games/")

@@ -6,12 +6,12 @@
 //   load them.
 // - Pages are network-first: when the network is gone the offline page is
 //   shown. Pages themselves are not cached (they are personal).
-// - The API, the sockets, the admin and the account pages never touch the cache.
+// - Only static files are cached: the API, the sockets and every page never
+//   touch the cache.
 // - A push shows a notification; a click opens (or focuses) its game.
 
 const { version, shell, offline } = self.SW_CONFIG;
 const CACHE = `shell-${version}`;
-const NEVER = ["/api/", "/ws/", "/admin/", "/accounts/", "/sw.js", "/i18n/"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -35,12 +35,14 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (NEVER.some((prefix) => url.pathname.startsWith(prefix))) return;
   if (request.mode === "navigate") {
+    // Any page, from the network; nothing cached but the offline page.
     event.respondWith(fetch(request).catch(() => offlinePage()));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(cacheFirst(request));
   }
+  // Everything else (the API, the sockets, /jsi18n/, the manifest) is the
+  // browser's own business: never answered from a cache.
 });
 
 async function offlinePage() {
