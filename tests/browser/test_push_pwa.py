@@ -29,14 +29,14 @@ from .helpers import CHROMIUM_ARGS, TIMEOUT_MS, BrowserLiveTestCase, off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-CLICK_JS = """async () => {
-  const [note] = await self.registration.getNotifications();
+CLICK_JS = """async (tag) => {
+  const [note] = await self.registration.getNotifications({ tag });
   const click = new NotificationEvent("notificationclick", { notification: note });
   let work = Promise.resolve();
   click.waitUntil = (promise) => { work = promise; };
   self.dispatchEvent(click);
   await work;
-  return (await self.registration.getNotifications()).length;
+  return (await self.registration.getNotifications({ tag })).length;
 }"""
 
 NOTIFICATIONS_JS = """async () => {
@@ -114,26 +114,27 @@ class PushAndInstallTests(BrowserLiveTestCase):
         self.assertEqual(shown["data"]["url"], f"/g/{game.pk}/")
         self.assertRegex(shown["icon"], r"/static/frontend/icons/icon-192\.[0-9a-f]{12}\.png$")
 
-        # Playwright may attach to the worker a moment after it runs (the sync
-        # API handles events only inside its calls: no event slips between these).
-        workers = page.context.service_workers
-        worker = workers[0] if workers else page.context.wait_for_event("serviceworker")
-        self.assertEqual(worker.evaluate(CLICK_JS), 0)  # the click closed it
-        page.wait_for_url(f"{self.live_server_url}/g/{game.pk}/")
-        self.wait_connected(page)
-        self.shot(page, "opened-by-notification")
-
         # A push naming another site's page opens nothing but this site.
         cdp.send(
             "ServiceWorker.deliverPushMessage",
             {
                 "origin": self.live_server_url,
                 "registrationId": registrations[scope],
-                "data": json.dumps({**message, "url": "https://evil.example/x"}),
+                "data": json.dumps({**message, "tag": "evil", "url": "https://evil.example/x"}),
             },
         )
-        page.wait_for_function(SHOWN_JS, arg=1)
-        self.assertEqual(page.evaluate(NOTIFICATIONS_JS)[0]["data"]["url"], "/")
+        page.wait_for_function(SHOWN_JS, arg=2)
+        urls = {n["tag"]: n["data"]["url"] for n in page.evaluate(NOTIFICATIONS_JS)}
+        self.assertEqual(urls, {message["tag"]: f"/g/{game.pk}/", "evil": "/"})
+
+        # Playwright may attach to the worker a moment after it runs (the sync
+        # API handles events only inside its calls: no event slips between these).
+        workers = page.context.service_workers
+        worker = workers[0] if workers else page.context.wait_for_event("serviceworker")
+        self.assertEqual(worker.evaluate(CLICK_JS, message["tag"]), 0)  # the click closed it
+        page.wait_for_url(f"{self.live_server_url}/g/{game.pk}/")
+        self.wait_connected(page)
+        self.shot(page, "opened-by-notification")
         self.assertEqual(self.page_errors, [])
 
     def test_chromium_finds_the_site_installable(self):
