@@ -3,7 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api import obtain_token
 
-from . import chat, games, notifications, players, relations, remis, replays, tables
+from . import chat, games, notifications, players, relations, remis, replays, tables, vacation
 
 urlpatterns = [
     path("rulesets/", tables.RulesetList.as_view(), name="api-rulesets"),
@@ -55,6 +55,7 @@ urlpatterns = [
     path("blocks/<str:username>/", relations.BlockDetail.as_view(), name="api-block"),
     path("follows/", relations.FollowList.as_view(), name="api-follows"),
     path("follows/<str:username>/", relations.FollowDetail.as_view(), name="api-follow"),
+    path("vacation/", vacation.VacationView.as_view(), name="api-vacation"),
     path("token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

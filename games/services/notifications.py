@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import translation
+from django.utils import timezone, translation
 
 from .. import publish
 from ..models import (
@@ -22,6 +22,7 @@ from ..models import (
 from ..rules import get_ruleset
 from ..selectors.notifications import as_dict
 from ..store import presence
+from . import mail
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -42,10 +43,16 @@ def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[st
             .exclude(email="")
             .values_list("pk", flat=True)
         )
-        OutgoingMail.objects.bulk_create(
-            [OutgoingMail(notification=n) for n in notes if n.user_id in mailed]
-        )
+        OutgoingMail.objects.bulk_create([_outgoing(n, kind) for n in notes if n.user_id in mailed])
     publish.after_commit(partial(_push, [n.pk for n in notes]))
+
+
+def _outgoing(note: Notification, kind: str) -> OutgoingMail:
+    """A turn notice waits for the player's hourly digest (services/mail.py)."""
+    if kind != Notification.Kind.YOUR_TURN:
+        return OutgoingMail(notification=note)
+    due = mail.digest_due([note.user_id], timezone.now())[note.user_id]
+    return OutgoingMail(notification=note, digest=True, due=due)
 
 
 def _push(ids: list[int]) -> None:
