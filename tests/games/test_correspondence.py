@@ -271,3 +271,17 @@ def test_a_digest_with_nothing_left_is_not_sent(clock, settings):
     move(game, black, BLACK_MOVE)  # before any digest went out
     assert send_due_mail(clock.now) == 0
     assert mail.outbox == [] and not OutgoingMail.objects.filter(notification__user=black).exists()
+
+
+def test_the_settings_page_starts_and_ends_a_vacation(client):
+    user = make_user()
+    client.force_login(user)
+    page = client.get("/accounts/settings/")
+    assert page.status_code == 200 and b'data-testid="vacation-start"' in page.content
+    bad = client.post("/accounts/settings/vacation/", {"until": "2001-01-01"})
+    assert bad.status_code == 400 and b"must lie in the future" in bad.content
+    assert client.post("/accounts/settings/vacation/", {"until": ""}).status_code == 302
+    page = client.get("/accounts/settings/")
+    assert b'data-testid="vacation-stop"' in page.content
+    assert client.post("/accounts/settings/vacation/", {"stop": "1"}).status_code == 302
+    assert vacation.current(user.pk, timezone.now()) is None
