@@ -43,16 +43,18 @@ def notify(*, user_ids: list[int], kind: str, game: Game | None, params: dict[st
             .exclude(email="")
             .values_list("pk", flat=True)
         )
-        OutgoingMail.objects.bulk_create([_outgoing(n, kind) for n in notes if n.user_id in mailed])
+        OutgoingMail.objects.bulk_create(_outgoing(notes, kind, mailed))
     publish.after_commit(partial(_push, [n.pk for n in notes]))
 
 
-def _outgoing(note: Notification, kind: str) -> OutgoingMail:
-    """A turn notice waits for the player's hourly digest (services/mail.py)."""
-    if kind != Notification.Kind.YOUR_TURN:
-        return OutgoingMail(notification=note)
-    due = mail.digest_due([note.user_id], timezone.now())[note.user_id]
-    return OutgoingMail(notification=note, digest=True, due=due)
+def _outgoing(notes: list[Notification], kind: str, mailed: set[int]) -> list[OutgoingMail]:
+    """The outbox rows; a turn notice waits for the player's hourly digest
+    (services/mail.py)."""
+    notes = [n for n in notes if n.user_id in mailed]
+    if kind != Notification.Kind.YOUR_TURN or not notes:
+        return [OutgoingMail(notification=n) for n in notes]
+    due = mail.digest_due([n.user_id for n in notes], timezone.now())
+    return [OutgoingMail(notification=n, digest=True, due=due[n.user_id]) for n in notes]
 
 
 def _push(ids: list[int]) -> None:

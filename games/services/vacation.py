@@ -84,7 +84,7 @@ def parse_until(raw: Any) -> datetime | None:
             day = date.fromisoformat(raw)
             return datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
         when = datetime.fromisoformat(raw)
-    except ValueError:
+    except (ValueError, OverflowError):  # not a date, or past the calendar's end
         raise _bad("bad_until", message) from None
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 

@@ -190,7 +190,7 @@ def test_vacation_bad_input():
         vacation.vacation_start(user=user, until=now + 31 * DAY, now=now)
     assert info.value.code == "over_allowance"
     assert vacation.parse_until("2026-12-03") == datetime(2026, 12, 4, tzinfo=UTC)
-    for bad in ["tomorrow", 5, "2026-13-01", "x" * 50]:
+    for bad in ["tomorrow", 5, "2026-13-01", "x" * 50, "9999-12-31"]:
         with pytest.raises(GameError) as info:
             vacation.parse_until(bad)
         assert info.value.code == "bad_until"
