@@ -62,3 +62,19 @@ class CorrespondenceInTheBrowser(BrowserLiveTestCase):
         b.wait_for_selector("[data-testid=vacation-note]", state="hidden")
         assert "back from vacation" in b.inner_text("#moves")
         assert not self.page_errors
+
+    def test_the_lobby_form_opens_a_table_with_a_time_bank(self):
+        host = off_loop(make_user, "hanna")
+        page = self.new_page("hanna", host)
+        page.goto(f"{self.live_server_url}/")
+        page.select_option("[data-testid=clock-kind]", "correspondence")
+        page.fill("#clock-days", "2")
+        page.click("#more-table summary")
+        page.fill("[data-testid=clock-bank]", "5")
+        self.shot(page, "lobby-bank")
+        page.click("[data-testid=create-table]")
+        page.wait_for_url("**/g/*/")
+        game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+        game = off_loop(Game.objects.get, pk=game_id)
+        assert game.clock == {"kind": "correspondence", "days": 2, "bank": 5}
+        assert not self.page_errors
