@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -14,7 +14,9 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
 from games import ratelimit
+from games.errors import GameError
 from games.selectors import relations
+from games.services import vacation as vacations
 
 from .forms import SettingsForm, SignUpForm
 from .language import remember_language
@@ -70,12 +72,37 @@ def account_settings(request):
         with translation.override(user.language_or_default()):  # the next page's language
             messages.success(request, _("Settings saved."))
         return response
-    context = {
+    return render(request, "accounts/settings.html", _settings_context(request, form))
+
+
+def _settings_context(request, form, vacation_error: str = "") -> dict:
+    return {
         "form": form,
         "blocked": relations.blocked_names(request.user),
         "followed": relations.followed_names(request.user),
+        "vacation": vacations.status(request.user.pk, timezone.now()),
+        "vacation_error": vacation_error,
     }
-    return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def vacation(request):
+    """Start a vacation (until the date given, else as long as the year's
+    allowance lasts) or end it early; the API's /api/vacation/ does the same."""
+    try:
+        if request.POST.get("stop"):
+            vacations.vacation_stop(user=request.user)
+            messages.success(request, _("Welcome back: your clocks run again."))
+        else:
+            until = vacations.parse_until(request.POST.get("until", ""))
+            vacations.vacation_start(user=request.user, until=until)
+            messages.success(request, _("Enjoy your vacation: your correspondence clocks stop."))
+    except GameError as exc:
+        form = SettingsForm(instance=request.user)
+        context = _settings_context(request, form, exc.message)
+        return render(request, "accounts/settings.html", context, status=400)
+    return redirect("settings")
 
 
 def _set_language_cookie(response, code: str) -> None:

@@ -292,6 +292,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "brettspiele@localhost
 # Mail goes out from an outbox in the background (games/mailer.py); a hung
 # server holds up only that, and only this long per message.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
+# The site's address as players reach it: the links in e-mails (turn digests).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # --- web push (VAPID) --------------------------------------------------------
 # The key pair that signs pushes; without it, one is generated once into

@@ -143,7 +143,13 @@ def clock_text(clock: dict) -> str:
     kind = clock.get("kind")
     if kind == "correspondence":
         days = clock.get("days", 0)
-        return ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
+        text = ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
+        bank = clock.get("bank", 0)
+        if bank:
+            text += " " + ngettext(
+                "plus a bank of %(bank)s day", "plus a bank of %(bank)s days", bank
+            ) % {"bank": bank}
+        return text
     if kind == "realtime":
         return gettext("%(minutes)s min per player + %(increment)s s per move") % {
             "minutes": clock.get("minutes", 0),

@@ -7,6 +7,13 @@ server process applies them. Nothing here trusts a client's clock.
 the whole game's time for realtime clocks, the current turn's for
 correspondence ones. Every event charges it once (``charge_event``, called
 by ``services.next_event``), so no event can give back time already used.
+
+A correspondence control may add a time bank (``{"days": N, "bank": M}``):
+``Game.banks`` holds each seat's bank in seconds; a turn that outlasts its
+N days draws the rest from the bank, and the seat loses on time only when
+both are gone. Seats in ``Game.away`` (their player is on vacation) are
+never charged and set no deadline; the earliest vacation end is a deadline
+of its own (timer ``vacation``) that lets the clocks run again.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from .rules.base import LongWork, PhaseDeadline, PhaseTimer, implements
 
 DAY = 86400.0
 DEFAULT_CLOCK = {"kind": "correspondence", "days": 3}
-LIMITS = {"days": (1, 14, 3), "minutes": (1, 180, 10), "increment": (0, 120, 5)}
+LIMITS = {"days": (1, 14, 3), "minutes": (1, 180, 10), "increment": (0, 120, 5), "bank": (0, 30, 0)}
 
 
 def clean_clock(clock: Any) -> dict[str, Any]:
@@ -40,7 +47,11 @@ def clean_clock(clock: Any) -> dict[str, Any]:
             gettext_noop("Choose a time control: none, correspondence or realtime."),
         )
     kind = clock["kind"]
-    wanted = {"none": (), "correspondence": ("days",), "realtime": ("minutes", "increment")}[kind]
+    wanted = {
+        "none": (),
+        "correspondence": ("days", "bank"),
+        "realtime": ("minutes", "increment"),
+    }[kind]
     clean: dict[str, Any] = {"kind": kind}
     for name in wanted:
         lo, hi, default = LIMITS[name]
@@ -54,7 +65,27 @@ def clean_clock(clock: Any) -> dict[str, Any]:
                 hi=hi,
             )
         clean[name] = value
+    if not clean.get("bank", 1):
+        del clean["bank"]  # plain days per move, stored as before banks existed
     return clean
+
+
+def bank_period(game: Game) -> float:
+    """A correspondence seat's whole bank in seconds (0: no bank)."""
+    if game.clock.get("kind") != "correspondence":
+        return 0.0
+    return float(game.clock.get("bank") or 0) * DAY
+
+
+def _ensure_banks(game: Game) -> None:
+    if len(game.banks or []) != game.seat_count:
+        game.banks = [bank_period(game)] * game.seat_count
+
+
+def counting(game: Game) -> list[int]:
+    """The seats to act whose clocks run: not those whose player is away."""
+    away = game.away or {}
+    return [s for s in game.to_act if str(s) not in away]
 
 
 def _period(game: Game) -> float | None:
@@ -78,6 +109,7 @@ def _ensure_clocks(game: Game) -> None:
 def start_clocks(game: Game, now: datetime) -> None:
     period = _period(game)
     game.clocks = [period] * game.seat_count if period is not None else []
+    game.banks = [bank_period(game)] * game.seat_count if bank_period(game) else []
     game.turn_started = now
 
 
@@ -108,9 +140,21 @@ def charge(game: Game, now: datetime) -> None:
         return
     _ensure_clocks(game)
     elapsed = max((now - game.turn_started).total_seconds(), 0.0)
-    for seat in game.to_act:
-        game.clocks[seat] = max(game.clocks[seat] - elapsed, 0.0)
+    has_bank = bank_period(game) > 0
+    if has_bank:
+        _ensure_banks(game)
+    for seat in counting(game):
+        left = game.clocks[seat] - elapsed
+        if left < 0 and has_bank:  # the turn's days are gone: the bank pays the rest
+            game.banks[seat] = max(game.banks[seat] + left, 0.0)
+        game.clocks[seat] = max(left, 0.0)
     game.turn_started = now
+
+
+def time_left(game: Game, seat: int) -> float:
+    """A seat's time as of ``turn_started``: its clock plus what its bank holds."""
+    bank = game.banks[seat] if bank_period(game) and len(game.banks) == game.seat_count else 0.0
+    return game.clocks[seat] + bank
 
 
 def credit(game: Game, seat: int | None) -> None:
@@ -154,8 +198,14 @@ def set_deadline(
         if new_turn and kind == "correspondence":
             for seat in clocked:
                 game.clocks[seat] = _period(game)
-        left = min(game.clocks[s] for s in clocked)
-        options.append((now + timedelta(seconds=left), "clock" if kind == "realtime" else "move"))
+        running = [s for s in counting(game) if s in clocked]
+        if running:
+            left = min(time_left(game, s) for s in running)
+            timer = "clock" if kind == "realtime" else "move"
+            options.append((now + timedelta(seconds=left), timer))
+    back = vacation_end(game)
+    if back is not None:
+        options.append((back, "vacation"))
     phase, key = _phase_timer(rs, state)
     if phase is None:
         game.phase_deadline, game.timer_key = None, ""
@@ -174,6 +224,12 @@ def set_deadline(
         game.deadline, game.timer = min(options)
 
 
+def vacation_end(game: Game) -> datetime | None:
+    """The earliest end of a seated player's vacation in this game."""
+    ends = [datetime.fromisoformat(a["until"]) for a in (game.away or {}).values()]
+    return min(ends) if ends else None
+
+
 def _phase_timer(rs: Ruleset, state: Any) -> tuple[float | None, str]:
     """The ruleset's own phase timer in seconds (None: none runs) and the key
     naming the timed phase."""
@@ -189,6 +245,12 @@ def timed_out_seat(game: Game) -> int | None:
         return None
     if game.timer == "clock":
         return min(game.to_act, key=lambda s: game.clocks[s])
+    if game.timer == "move":  # never a seat whose player is away
+        running = counting(game)
+        if not running:
+            return None
+        # Banks differ per seat: the first whose bank ran dry; else the first.
+        return min(running, key=lambda s: time_left(game, s)) if bank_period(game) else running[0]
     return game.to_act[0]
 
 
@@ -211,4 +273,21 @@ def clock_view(game: Game, now: datetime) -> dict[str, Any]:
         data["increment"] = game.clock.get("increment", 0)
     if data["kind"] == "correspondence":
         data["days"] = game.clock.get("days")
+        data["bank"] = game.clock.get("bank", 0)
+        if bank_period(game):
+            data["banks"] = _banks_now(game, now)
     return data
+
+
+def _banks_now(game: Game, now: datetime) -> list[float]:
+    """Each seat's bank as of ``now``: a running turn past its days draws on it."""
+    _ensure_clocks(game)
+    _ensure_banks(game)
+    banks = list(game.banks)
+    if game.status == Game.Status.ACTIVE and game.turn_started and not game.paused:
+        elapsed = max((now - game.turn_started).total_seconds(), 0.0)
+        for seat in counting(game):
+            over = elapsed - game.clocks[seat]
+            if over > 0:
+                banks[seat] = max(banks[seat] - over, 0.0)
+    return [round(b, 1) for b in banks]

@@ -55,7 +55,7 @@ class Game(models.Model):
     clocks = models.JSONField(default=list, blank=True)
     turn_started = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    timer = models.CharField(max_length=8, blank=True, default="")  # clock|move|phase|work
+    timer = models.CharField(max_length=8, blank=True, default="")  # clock|move|phase|work|vacation
     phase_deadline = models.DateTimeField(null=True, blank=True)
     timer_key = models.CharField(max_length=64, blank=True, default="")
     paused = models.BooleanField(default=False)
@@ -83,6 +83,11 @@ class Game(models.Model):
     # {"votes": [seats], "move": None | n}}: "move" is set once every other
     # player agreed, and a bot plays the seat from move n (games/services/handover.py).
     handovers = models.JSONField(default=dict, blank=True)
+    # Correspondence time banks: each seat's bank left in seconds (games/clocks.py).
+    banks = models.JSONField(default=list, blank=True)
+    # Seats whose player is on vacation, {"<seat>": {"username", "until"}}: their
+    # correspondence clock stands still (games/services/vacation.py).
+    away = models.JSONField(default=dict, blank=True)
 
     class Meta:
         indexes = [
@@ -141,6 +146,7 @@ class Event(models.Model):
         WORK = "work", _("background work")  # e.g. resolving a Hexenhalma round
         REMIS = "remis", _("remis request")  # filed or decided; the state is unchanged
         HANDOVER = "handover", _("seat handed to a bot")  # a vote; the state is unchanged
+        VACATION = "vacation", _("vacation")  # a player's vacation began or ended; clocks only
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -216,8 +222,41 @@ class OutgoingMail(models.Model):
     last_error = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
+    # A turn notice: gathered into the recipient's hourly digest (services/mail.py).
+    digest = models.BooleanField(default=False)
+
     def __str__(self) -> str:
         return f"mail for notification {self.notification_id}"
+
+
+class DigestSent(models.Model):
+    """When a user's last turn digest went out: at most one an hour."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    sent = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"digest for {self.user_id} at {self.sent}"
+
+
+class Vacation(models.Model):
+    """A player's vacation, from ``start`` to ``end`` (set to the moment it
+    was ended, if ended early): their correspondence clocks stop meanwhile."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+
+    class Meta:
+        ordering = ["start"]
+        indexes = [models.Index(fields=["user", "end"])]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id} {self.start:%Y-%m-%d}..{self.end:%Y-%m-%d}"
 
 
 BULKY_RECORD_KEYS = {"trace", "board", "params"}

@@ -3,7 +3,18 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api import obtain_token
 
-from . import chat, games, notifications, players, push, relations, remis, replays, tables
+from . import (
+    chat,
+    games,
+    notifications,
+    players,
+    push,
+    relations,
+    remis,
+    replays,
+    tables,
+    vacation,
+)
 
 urlpatterns = [
     path("rulesets/", tables.RulesetList.as_view(), name="api-rulesets"),
@@ -56,6 +67,7 @@ urlpatterns = [
     path("follows/", relations.FollowList.as_view(), name="api-follows"),
     path("follows/<str:username>/", relations.FollowDetail.as_view(), name="api-follow"),
     path("push/subscriptions/", push.PushSubscriptions.as_view(), name="api-push-subscriptions"),
+    path("vacation/", vacation.VacationView.as_view(), name="api-vacation"),
     path("token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -89,7 +89,17 @@ def snapshot(
         "remis": game.remis_pending,
         "remis_allowed": remis_allowed(game, rs, state, seat, timezone.now()),
         "handover": game.handovers,
+        "vacation": vacation_list(game),
     }
+
+
+def vacation_list(game: Game) -> list[dict[str, Any]]:
+    """The seats whose player is on vacation (their clock stands still)."""
+    away = game.away or {}
+    return [
+        {"seat": int(seat), "username": entry.get("username", ""), "until": entry.get("until")}
+        for seat, entry in sorted(away.items(), key=lambda item: int(item[0]))
+    ]
 
 
 def client_event(rs: Ruleset, event: Event, seat: int | None) -> dict[str, Any]:

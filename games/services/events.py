@@ -47,6 +47,8 @@ MUTABLE_FIELDS = [
     "bots",
     "has_bots",
     "handovers",
+    "banks",
+    "away",
 ]
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import translation
+from django.utils import timezone, translation
 
 from .. import publish
 from ..models import (
@@ -22,7 +22,7 @@ from ..models import (
 from ..rules import get_ruleset
 from ..selectors.notifications import as_dict
 from ..store import presence
-from . import push
+from . import mail, push
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -55,11 +55,19 @@ def notify(
             if mail
             else set()
         )
-        OutgoingMail.objects.bulk_create(
-            [OutgoingMail(notification=n) for n in notes if n.user_id in mailed]
-        )
+        OutgoingMail.objects.bulk_create(_outgoing(notes, kind, mailed))
         push.enqueue(notes)  # web push, through its own outbox (services/push.py)
     publish.after_commit(partial(_push, [n.pk for n in notes]))
+
+
+def _outgoing(notes: list[Notification], kind: str, mailed: set[int]) -> list[OutgoingMail]:
+    """The outbox rows; a turn notice waits for the player's hourly digest
+    (services/mail.py)."""
+    notes = [n for n in notes if n.user_id in mailed]
+    if kind != Notification.Kind.YOUR_TURN or not notes:
+        return [OutgoingMail(notification=n) for n in notes]
+    due = mail.digest_due([n.user_id for n in notes], timezone.now())
+    return [OutgoingMail(notification=n, digest=True, due=due[n.user_id]) for n in notes]
 
 
 def _push(ids: list[int]) -> None:

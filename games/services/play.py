@@ -19,7 +19,7 @@ from ..models import (
 )
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
-from . import handover, replay_checkpoints
+from . import handover, replay_checkpoints, vacation
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
 from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
@@ -37,6 +37,7 @@ def game_start(*, game: Game) -> Event:
     game.started = now
     game.to_act = rs.to_act(state)
     clocks.start_clocks(game, now)
+    game.away = vacation.seats_away(game, now)
     return append_event(
         game, rs, state, seat=None, kind=Event.Kind.START, events=[{"type": "start"}], now=now
     )
@@ -85,7 +86,7 @@ def decide_seat_act(
             gettext_noop("The game is paused until an admin decides the remis request."),
             version=game.version,
         )
-    if game.deadline is not None and game.deadline <= now:
+    if game.deadline is not None and game.deadline <= now and game.timer != "vacation":
         raise GameError(
             "deadline_passed",
             gettext_noop("Time is up for this move; the server is applying the timeout."),
@@ -134,6 +135,8 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         state = rs.decode(game.state)
         if game.timer == "work":
             return do_work(game, rs, state, now).version
+        if game.timer == "vacation":
+            return vacation.vacations_over(game, rs, state, now).version
         seat = clocks.timed_out_seat(game)
         if seat is None:
             return None

@@ -30,6 +30,10 @@ export function describePlatform(item, seatName) {
       return fmt(gettext("A bot plays %(player)s from move %(move)s on."), { player, move: item.move });
     case "aborted":
       return fmt(gettext("%(player)s aborted the game."), { player });
+    case "vacation":
+      return fmt(gettext("%(player)s went on vacation; their clock is stopped."), { player });
+    case "vacation_end":
+      return fmt(gettext("%(player)s is back from vacation; their clock runs again."), { player });
     case "remis_requested":
     case "remis_approved":
     case "remis_rejected":

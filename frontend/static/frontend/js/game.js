@@ -6,6 +6,7 @@ import { nameText, nameWithBadge } from "./bot-badge.js";
 import { botInvite, renderHandover } from "./game-bots.js";
 import { renderRematch } from "./game-rematch.js";
 import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js";
+import { bankText, renderVacation } from "./game-corr.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -203,6 +204,7 @@ function render(event = null) {
   renderRelations(model.seats, me, () => (mine.blocks.forEach(hideChatOf), render()));
   renderRematch(model.rematch, model, seatName, (frame) => socket.send({ ...frame, game: gameId }));
   renderClocks();
+  renderVacation($("vacation-note"), st, (a) => seatName(a.seat));
   renderBanner(st);
   // The board first: its describe() may use what render() learnt from the view.
   if (st.view) board.render(st, { event, myTurn, pending: !!model.pending });
@@ -412,6 +414,13 @@ function renderClocks() {
       el.classList.toggle("low", left < 20);
     }
   }
+  if (clock.kind === "correspondence" && clock.banks) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .clock"))) {
+      const seat = Number(el.dataset.seat);
+      const mine = clock.timer === "move" && running.includes(seat) && running.length === 1;
+      el.textContent = bankText(clock, seat, mine && clock.deadline ? secondsLeft(clock.deadline) : null, formatDuration);
+    }
+  }
   if (clock.deadline && clock.timer !== "clock") {
     const left = secondsLeft(clock.deadline);
     phase.hidden = false;
@@ -421,6 +430,8 @@ function renderClocks() {
         ? fmt(gettext("Time left in this phase: %(t)s"), { t: formatDuration(left) })
         : clock.timer === "work"
           ? gettext("Resolving…")
+          : clock.timer === "vacation"
+            ? fmt(gettext("A vacation ends in %(t)s."), { t: formatDuration(left) })
           : fmt(gettext("Time left for this move: %(t)s"), { t: formatDuration(left) });
   }
   if (clock.paused) {

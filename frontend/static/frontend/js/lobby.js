@@ -215,7 +215,9 @@ function offerOthers(seek) {
 
 function readClock() {
   const kind = $("clock-kind", HTMLSelectElement).value;
-  if (kind === "correspondence") return { kind, days: Number($("clock-days", HTMLInputElement).value) };
+  if (kind === "correspondence") {
+    return { kind, days: Number($("clock-days", HTMLInputElement).value), bank: Number($("clock-bank", HTMLInputElement).value) };
+  }
   if (kind === "realtime") {
     return { kind, minutes: Number($("clock-minutes", HTMLInputElement).value), increment: Number($("clock-increment", HTMLInputElement).value) };
   }
