@@ -106,7 +106,8 @@ class PushAndInstallTests(BrowserLiveTestCase):
                 "data": json.dumps(message),
             },
         )
-        page.wait_for_function(SHOWN_JS, arg=1)
+        # Showing fetches the icon from the live server: allow for a loaded machine.
+        page.wait_for_function(SHOWN_JS, arg=1, timeout=3 * TIMEOUT_MS)
         [shown] = page.evaluate(NOTIFICATIONS_JS)
         self.assertEqual(shown["title"], "Brettspiele")
         self.assertEqual(shown["body"], message["body"])
@@ -123,7 +124,7 @@ class PushAndInstallTests(BrowserLiveTestCase):
                 "data": json.dumps({**message, "tag": "evil", "url": "https://evil.example/x"}),
             },
         )
-        page.wait_for_function(SHOWN_JS, arg=2)
+        page.wait_for_function(SHOWN_JS, arg=2, timeout=3 * TIMEOUT_MS)
         urls = {n["tag"]: n["data"]["url"] for n in page.evaluate(NOTIFICATIONS_JS)}
         self.assertEqual(urls, {message["tag"]: f"/g/{game.pk}/", "evil": "/"})
 
