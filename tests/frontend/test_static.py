@@ -53,7 +53,7 @@ def test_a_board_module_is_served_under_a_hashed_url_that_the_import_map_names()
     assert "immutable" in cache  # hashed names may be kept for good
 
     # The page's own module is hashed too, and comes after the map.
-    entry = re.search(r'<script type="module" src="([^"]+)"', html)
+    entry = re.search(r'<script type="module" src="(/static/frontend/js/game\.[^"]+)"', html)
     assert entry and re.fullmatch(rf"/static/frontend/js/game{HASHED}", entry.group(1))
     assert html.index('type="importmap"') < entry.start()
     assert served(client, entry.group(1))[0] == 200

@@ -12,6 +12,7 @@ import pytest
 
 from games.models import Game, Rematch
 from games.services.endings import game_resign
+from games.services.leavers import game_handover_decline
 from games.services.rematch import rematch_offer
 from tests.factories import make_user, started_game
 from tests.together import at_once
@@ -23,8 +24,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_simultaneous_yes_opens_one_game(offered):
     players = [make_user() for _ in range(3)]
     game = started_game("malefiz", players=players)
-    for user in players[:2]:
-        game_resign(game_id=game.pk, user=user)
+    game_resign(game_id=game.pk, user=players[0])
+    # Two would remain: the others are asked to hand the seat to a bot first.
+    game_handover_decline(game_id=game.pk, user=players[1], seat=0)
+    game_resign(game_id=game.pk, user=players[1])
     if offered:
         rematch_offer(game_id=game.pk, user=players[0])
     racers = players[1:] if offered else players
