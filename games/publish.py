@@ -26,7 +26,7 @@ from .rules import Ruleset
 from .selectors.frames import SPECTATOR, event_frames
 from .selectors.remis import request_summary
 from .selectors.seats import seat_holders
-from .selectors.tables import table_summary
+from .selectors.tables import lobby_counts, table_summary
 from .threads import closing_connections
 
 log = logging.getLogger(__name__)
@@ -177,7 +177,8 @@ def publish_table(game: Game) -> None:
     summary = table_summary(game)
     # Every lobby socket of a process hears it; the process applies it once.
     change = uuid.uuid4().hex
-    _send(LOBBY_GROUP, {"type": "lobby.table", "table": summary, "change": change})
+    message = {"type": "lobby.table", "table": summary, "change": change, "counts": lobby_counts()}
+    _send(LOBBY_GROUP, message)
     _send(game_group(game.pk), {"type": "game.table", "table": summary})
 
 

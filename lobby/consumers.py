@@ -74,7 +74,9 @@ class LobbyConsumer(
             await self.send(text_data=dumps({"type": "pong", "lobby": token}))
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=watch.lobby.apply(message.get("change") or "", message["table"]))
+        change = message.get("change") or ""
+        frame = watch.lobby.apply(change, message["table"], message.get("counts"))
+        await self.send(text_data=frame)
 
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))

@@ -132,6 +132,7 @@ class LobbyState:
         self.process = uuid.uuid4().hex[:8]
         self.changes = 0
         self.snapshot: dict[str, Any] | None = None
+        self.known_counts: dict[str, int] = {}
         self.tables: dict[int, dict[str, Any]] = {}
         self.seen: dict[str, str] = {}  # change id -> the token after it
         self.checked = float("-inf")
@@ -141,21 +142,31 @@ class LobbyState:
     def token(self) -> str:
         return f"{self.process}.{self.changes}"
 
-    def apply(self, change: str, table: dict[str, Any]) -> str:
+    def apply(self, change: str, table: dict[str, Any], counts: dict[str, int] | None) -> str:
         """One table's change pushed to every lobby socket: applied and
         serialised once per process however many sockets hear it; returns
-        the frame to send (with the token after the change)."""
+        the frame to send (with the token after the change). The counts come
+        with it, so the next check finds nothing new and no page is sent a
+        snapshot for a change it was pushed."""
         if change in self.seen:
             return self.seen[change]
         if table["status"] in ("open", "active"):
             self.tables[table["id"]] = table
         else:
             self.tables.pop(table["id"], None)
+        if counts is not None:
+            self.known_counts = counts
         self.changes += 1
-        frame = self.seen[change] = dumps({"type": "table", "table": table, "lobby": self.token})
+        frame = {
+            "type": "table",
+            "table": table,
+            "counts": self.frame_counts(),
+            "lobby": self.token,
+        }
+        self.seen[change] = dumps(frame)
         if len(self.seen) > 1000:
             self.seen.pop(next(iter(self.seen)))
-        return frame
+        return self.seen[change]
 
     async def current(self, max_age: float | None = None) -> str:
         """The token of the lobby as known now, read again when older than
@@ -172,6 +183,7 @@ class LobbyState:
         if self.snapshot is None or self.differs(tables, fresh):
             self.changes += 1
         self.tables, self.snapshot, self.checked = tables, fresh, started
+        self.known_counts = fresh["counts"]
 
     def differs(self, tables: dict[int, dict[str, Any]], fresh: dict[str, Any]) -> bool:
         """Whether pages holding the current token miss something: another
@@ -188,15 +200,26 @@ class LobbyState:
         return any(t["status"] == "active" and i not in live for i, t in self.tables.items())
 
     def counts(self) -> dict[str, int]:
-        return (self.snapshot or {}).get("counts", {})
+        """The counts last read, or pushed with a change."""
+        return self.known_counts
 
-    def frame(self) -> dict[str, Any]:
-        tables = list(self.tables.values())
-        counts = {
+    def frame_counts(self) -> dict[str, int]:
+        """The counts, never fewer than the tables listed (a push can
+        overtake the read that counted them)."""
+        tables = self.tables.values()
+        return {
             "open": max(self.counts().get("open", 0), sum(t["status"] == "open" for t in tables)),
             "live": max(self.counts().get("live", 0), sum(t["status"] == "active" for t in tables)),
         }
-        return {"type": "tables", "tables": tables, "counts": counts, "lobby": self.token}
+
+    def frame(self) -> dict[str, Any]:
+        tables = list(self.tables.values())
+        return {
+            "type": "tables",
+            "tables": tables,
+            "counts": self.frame_counts(),
+            "lobby": self.token,
+        }
 
 
 lobby = LobbyState()

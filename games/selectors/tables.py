@@ -71,12 +71,22 @@ def lobby_snapshot() -> dict[str, Any]:
     live = sorted(current.filter(pk__in=watched), key=lambda g: watched.index(g.pk))
     return {
         "tables": [table_summary(g) for g in [*open_tables, *live]],
-        "counts": {
-            "open": Game.objects.filter(status=Game.Status.OPEN).count(),
-            "live": len(live_ids),
-        },
+        "counts": {"open": _open_count(), "live": len(live_ids)},
         "live_ids": live_ids,
     }
+
+
+def lobby_counts() -> dict[str, int]:
+    """How many tables are open and games live: sent with every table change,
+    so that pages show them and processes need not send a new snapshot."""
+    return {
+        "open": _open_count(),
+        "live": Game.objects.filter(status=Game.Status.ACTIVE).count(),
+    }
+
+
+def _open_count() -> int:
+    return Game.objects.filter(status=Game.Status.OPEN).count()
 
 
 def ruleset_list() -> list[dict[str, Any]]:

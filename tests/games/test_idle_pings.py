@@ -207,3 +207,19 @@ async def test_a_new_ranking_alone_sends_no_page_a_new_snapshot(monkeypatch, set
     fresh = await receive(sock, "tables")
     assert fresh["lobby"] != token and fresh["counts"] == {"open": 1, "live": 3}
     await sock.disconnect()
+
+
+async def test_a_pushed_change_brings_its_counts_and_no_snapshot_follows(settings):
+    """The change carries the counts after it: the process's next check finds
+    nothing new, so the pages that heard the push get a pong, not the whole
+    lobby again (2,000 pages each fetching it after every new table)."""
+    settings.PING_REFRESH_SECONDS = 0  # every ping reads the lobby again
+    host = await sync_to_async(make_user)()
+    sock = await connect("/ws/lobby/")
+    await receive(sock, "tables")
+    await sync_to_async(lobby.table_create)(host=host, ruleset="halma")
+    change = await receive(sock, "table")
+    assert change["counts"] == {"open": 1, "live": 0}
+    await sock.send_json_to({"type": "ping", "lobby": change["lobby"]})
+    assert await receive(sock, "pong") == {"type": "pong", "lobby": change["lobby"]}
+    await sock.disconnect()

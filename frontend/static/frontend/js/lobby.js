@@ -26,6 +26,7 @@ new LiveSocket(() => "/ws/lobby/", {
       if (frame.counts) counts = frame.counts;
     } else if (frame.type === "table") {
       tables.set(frame.table.id, frame.table);
+      if (frame.counts) counts = frame.counts;
     } else if (frame.type === "notify") {
       notify(frame);
     }
