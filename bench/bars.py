@@ -9,7 +9,12 @@ whether the bars hold:
   throughput at saturation >= 50% of the relay's; paced p99 < 25 ms;
   zero lost, doubled or out-of-order moves.
 
-  .venv/bin/python bench/bars.py [--games 200] [--duration 20]
+  .venv/bin/python bench/bars.py [--games 200] [--duration 20] [--runs 5]
+
+With ``--runs N`` the whole set runs N times (fresh servers each time) and a
+last table gives each run's figures and the medians, with the idle-sockets
+issue's bar: the median of the site's paced p99 at most 2.5 times the median
+paced p99 of the stock-consumer relay.
 
 With ``--variant`` (repeatable) it measures several builds or settings of the
 site in the same run instead, against the relay once: each variant is
@@ -28,6 +33,7 @@ import argparse
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -79,6 +85,7 @@ def main() -> None:
     p.add_argument("--duration", type=float, default=20)
     p.add_argument("--variant", action="append", default=[], help="LABEL[,dir=D][,NAME=VALUE...]")
     p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--runs", type=int, default=1, help="repeat the whole set; print medians")
     args = p.parse_args()
     env = {
         **os.environ,
@@ -97,6 +104,19 @@ def main() -> None:
     subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     if args.variant:
         return compare(args, env)
+    runs = []
+    for n in range(args.runs):
+        if args.runs > 1:
+            print(f"# run {n + 1} of {args.runs}", flush=True)
+        figures = measure(args, env)
+        report(*figures)
+        runs.append(figures)
+    if args.runs > 1:
+        report_medians(runs)
+
+
+def measure(args: argparse.Namespace, env: dict) -> tuple[dict, dict, dict, dict, dict]:
+    """One set: relay and lean relay closed, relay paced, site closed and paced."""
     relay_port, lean_port, site_port = free_port(), free_port(), free_port()
     procs = [
         start("bench.relay:application", relay_port, env),
@@ -124,12 +144,32 @@ def main() -> None:
         )
     finally:
         for proc in procs:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    report(relay_closed, lean_closed, relay_open, games_closed, games_open)
+            stop(proc)
+    return relay_closed, lean_closed, relay_open, games_closed, games_open
+
+
+def report_medians(runs: list[tuple[dict, dict, dict, dict, dict]]) -> None:
+    """Each run's paced p99s and rates, their medians, and the paced-tail bar."""
+    print()
+    print(
+        "| run | relay paced p99 | site paced p99 | relay frames/s | site moves/s | lost/doubled |"
+    )
+    print("|---|---|---|---|---|---|")
+    for n, (relay_closed, _lean, relay_open, closed, paced) in enumerate(runs, 1):
+        bad = sum(closed["violations"].values()) + sum(paced["violations"].values())
+        print(
+            f"| {n} | {relay_open['p99_ms']:.1f} ms | {paced['p99_ms']:.1f} ms "
+            f"| {relay_closed['rate']:.0f} | {closed['moves_per_s']:.0f} | {bad} |"
+        )
+    relay_p99 = statistics.median(r[2]["p99_ms"] for r in runs)
+    site_p99 = statistics.median(r[4]["p99_ms"] for r in runs)
+    share = statistics.median(r[3]["moves_per_s"] / r[0]["rate"] for r in runs)
+    ratio = site_p99 / relay_p99
+    print(
+        f"median paced p99: site {site_p99:.1f} ms, relay {relay_p99:.1f} ms = {ratio:.2f}x "
+        f"(bar 2.5x): {'PASS' if ratio <= 2.5 else 'FAIL'}"
+    )
+    print(f"median saturation: {100 * share:.0f}% of the relay")
 
 
 def stop(proc: subprocess.Popen) -> None:
