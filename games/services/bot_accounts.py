@@ -42,8 +42,10 @@ def bot_user(slug: str, level: str) -> Any:
     clean_level(level)
     try:
         get_bot(slug, level)
-    except LookupError as exc:
-        raise GameError("bad_bot", gettext_noop("%(error)s"), error=str(exc)) from None
+    except LookupError:
+        raise GameError(
+            "bad_bot", gettext_noop("No bot plays %(slug)s here."), slug=str(slug)[:40]
+        ) from None
     user, _created = get_user_model().objects.get_or_create(
         username=bot_username(slug, level),
         defaults={"is_bot": True, "password": make_password(None)},

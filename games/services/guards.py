@@ -134,8 +134,8 @@ def locked_player_seat(game_id: Any, user: Any) -> tuple[Game, int]:
         raise GameError(
             "referee",
             gettext_noop(
-                "The game master runs the campaign: it cannot resign, offer a draw or abort."
-                " End the campaign instead."
+                "As the game master you run the campaign: resigning, draws and aborting"
+                " are for the players. End the campaign instead."
             ),
             status=403,
             version=game.version,

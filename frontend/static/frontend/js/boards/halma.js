@@ -106,7 +106,7 @@ export function createBoard(container, ctx) {
         const isSel = selected && key(selected.path[0]) === key(p);
         const cls = `piece seat-${seat}${movable ? " movable" : ""}${isSel ? " selected" : ""}`;
         const circle = svgEl("circle", { cx: x, cy: y, r: 3.4, class: cls, "data-field": key(p) }, pieces);
-        if (movable) activate(circle, () => select(p), fmt(gettext("%(player)s piece on %(field)s"), { player: ctx.seats()[seat]?.name ?? String(seat + 1), field: fieldName(p) }));
+        if (movable) activate(circle, () => select(p), fmt(gettext("your piece on %(field)s"), { field: fieldName(p) }));
       }),
     );
 
