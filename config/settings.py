@@ -306,6 +306,14 @@ PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", "10"))  # seconds one push m
 GAME_PUSH_SECONDS = float(os.environ.get("GAME_PUSH_SECONDS", "1.0"))  # outbox poll
 # Push services are https; plain http only for tests that serve their own.
 PUSH_ALLOW_HTTP = env_bool("PUSH_ALLOW_HTTP", False)
+# The push services the site posts to (a host or any subdomain of it): those
+# of Chrome/Edge/Opera/Samsung (FCM), Firefox, Edge on Windows and Safari. A
+# subscription elsewhere is refused, so no visitor can make the server post to
+# an address of their choosing (an internal one, say). "*" allows any host.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+)
 
 # --- logging --------------------------------------------------------------
 LOGGING = {

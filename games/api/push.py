@@ -58,6 +58,11 @@ class EndpointIn(serializers.Serializer):
         scheme = urlsplit(value).scheme
         if scheme != "https" and not (scheme == "http" and settings.PUSH_ALLOW_HTTP):
             raise serializers.ValidationError(_("A push service's address starts with https://."))
+        if not push.known_service(value):
+            raise serializers.ValidationError(
+                _("The site sends no pushes to %(host)s: use a browser's own push service.")
+                % {"host": urlsplit(value).hostname or "?"}
+            )
         return value
 
 

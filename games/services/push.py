@@ -19,6 +19,7 @@ import json
 import logging
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -110,6 +111,14 @@ def _claim_due(now: datetime, lease: datetime) -> list[int]:
     return ids
 
 
+def known_service(endpoint: str) -> bool:
+    """Whether ``endpoint`` is at one of the push services the site posts to
+    (``PUSH_SERVICE_HOSTS``: a host or any subdomain of it)."""
+    allowed = settings.PUSH_SERVICE_HOSTS
+    host = (urlsplit(endpoint).hostname or "").lower().rstrip(".")
+    return "*" in allowed or any(host == h or host.endswith("." + h) for h in allowed)
+
+
 def _send(push_id: int, lease: datetime, now: datetime) -> int:
     push = (
         OutgoingPush.objects.select_related("notification__user", "subscription")
@@ -119,6 +128,10 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
     if push is None:
         return 0
     sub = push.subscription
+    if not known_service(sub.endpoint):  # subscribed before the list was narrowed
+        log.info("push subscription %s is at no known push service: removed", sub.pk)
+        sub.delete()
+        return 0
     keys = push_keys.keys()
     try:
         webpush(

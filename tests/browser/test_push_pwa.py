@@ -222,7 +222,7 @@ class PushSettingsTests(BrowserLiveTestCase):
         from tests.games.push_endpoint import Device, unb64url
 
         user = off_loop(make_user, "sven")
-        device = Device().subscription("https://push.example/sven-laptop")
+        device = Device().subscription("https://fcm.googleapis.com/fcm/send/sven-laptop")
         page = self.new_page("player", user=user)
         page.context.grant_permissions(["notifications"], origin=self.live_server_url)
         page.context.add_init_script(FAKE_PUSH_MANAGER % json.dumps(device))

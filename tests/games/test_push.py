@@ -27,6 +27,7 @@ from tests.games.test_mail import in_thread
 @pytest.fixture(autouse=True)
 def _push_settings(settings, tmp_path):
     settings.PUSH_ALLOW_HTTP = True  # the test's push service is plain http
+    settings.PUSH_SERVICE_HOSTS = [*settings.PUSH_SERVICE_HOSTS, "127.0.0.1", "push.example"]
     settings.PUSH_TIMEOUT = 2.0
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()
     settings.VAPID_SUBJECT = "mailto:admin@example.org"
@@ -354,3 +355,58 @@ async def test_a_realtime_turn_is_pushed_only_to_a_player_whose_page_is_closed(s
     assert not await sync_to_async(OutgoingMail.objects.exists)()
     assert await sync_to_async(push.send_due_pushes)() == 1
     assert [path for path, _h, _b in service.received] == ["/push/white"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://127.0.0.1/push",
+        "https://10.0.0.5/internal",
+        "https://localhost:8443/admin",
+        "https://metadata.google.internal/computeMetadata/v1/",
+        "https://fcm.googleapis.com.evil.example/fcm/send/1",
+        "https://evilfcm.googleapis.com.example/1",
+    ],
+)
+def test_a_subscription_at_no_known_push_service_is_refused(settings, endpoint):
+    """The server posts to the endpoint it is given: only the browsers' push
+    services, so no visitor can point it at an address of their choosing."""
+    settings.PUSH_SERVICE_HOSTS = ["fcm.googleapis.com", "push.services.mozilla.com"]
+    body = Device().subscription(endpoint)
+    answer = client_for(make_user()).post("/api/push/subscriptions/", body, format="json")
+    assert answer.status_code == 400
+    assert "sends no pushes" in json.dumps(answer.json()["fields"]["endpoint"])
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://fcm.googleapis.com/fcm/send/dGVzdA:APA91b",
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAAA",
+        "https://wns2-par02p.notify.windows.com/w/?token=BQYAAA",
+        "https://web.push.apple.com/QGuQyavXutnMH",
+    ],
+)
+def test_the_browsers_push_services_are_accepted_by_default(endpoint):
+    from django.conf import settings as defaults
+
+    assert defaults.PUSH_SERVICE_HOSTS  # the defaults of config/settings.py, not the fixture's
+    body = Device().subscription(endpoint)
+    answer = client_for(make_user()).post("/api/push/subscriptions/", body, format="json")
+    assert answer.status_code == 201, answer.content
+
+
+@pytest.mark.django_db
+def test_pushes_for_a_service_no_longer_listed_are_dropped_unsent(settings, service):
+    reader = make_user()
+    subscribe(reader, Device(), service.endpoint())
+    notifications.notify(
+        user_ids=[reader.pk], kind=Notification.Kind.CHALLENGE, game=None, params={}
+    )
+    settings.PUSH_SERVICE_HOSTS = ["fcm.googleapis.com"]  # the operator narrowed the list
+    assert push.send_due_pushes() == 0
+    assert service.received == []
+    assert not PushSubscription.objects.exists() and not OutgoingPush.objects.exists()
