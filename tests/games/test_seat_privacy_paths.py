@@ -39,6 +39,7 @@ from games.rules import get_ruleset
 from games.services import bots, vacation
 from games.services.handover import game_handover_agree
 from games.services.play import game_act
+from games.services.rematch import rematch_offer
 from lobby import services as lobby
 from tests.db_threads import sync_to_async
 from tests.factories import make_user
@@ -218,11 +219,10 @@ async def test_a_malefiz_leaver_s_socket_gets_a_spectator_s_frames_once_a_bot_pl
 
 
 # -- 1 and 5. a timed-out Hexenhalma team handed to a bot -------------------------------
-def campaign_with_team_three_handed_to_the_bot() -> tuple[int, list, int]:
-    """GM and three teams, two rounds; team 3 times out in round 1, the others
-    agree, and the medium bot plays team 3. Returns the game, the users (GM
-    first) and the handover's version."""
-    game_id, users = table("hexenhalma", 4, DAY, {"rounds": 2})
+def team_three_times_out_and_goes_to_the_bot(game_id: int, users: list) -> int:
+    """Round 1 of a campaign (GM and three teams, daily clock): team 3 writes
+    orders but times out, the others agree, the medium bot plays team 3.
+    Returns the handover's version."""
     gm, one, two, three = users
     act(game_id, gm, OPEN)
     act(game_id, three, {"type": "orders", "orders": PLAIN})  # written, never locked
@@ -235,7 +235,7 @@ def campaign_with_team_three_handed_to_the_bot() -> tuple[int, list, int]:
     for user in (one, gm, two):
         handed = game_handover_agree(game_id=game_id, user=user, seat=3)
     assert Game.objects.get(pk=game_id).bots == {"3": "medium"}
-    return game_id, users, handed
+    return handed
 
 
 async def test_a_team_handed_to_a_bot_no_longer_reaches_its_former_player():
@@ -246,21 +246,7 @@ async def test_a_team_handed_to_a_bot_no_longer_reaches_its_former_player():
     gm_sock, one_sock, two_sock, three_sock, watcher = socks
     assert three_sock.frames[0]["seat"] == 3
 
-    def round_one_and_handover() -> int:
-        act(game_id, gm, OPEN)
-        act(game_id, three, {"type": "orders", "orders": PLAIN})  # written, never locked
-        for user, orders in ((one, SECRET), (two, PLAIN)):
-            act(game_id, user, {"type": "orders", "orders": orders})
-            act(game_id, user, {"type": "lock"})
-        later = timezone.now() + timedelta(days=2)
-        with mock.patch("django.utils.timezone.now", return_value=later):
-            assert sweep_once() == 2  # team 3 locked by its timeout, the round resolved
-        for user in (one, gm, two):
-            handed = game_handover_agree(game_id=game_id, user=user, seat=3)
-        assert Game.objects.get(pk=game_id).bots == {"3": "medium"}
-        return handed
-
-    handed = await sync_to_async(round_one_and_handover)()
+    handed = await sync_to_async(team_three_times_out_and_goes_to_the_bot)(game_id, users)
     # Team 3's own orders of round 1 reached its player while it played the seat.
     await three_sock.at_version(handed - 1)
     assert holds(three_sock.frames, PLAIN)
@@ -422,7 +408,8 @@ async def test_a_rematch_gives_each_player_its_new_seat_s_view_and_no_other():
 
 async def test_a_rematch_after_a_handover_is_played_by_the_person_not_the_bot():
     def finish() -> tuple[int, list]:
-        game_id, users, _handed = campaign_with_team_three_handed_to_the_bot()
+        game_id, users = table("hexenhalma", 4, DAY, {"rounds": 2})
+        team_three_times_out_and_goes_to_the_bot(game_id, users)
         gm, one, two, _three = users
         act(game_id, gm, OPEN)
         bot_writes_and_locks(game_id, 3)
@@ -431,8 +418,6 @@ async def test_a_rematch_after_a_handover_is_played_by_the_person_not_the_bot():
             act(game_id, user, {"type": "lock"})
         assert sweep_once() == 1
         assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
-        from games.services.rematch import rematch_offer
-
         for user in users:
             summary = rematch_offer(game_id=game_id, user=user)
         return summary["new_game"], users
