@@ -67,6 +67,18 @@ def reason_text(result: dict[str, Any]) -> str:
         return text
 
 
+def viewing_seat(game: Game, seat: int | None) -> int | None:
+    """Whose view the holder of ``seat`` gets now. A seat a bot plays in a
+    running game (a bot's own, or a person's handed to it:
+    services/handover.py) is seen as spectators see it: its legal actions and
+    secrets (a Hexenhalma team's orders) are the bot's, and neither the person
+    who held it before nor anyone else gets them. Decided for each frame as it
+    is built, so a socket opened before the seat changed hands follows."""
+    if seat is not None and str(seat) in game.bots and game.status == Game.Status.ACTIVE:
+        return None
+    return seat
+
+
 def snapshot(
     game: Game, rs: Ruleset, state: Any, seat: int | None, clock: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -140,6 +152,7 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         return None
     rs = get_ruleset(game.ruleset)
     seat = seat_of(game, user)
+    eye = viewing_seat(game, seat)
     state = rs.decode(game.state) if game.state is not None else None
     return {
         "type": "hello",
@@ -148,10 +161,10 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         "seat": seat,
         "seats": seat_list(game),
         "table": table_summary(game),
-        "state": snapshot(game, rs, state, seat),
+        "state": snapshot(game, rs, state, eye),
         "chat": without_blocked(chat_history(game.pk), blocked_names(user)),
         "since": since if 0 <= since <= game.version else 0,
-        "events": events_since(game, since if 0 <= since <= game.version else 0, seat),
+        "events": events_since(game, since if 0 <= since <= game.version else 0, eye),
         "rematch": rematch_of(game),
     }
 
@@ -161,6 +174,7 @@ def sync_frame(game_id: int, user: Any, version: int) -> tuple[dict[str, Any], i
     game = game_with_seats(game_id)
     rs = get_ruleset(game.ruleset)
     seat = seat_of(game, user)
+    eye = viewing_seat(game, seat)
     state = rs.decode(game.state) if game.state is not None else None
     if version > game.version:
         version = 0
@@ -171,8 +185,8 @@ def sync_frame(game_id: int, user: Any, version: int) -> tuple[dict[str, Any], i
         "seat": seat,
         "seats": seat_list(game),
         "table": table_summary(game),
-        "events": events_since(game, version, seat),
-        "state": snapshot(game, rs, state, seat),
+        "events": events_since(game, version, eye),
+        "state": snapshot(game, rs, state, eye),
         "rematch": rematch_of(game),
     }
     return frame, seat
@@ -208,12 +222,13 @@ def event_frames(game: Game, rs: Ruleset, state: Any, event: Event) -> dict[str,
     frames: dict[str, str] = {}
     clock = clock_view(game, timezone.now())  # the same for every seat
     for seat in [*range(game.seat_count), None]:
+        eye = viewing_seat(game, seat)  # a seat a bot plays: the spectators' frame
         frame = {
             "type": "event",
             "game": game.pk,
             "version": event.version,
-            "event": client_event(rs, event, seat),
-            "state": snapshot(game, rs, state, seat, clock=clock),
+            "event": client_event(rs, event, eye),
+            "state": snapshot(game, rs, state, eye, clock=clock),
         }
         frames[SPECTATOR if seat is None else str(seat)] = dumps(frame)
     return frames

@@ -52,7 +52,7 @@ def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
         rematch.accepted = sorted({*rematch.accepted, seat, *bots})
         rematch.declined_by = None
         if set(rematch.accepted) == set(holders):
-            rematch.new_game = _open_new_game(game, holders)
+            rematch.new_game = _open_new_game(game, holders, bots)
         rematch.save()
         if rematch.new_game is not None:
             _notify_begun(rematch.new_game, holders, user, old=game.pk)
@@ -117,10 +117,13 @@ def seat_rotation(ruleset: str, seat_count: int) -> dict[int, int]:
     return {s: moved.get(s, s) for s in range(seat_count)}
 
 
-def _open_new_game(old: Game, holders: dict[int, int | None]) -> Game:
-    """The same game again, each player moved one seat on (``seat_rotation``)."""
+def _open_new_game(old: Game, holders: dict[int, int | None], bot_seats: list[int]) -> Game:
+    """The same game again, each player moved one seat on (``seat_rotation``).
+    Bots play only their own seats: a person's seat that a bot took over in the
+    old game (services/handover.py) is the person's again."""
     n = old.seat_count
     new_seat = seat_rotation(old.ruleset, n)
+    bots = {str(new_seat[int(s)]): level for s, level in old.bots.items() if int(s) in bot_seats}
     game = Game.objects.create(
         ruleset=old.ruleset,
         options=old.options,
@@ -129,8 +132,8 @@ def _open_new_game(old: Game, holders: dict[int, int | None]) -> Game:
         clock=old.clock,
         rated=old.rated,  # rated or casual as the first game was
         auto_start=True,
-        bots={str(new_seat[int(s)]): level for s, level in old.bots.items()},
-        has_bots=bool(old.bots),
+        bots=bots,
+        has_bots=bool(bots),
     )
     now = timezone.now()
     Seat.objects.bulk_create(
