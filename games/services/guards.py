@@ -140,4 +140,12 @@ def locked_player_seat(game_id: Any, user: Any) -> tuple[Game, int]:
             status=403,
             version=game.version,
         )
+    if str(seat) in game.bots and not getattr(user, "is_bot", False):
+        # Handed to a bot (services/handover.py): the bot plays it to the end.
+        raise GameError(
+            "handed_over",
+            gettext_noop("A bot plays this seat now."),
+            status=403,
+            version=game.version,
+        )
     return game, seat

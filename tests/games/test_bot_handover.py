@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.errors import GameError
 from games.models import Event, Game
 from games.realtime.sweeper import sweep_once
-from games.services import bots
+from games.services import bots, endings
 from games.services.handover import game_handover_agree
 from games.services.leavers import expire_offers
 from lobby import services as lobby
@@ -76,6 +76,11 @@ def test_every_other_player_agrees_then_the_bot_plays_and_the_result_says_so():
     with pytest.raises(GameError) as info:
         act(game.pk, three, {"type": "lock"})
     assert info.value.code == "handed_over"
+    for command in (endings.game_resign, endings.game_offer_draw, endings.game_abort):
+        with pytest.raises(GameError) as info:  # the bot plays the seat to the end
+            command(game_id=game.pk, user=three)
+        assert info.value.code == "handed_over"
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
     for _ in range(20):
         bots.play_due_bots()
         if 3 not in Game.objects.get(pk=game.pk).to_act:

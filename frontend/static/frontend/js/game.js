@@ -156,13 +156,19 @@ function seatName(i) {
   return s ? `${s.name}${s.user ? ` (${nameText(s.user, s.bot)})` : ""}` : String(i + 1);
 }
 
+/** Whether a bot took ``seat`` over (services/handover.py): its person acts no more. */
+function handedToBot(st, seat) {
+  return seat !== null && (st.handover || {})[String(seat)]?.move != null;
+}
+
 function render(event = null) {
   renderWaiting();
   const st = model.state;
   if (!st) return;
   const active = st.status === "active";
   const waiting = active ? waitingFor(st) : null;
-  const myTurn = active && !waiting && st.to_act.includes(model.seat);
+  const handedOver = active && handedToBot(st, model.seat);
+  const myTurn = active && !waiting && !handedOver && st.to_act.includes(model.seat);
   $("players").replaceChildren(
     ...model.seats.map((s) => {
       const li = h("li", "player" + (st.to_act.includes(s.index) ? " to-move" : ""), null, { "data-seat": s.index });
@@ -170,7 +176,7 @@ function render(event = null) {
       const mark = boardModule.seatMark?.(s.index) ?? "";
       li.append(h("span", `swatch seat-${s.index}${mark ? " marked" : ""}`, mark, { "aria-hidden": "true" }));
       const name = s.user ? h("a", "player-link", s.user, { href: `/players/${encodeURIComponent(s.user)}/` }) : "—";
-      li.append(`${s.name}: `, ...nameWithBadge(name, s.bot), s.index === model.seat ? ` (${gettext("you")})` : "");
+      li.append(`${s.name}: `, ...nameWithBadge(name, s.bot), s.index === model.seat ? ` (${handedOver ? gettext("you; a bot plays for you now") : gettext("you")})` : "");
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
       li.append(h("span", "clock", null, { "data-seat": s.index }));
       return li;
@@ -188,7 +194,7 @@ function render(event = null) {
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", myTurn);
   // A game master runs the game: no resigning, draw offers or aborting.
-  const seated = active && model.seat !== null && !(st.left || []).includes(model.seat) && !isReferee(model.seat);
+  const seated = active && model.seat !== null && !handedOver && !(st.left || []).includes(model.seat) && !isReferee(model.seat);
   const offers = st.draw_offers || [];
   const othersOffer = offers.some((s) => s !== model.seat);
   $("resign-btn").hidden = !seated;
@@ -247,7 +253,7 @@ function renderMoves(event = null) {
 /** The text view of the position and the typed-move form, where the game has them. */
 function renderAccess(st) {
   const textView = boardModule.textView && st.view ? boardModule.textView(st, { seatName, seat: model.seat }) : null;
-  const typed = !!boardModule.parseMove && model.seat !== null && st.status === "active";
+  const typed = !!boardModule.parseMove && model.seat !== null && st.status === "active" && !handedToBot(st, model.seat);
   $("access").hidden = !textView && !typed;
   $("text-view-box").hidden = !textView;
   if (textView) $("text-view").replaceChildren(...textView.map((line) => h("li", "", line)));

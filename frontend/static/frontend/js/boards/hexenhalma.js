@@ -66,7 +66,9 @@ function roundKind(state, seat, info) {
   const view = state.view;
   if (state.status !== "active" || info.replay) return "status";
   if (seat === 0 && view.phase === "waiting") return "editor";
-  if (seat > 0 && view.phase === "orders" && !view.my_locked && !view.gone.includes(seat)) return "orders";
+  // A team handed to a bot (services/handover.py): its person sees what spectators see.
+  const handedOver = (state.handover || {})[String(seat)]?.move != null;
+  if (seat > 0 && !handedOver && view.phase === "orders" && !view.my_locked && !view.gone.includes(seat)) return "orders";
   return "status";
 }
 
