@@ -11,6 +11,9 @@ redraw the focus is still on the board (on the same piece or field).
 3. Daschax: a turn built with keys; the other side types one (e.g. "c10 F L").
 4. Idiotenspiel and Hexenhalma: the board takes focus and the arrow-key cursor
    clicks the field under it.
+5. Hexenhalma typed: the game master opens a round by typing a preset's name; a
+   team types nonsense and illegal orders (a message, nothing sent or changed),
+   then both witches' orders in its move list's notation, then "lock".
 
 Run: .venv/bin/pytest tests/browser/test_keyboard_play.py -q
 """
@@ -301,4 +304,100 @@ class KeyboardPlayTests(BrowserLiveTestCase):
         )
         self.assertIn("start", p1.text_content("[data-testid=cursor-field]"))
         self.shot(p1, "hexenhalma-orders-keys")
+        self.assertEqual(self.page_errors, [])
+
+    # -- Hexenhalma: typed orders ------------------------------------------------------
+    def test_hexenhalma_typed_orders(self):
+        gm, one, two = self.users("gm", "hexe1", "hexe2")
+        game_id = self.table("hexenhalma", [gm, one, two], seat_count=3)
+        g, p1 = self.open(game_id, [gm, one])
+        # The game master: an unknown preset is refused, a known one opens round 1.
+        self.type_move(g, "open moon")
+        g.wait_for_function("() => document.getElementById('move-error').textContent !== ''")
+        self.assertIn("open rectangle", g.inner_text("#move-error"))
+        self.assertEqual(self.version(g), 1)
+        self.type_move(g, "open rectangle")
+        self.wait_version(p1, 2)
+        p1.wait_for_selector("[data-testid=hh-witch-1]")
+        before = [p1.inner_text(f"[data-testid=hh-witch-{n}]") for n in (1, 2)]
+
+        def refused(text: str, expect: str) -> None:
+            self.type_move(p1, text)
+            p1.wait_for_function(
+                "t => document.getElementById('move-error').textContent.includes(t)", arg=expect
+            )
+            self.assertEqual(p1.input_value("#move-input"), text)  # kept, to be corrected
+            self.assertEqual(self.version(p1), 2)
+            self.assertIsNone(p1.evaluate("() => window.__game.model.state.view.my_orders"))
+            self.assertEqual([p1.inner_text(f"[data-testid=hh-witch-{n}]") for n in (1, 2)], before)
+
+        refused("hello", "Write each witch's start field")
+        refused("11,2 N Z N", "Witch 1, step 2: Z needs the field")
+        refused("11,2 N N N N N N N N N N N", "write 2 orders")
+        refused(
+            "11,2 E N N N N N N N N N N; 11,5 N N N N N N N N N N N",
+            "Witch 1, step 1: [11, 3] is a start field",
+        )
+        refused("lock", "You have submitted no orders")
+        self.shot(p1, "refused-1280")
+        p1.set_viewport_size({"width": 360, "height": 800})
+        p1.locator("#access").scroll_into_view_if_needed()
+        settle(p1)
+        self.shot(p1, "refused-360")
+
+        typed = "[11, 2] N N N N N N N+K N N+M N N; 11,5 N+B6,6 N N N N Z4,5+I W E N N N N"
+        shown = "[11, 2] N N N N N N N+K N N+M N N; [11, 5] N+B[6, 6] N N N N Z[4, 5]+I W E N N N N"
+        self.type_move(p1, typed)
+        self.wait_version(p1, 3)
+        self.assertEqual(p1.input_value("#move-input"), "")
+        self.assertEqual(p1.inner_text("#move-error"), "")
+        n, e, w = {"walk": "N"}, {"walk": "E"}, {"walk": "W"}
+        self.assertEqual(
+            p1.evaluate("() => window.__game.model.state.view.my_orders"),
+            [
+                {
+                    "start": [11, 2],
+                    "steps": [n] * 6
+                    + [{"walk": "N", "spell": "K"}, n, {"walk": "N", "spell": "M"}, n, n],
+                },
+                {
+                    "start": [11, 5],
+                    "steps": [{"walk": "N", "spell": "B", "ban_to": [6, 6]}]
+                    + [n] * 4
+                    + [{"fly": [4, 5], "spell": "I"}, w, e, n, n, n, n],
+                },
+            ],
+        )
+        # The move list shows them as typed; the order editor took them in, saved.
+        # (A field's inner space is a no-break one there, so no line breaks inside a step.)
+        moves = p1.inner_text("#moves").replace("\xa0", " ")
+        self.assertIn(f"You submitted orders for round 1: {shown}.", moves)
+        for k in (1, 2):
+            self.assertIn(
+                "Ready: she ends in the goal.", p1.inner_text(f"[data-testid=hh-witch-{k}]")
+            )
+        self.assertIn("Saved", p1.inner_text("[data-testid=hh-server-msg]"))
+        self.assertIn(
+            f"Your saved orders: {shown}",
+            p1.text_content("[data-testid=text-view]").replace("\xa0", " "),
+        )
+        p1.locator("#access").scroll_into_view_if_needed()
+        settle(p1)
+        self.shot(p1, "saved-360")
+        p1.set_viewport_size({"width": 1280, "height": 900})
+        settle(p1)
+        self.shot(p1, "saved-1280")
+        # The game master learns that team 1 submitted, never what.
+        self.wait_version(g, 3)
+        gm_moves = g.inner_text("#moves")
+        self.assertIn("submitted orders", gm_moves)
+        self.assertNotIn("N+K", gm_moves)
+        self.assertNotIn("[11, 2]", gm_moves)
+
+        self.type_move(p1, "lock")
+        self.wait_version(p1, 4)
+        p1.wait_for_selector("[data-testid=hh-status]")
+        self.assertIn("locked", p1.inner_text("[data-testid=hh-status]"))
+        self.assertTrue(p1.is_disabled("#move-input"))
+        self.assertEqual(p1.inner_text("#move-help"), "Wait for your turn.")
         self.assertEqual(self.page_errors, [])

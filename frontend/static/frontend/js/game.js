@@ -264,7 +264,9 @@ function renderAccess(st) {
   const input = $("move-input", HTMLInputElement);
   input.disabled = !myTurn;
   $("move-form").querySelector("button").disabled = !myTurn;
-  $("move-help").textContent = myTurn ? (boardModule.moveHelp ?? "") : gettext("Wait for your turn.");
+  // A board module's help is a text, or a function of the position and seat (a game whose seats type different things).
+  const help = typeof boardModule.moveHelp === "function" ? boardModule.moveHelp(st, model.seat) : boardModule.moveHelp;
+  $("move-help").textContent = myTurn ? (help ?? "") : gettext("Wait for your turn.");
 }
 
 // Phones: the board's picture zoomed into a box of its own that scrolls, the lit fields in view.

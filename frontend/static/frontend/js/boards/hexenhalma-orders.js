@@ -34,6 +34,7 @@ export function createOrders(pane, ctx, view) {
   let sent = null; // canonical JSON of orders sent, until the server answers
   let server = stored ? { kind: "ok", text: gettext("Your orders are saved on the server.") } : null;
   let last = { state: null, info: {} };
+  let savedSeen = stored ? canon(stored) : null; // the server's orders the draft last took in
 
   const intro = h("p", "hh-intro");
   const witchList = h("div", "hh-witches", null, { "data-testid": "hh-witches" });
@@ -360,10 +361,20 @@ export function createOrders(pane, ctx, view) {
       const view = state.view;
       intro.textContent = `${fmt(gettext("Round %(n)s: write your orders as side A (from the dotted start fields to the starred goals)."), { n: view.round })} ${paramsText(params)}.`;
       if (view.deadline) intro.textContent += ` ${fmt(gettext("Deadline: %(when)s."), { when: new Date(view.deadline).toLocaleString() })}`;
-      if (sent !== null && view.my_orders && canon(view.my_orders) === sent) {
+      const saved = view.my_orders ? canon(view.my_orders) : null;
+      if (sent !== null && saved === sent) {
         server = { kind: "ok", text: gettext("Saved. You can still change them until you lock.") };
         sent = null;
+      } else if (saved !== null && saved !== savedSeen && saved !== canon(draft)) {
+        // Orders saved from elsewhere (typed in the move box, another tab): the editor shows them.
+        draft = Array.from({ length: params.witches }, (_, i) => clone(view.my_orders[i] ?? { start: null, steps: [] }));
+        sel = null;
+        mode = "walk";
+        hint = "";
+        sent = null;
+        server = { kind: "ok", text: gettext("Saved. You can still change them until you lock.") };
       }
+      savedSeen = saved;
       redraw();
     },
     destroy() {

@@ -8,6 +8,9 @@ import { boardIndex, boardSvg, drawGrid, drawOrder, paramsText } from "./hexenha
 import { createEditor } from "./hexenhalma-editor.js";
 import { createOrders } from "./hexenhalma-orders.js";
 import { createResults } from "./hexenhalma-replay.js";
+import { ordersText } from "./hexenhalma-typed.js";
+
+export { moveHelp, parseMove } from "./hexenhalma-typed.js";
 
 export function describe(item, { seatName }) {
   const team = (s) => seatName(s);
@@ -17,7 +20,9 @@ export function describe(item, { seatName }) {
         n: item.round, rows: item.board.rows, cols: item.board.cols, witches: item.params.witches, min: item.params.min_steps, max: item.params.max_steps,
       });
     case "orders":
-      return fmt(gettext("You submitted orders for round %(n)s."), { n: item.round });
+      // Only the team itself is sent its orders: the line shows them as they are typed.
+      if (!Array.isArray(item.orders)) return fmt(gettext("You submitted orders for round %(n)s."), { n: item.round });
+      return fmt(gettext("You submitted orders for round %(n)s: %(orders)s."), { n: item.round, orders: ordersText(item.orders) });
     case "orders_submitted":
       return fmt(gettext("%(team)s submitted orders."), { team: team(item.seat) });
     case "locked":
@@ -38,13 +43,14 @@ export function describe(item, { seatName }) {
   }
 }
 
-/** The round's board as text: per row, its fields, start fields (S) and goals (G). */
 /** A seat's mark on its swatch: up to 20 teams outrun any set of colours, so each
  * carries its number, and the game master a star. */
 export function seatMark(seat) {
   return seat === 0 ? "★" : String(seat);
 }
 
+/** The round's board as text: per row, its fields, start fields (S) and goals (G);
+ * for a team, also the orders it has saved, in the typed notation. */
 export function textView(state) {
   const view = state.view;
   if (!view.board) return [gettext("No board yet: the game master is drawing this round's board.")];
@@ -58,6 +64,7 @@ export function textView(state) {
     }
     lines.push(fmt(gettext("Row %(r)s: %(cells)s"), { r, cells: cells.join(", ") || "—" }));
   }
+  if (view.my_orders && ["orders", "resolving"].includes(view.phase)) lines.push(fmt(gettext("Your saved orders: %(orders)s"), { orders: ordersText(view.my_orders) }));
   return lines;
 }
 
