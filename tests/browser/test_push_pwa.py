@@ -12,6 +12,19 @@ A headless browser has no notification to click: the test dispatches a
 Everything after that (finding the site's window, taking it to the game) is
 the worker's code as a real click runs it.
 
+Nothing reads the notifications while one is being shown. Chromium's
+``getNotifications()`` keeps a stored notification only if the platform
+already lists it as displayed or it was created after the read began, and
+deletes every other one from its database
+(content/browser/notifications/platform_notification_context_impl.cc): a read
+that starts after the worker stored a notification but before it is on
+display drops it for good (every later read lists nothing). This test used
+to poll ``getNotifications()`` while the push was being shown and lost it
+about once in ten runs; reads hammering a push lose about half. So the test
+first wraps the worker's ``showNotification`` to report when each call has
+settled (the worker's own code decides everything), waits for that, and only
+then reads. The site itself never reads its notifications.
+
 Run: .venv/bin/pytest tests/browser/test_push_pwa.py   (screenshots: artifacts/screenshots/)
 """
 
@@ -47,15 +60,42 @@ NOTIFICATIONS_JS = """async () => {
 }"""
 
 
-# Polled by wait_for_function: each poll starts a read of the shown
-# notifications and answers from the last read that finished (a predicate
-# that returned the read's promise would count as true at once).
-SHOWN_JS = """(count) => {
-  navigator.serviceWorker.ready
-    .then((r) => r.getNotifications())
-    .then((n) => { window.__shown = n.length; });
-  return window.__shown === count;
+# In the worker, before the first push: every showNotification call, once
+# settled, is recorded (its tag, or its error) and wakes the waiters.
+SHOWN_HOOK_JS = """() => {
+  if (self.__shown) return;
+  const show = self.registration.showNotification.bind(self.registration);
+  self.__shown = [];
+  self.__shownWaiters = new Set();
+  const record = (entry) => {
+    self.__shown.push(entry);
+    self.__shownWaiters.forEach((wake) => wake());
+  };
+  self.registration.showNotification = (title, options) =>
+    show(title, options).then(
+      (value) => { record({ tag: options.tag }); return value; },
+      (err) => { record({ error: String(err) }); throw err; },
+    );
 }"""
+
+# Settles once the worker has shown the notification tagged ``tag`` (its
+# showNotification resolved: it is on display), or failed to show one.
+SHOWN_WAIT_JS = """([tag, ms]) => new Promise((resolve, reject) => {
+  const wake = () => {
+    const failed = self.__shown.find((s) => s.error);
+    if (failed) reject(new Error(`showNotification failed: ${failed.error}`));
+    else if (self.__shown.some((s) => s.tag === tag)) resolve();
+    else return;
+    self.__shownWaiters.delete(wake);
+    clearTimeout(timer);
+  };
+  const timer = setTimeout(() => {
+    self.__shownWaiters.delete(wake);
+    reject(new Error(`no notification ${tag} shown in ${ms} ms: ${JSON.stringify(self.__shown)}`));
+  }, ms);
+  self.__shownWaiters.add(wake);
+  wake();
+})"""
 
 
 class PushAndInstallTests(BrowserLiveTestCase):
@@ -89,6 +129,23 @@ class PushAndInstallTests(BrowserLiveTestCase):
         self.assertEqual(
             page.evaluate("async () => (await navigator.serviceWorker.ready).scope"), scope
         )
+        # Playwright may attach to the worker a moment after it runs (the sync
+        # API handles events only inside its calls: no event slips between these).
+        workers = page.context.service_workers
+        worker = workers[0] if workers else page.context.wait_for_event("serviceworker")
+        worker.evaluate(SHOWN_HOOK_JS)
+
+        def push(data: dict) -> None:
+            """Deliver ``data`` as a push; return once the worker has shown it."""
+            cdp.send(
+                "ServiceWorker.deliverPushMessage",
+                {
+                    "origin": self.live_server_url,
+                    "registrationId": registrations[scope],
+                    "data": json.dumps(data),
+                },
+            )
+            worker.evaluate(SHOWN_WAIT_JS, [data["tag"], TIMEOUT_MS])
 
         message = {
             "title": "Brettspiele",
@@ -98,16 +155,7 @@ class PushAndInstallTests(BrowserLiveTestCase):
             "id": 1,
             "tag": f"your_turn-{game.pk}",
         }
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {
-                "origin": self.live_server_url,
-                "registrationId": registrations[scope],
-                "data": json.dumps(message),
-            },
-        )
-        # Showing fetches the icon from the live server: allow for a loaded machine.
-        page.wait_for_function(SHOWN_JS, arg=1, timeout=3 * TIMEOUT_MS)
+        push(message)
         [shown] = page.evaluate(NOTIFICATIONS_JS)
         self.assertEqual(shown["title"], "Brettspiele")
         self.assertEqual(shown["body"], message["body"])
@@ -116,22 +164,10 @@ class PushAndInstallTests(BrowserLiveTestCase):
         self.assertRegex(shown["icon"], r"/static/frontend/icons/icon-192\.[0-9a-f]{12}\.png$")
 
         # A push naming another site's page opens nothing but this site.
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {
-                "origin": self.live_server_url,
-                "registrationId": registrations[scope],
-                "data": json.dumps({**message, "tag": "evil", "url": "https://evil.example/x"}),
-            },
-        )
-        page.wait_for_function(SHOWN_JS, arg=2, timeout=3 * TIMEOUT_MS)
+        push({**message, "tag": "evil", "url": "https://evil.example/x"})
         urls = {n["tag"]: n["data"]["url"] for n in page.evaluate(NOTIFICATIONS_JS)}
         self.assertEqual(urls, {message["tag"]: f"/g/{game.pk}/", "evil": "/"})
 
-        # Playwright may attach to the worker a moment after it runs (the sync
-        # API handles events only inside its calls: no event slips between these).
-        workers = page.context.service_workers
-        worker = workers[0] if workers else page.context.wait_for_event("serviceworker")
         self.assertEqual(worker.evaluate(CLICK_JS, message["tag"]), 0)  # the click closed it
         page.wait_for_url(f"{self.live_server_url}/g/{game.pk}/")
         self.wait_connected(page)
