@@ -69,6 +69,19 @@ def settle(page) -> None:
     page.wait_for_function(SETTLED_JS)
 
 
+def scroll_into_view(page, selector: str) -> None:
+    """Scroll the first match of ``selector`` into the middle of the view, in
+    one step in the page: a board drawn again between Playwright's finding
+    the element and scrolling to it (any frame from the server redraws it)
+    would leave it holding a detached element."""
+    found = page.evaluate(
+        "(sel) => { const el = document.querySelector(sel);"
+        " el?.scrollIntoView({ block: 'center', inline: 'center' }); return !!el; }",
+        selector,
+    )
+    assert found, f"nothing matches {selector}"
+
+
 def key(field: list[int] | tuple[int, int]) -> str:
     return f"{field[0]},{field[1]}"
 

@@ -18,7 +18,7 @@ from games.rules.idiotenspiel import IdiotenspielRuleset
 from games.services.play import game_act
 from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, off_loop, settle
+from .helpers import BrowserLiveTestCase, off_loop, scroll_into_view, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -158,7 +158,7 @@ class IdiotenspielAids(BrowserLiveTestCase):
             page.wait_for_selector("#board .ids-target.attack")
             seen = page.evaluate(OVERLAP_JS)
             assert seen["lit"] > 0 and seen["covered"] == [], seen
-            page.locator("#board .ids-pop").scroll_into_view_if_needed()
+            scroll_into_view(page, "#board .ids-pop")
             self.shot(page, f"pop-{width}")
             # Folded by the player, it stays folded through the next render.
             page.click("#board [data-testid=fights] summary")

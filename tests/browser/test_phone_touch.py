@@ -22,7 +22,7 @@ from games.rules import get_ruleset
 from games.services.play import game_act
 from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, off_loop, settle
+from .helpers import BrowserLiveTestCase, off_loop, scroll_into_view, settle
 from .test_malefiz_play import SCRIPT, SEED
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -151,7 +151,7 @@ class PhoneTouch(BrowserLiveTestCase):
         assert page.evaluate(FINGER_JS, FINGER / 2 - 1) == []
         # A tap 15 px off the centre of a lit field places the barricade there.
         target = page.locator("#board .mz-place[data-target='9,5']")
-        target.scroll_into_view_if_needed()
+        scroll_into_view(page, "#board .mz-place[data-target='9,5']")
         box = target.bounding_box()
         page.mouse.click(box["x"] + box["width"] / 2 + 15, box["y"] + box["height"] / 2)
         page.wait_for_function("() => !document.querySelector('#board .mz-place')")
@@ -338,7 +338,7 @@ class PhoneTouch(BrowserLiveTestCase):
         page.click("[data-testid=zoom]")
         zoomed = page.evaluate(TARGETS_JS)
         assert zoomed["count"] == plain["count"] and zoomed["least"] >= FINGER, zoomed
-        page.locator("#board .hh-target").first.scroll_into_view_if_needed()
+        scroll_into_view(page, "#board .hh-target")
         settle(page)
         self.shot(page, "hexenhalma-zoomed-360")
         for label, height in page.evaluate(SIZES_JS):
