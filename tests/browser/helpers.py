@@ -307,5 +307,30 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
         page.click("[data-testid=resign]")
 
 
+class InstantBotsLiveTestCase(BrowserLiveTestCase):
+    """The live server's bot worker moves at once, without its human-like pause."""
+
+    BOT_DELAYS = ("BOT_DELAY_MIN", "BOT_DELAY_MAX")
+    _old_delays: dict[str, str | None] = {}
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        # The live server (a spawned process) reads these: no human-like pause.
+        cls._old_delays = {k: os.environ.get(k) for k in cls.BOT_DELAYS}
+        os.environ.update(dict.fromkeys(cls.BOT_DELAYS, "0"))
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        try:
+            super().tearDownClass()
+        finally:
+            for name, old in cls._old_delays.items():
+                if old is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = old
+
+
 def _path_json(path: list[list[int]]) -> str:
     return "[" + ",".join(f"[{r},{c}]" for r, c in path) + "]"
