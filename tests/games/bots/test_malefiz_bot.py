@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 from typing import Any
 
 import pytest
 
-from bench.greedy.malefiz import Greedy
+from bench.greedy.malefiz import Greedy, walking_distances
 from games.bots import get_bot
 from games.bots.malefiz import make
 from games.rules import get_ruleset
@@ -18,7 +17,6 @@ from games.rules.malefiz import (
     HOUSE,
     INDEX,
     MOVE,
-    NEIGHBOURS,
     PLACE,
     ROLL,
     START_BARRICADES,
@@ -72,21 +70,8 @@ def holding(state: MalefizState, at: XY) -> MalefizState:
 
 def route_ahead(start: XY) -> set[XY]:
     """Fields on some shortest way from ``start`` to the goal (barricades ignored)."""
-
-    def bfs(src: int) -> list[int]:
-        dist = [-1] * len(FIELDS)
-        dist[src] = 0
-        queue = deque([src])
-        while queue:
-            u = queue.popleft()
-            for v in NEIGHBOURS[u]:
-                if dist[v] < 0:
-                    dist[v] = dist[u] + 1
-                    queue.append(v)
-        return dist
-
     s = INDEX[start]
-    from_s, from_goal = bfs(s), bfs(GOAL)
+    from_s, from_goal = walking_distances(s), walking_distances(GOAL)
     total = from_goal[s]
     return {FIELDS[f] for f in range(len(FIELDS)) if from_s[f] + from_goal[f] == total and f != s}
 
