@@ -20,6 +20,7 @@ from games.rules.malefiz import (
     PATHS,
     PLACEABLE,
     MalefizState,
+    bits,
 )
 
 # Houses' entry fields, left to right (HOUSE_PATHS is keyed by them).
@@ -41,15 +42,6 @@ Move = tuple[int, int]  # (from field or HOUSE, to field)
 
 def pos_of(state: MalefizState) -> Pos:
     return Pos(state.pieces, state.home, state.bars)
-
-
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def moves(pos: Pos, seats: int, seat: int, roll: int) -> list[Move]:

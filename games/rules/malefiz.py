@@ -157,7 +157,8 @@ def _barricade_origin(state: MalefizState) -> int:
     return last[2][-1]
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
+    """The fields whose bits are set in ``mask``, lowest first."""
     out = []
     while mask:
         low = mask & -mask
@@ -377,7 +378,7 @@ class MalefizRuleset(Ruleset[MalefizState]):
         occupied = state.bars
         for mask in state.pieces:
             occupied |= mask
-        return [{"type": "barricade", "to": [*FIELDS[i]]} for i in _bits(PLACEABLE & ~occupied)]
+        return [{"type": "barricade", "to": [*FIELDS[i]]} for i in bits(PLACEABLE & ~occupied)]
 
     def position_key(self, state: MalefizState) -> str:
         return json.dumps(
@@ -665,12 +666,12 @@ class MalefizRuleset(Ruleset[MalefizState]):
             "pieces": [
                 {
                     "seat": s,
-                    "fields": [_xy(f) for f in _bits(mask)],
+                    "fields": [_xy(f) for f in bits(mask)],
                     "home": state.home[s],
                 }
                 for s, mask in enumerate(state.pieces)
             ],
-            "barricades": [_xy(f) for f in _bits(state.bars)],
+            "barricades": [_xy(f) for f in bits(state.bars)],
             "barricade_in_hand": (
                 _xy(_barricade_origin(state)) if in_play and state.phase == PLACE else None
             ),
@@ -704,9 +705,9 @@ class MalefizRuleset(Ruleset[MalefizState]):
         last = state.last
         return {
             "seats": state.seats,
-            "pieces": [[_xy(f) for f in _bits(m)] for m in state.pieces],
+            "pieces": [[_xy(f) for f in bits(m)] for m in state.pieces],
             "home": list(state.home),
-            "barricades": [_xy(f) for f in _bits(state.bars)],
+            "barricades": [_xy(f) for f in bits(state.bars)],
             "turn": state.turn,
             "phase": PHASE_NAMES[state.phase],
             "last_roll": list(state.last_roll),
