@@ -17,6 +17,8 @@ from django.db import connections
 from django.test import Client
 
 from frontend.templatetags.importmap import MODULES
+from games.models import Game
+from games.services.play import game_act
 from tests.conftest import CHROMIUM, chromium_available, require_service
 
 CHROMIUM_ARGS = [
@@ -89,6 +91,19 @@ def off_loop(fn, *args, **kwargs) -> Any:
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(call).result()
+
+
+def play_scripted(game_id: int, users: dict, actions) -> int:
+    """Scripted (seat, action) pairs through the services, as the players would
+    send them (off the loop); returns the game's version after the last."""
+
+    def run():
+        version = Game.objects.get(pk=game_id).version
+        for seat, action in actions:
+            version = game_act(game_id=game_id, user=users[seat], version=version, action=action)
+        return version
+
+    return off_loop(run)
 
 
 # The live server runs in a process of its own. Forked, it would inherit what

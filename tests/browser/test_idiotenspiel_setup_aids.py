@@ -15,10 +15,9 @@ from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules.idiotenspiel import IdiotenspielRuleset
-from games.services.play import game_act
 from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, off_loop, settle
+from .helpers import BrowserLiveTestCase, off_loop, play_scripted, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -83,17 +82,6 @@ class IdiotenspielAids(BrowserLiveTestCase):
 
         return {ROBIN: robin, SHERIFF: sheriff}, off_loop(make)
 
-    def play(self, game_id: int, users: dict, actions) -> int:
-        def run():
-            version = Game.objects.get(pk=game_id).version
-            for seat, action in actions:
-                version = game_act(
-                    game_id=game_id, user=users[seat], version=version, action=action
-                )
-            return version
-
-        return off_loop(run)
-
     def open(self, game_id: int, name: str, user, width: int = 1280):
         page = self.new_page(name, user)
         page.set_viewport_size({"width": width, "height": 860 if width > 500 else 760})
@@ -105,7 +93,7 @@ class IdiotenspielAids(BrowserLiveTestCase):
         users, game_id = self.make_table(GRUND)
         start = RS.setup(RS.validate_options(GRUND), 2, 0).start_player
         choose = {"type": "choose_setup", "side": "W", "zone": "edge"}
-        self.play(game_id, users, [(start, choose)])
+        play_scripted(game_id, users, [(start, choose)])
         # The second to place plays on a phone.
         pages = {
             seat: self.open(game_id, name, users[seat], 1280 if seat == start else 360)
@@ -145,7 +133,7 @@ class IdiotenspielAids(BrowserLiveTestCase):
         users, game_id = self.make_table(MARIAN)
         state = RS.setup(RS.validate_options(MARIAN), 2, 0)
         placements = marian_setup(state)
-        self.play(game_id, users, [*placements, (SHERIFF, {"type": "end_movement"})])
+        play_scripted(game_id, users, [*placements, (SHERIFF, {"type": "end_movement"})])
         for width in (1280, 360):
             page = self.open(game_id, f"Robin-{width}", users[ROBIN], width)
             page.wait_for_selector("#board [data-testid=fights] .ids-attack-btn")
