@@ -13,12 +13,14 @@ from urllib.parse import urlsplit
 
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
 
 from frontend.templatetags.importmap import MODULES
 from games.models import Game
 from games.services.play import game_act
+from lobby.services import table_create, table_join, table_start
 from tests.conftest import CHROMIUM, chromium_available, require_service
 
 CHROMIUM_ARGS = [
@@ -91,6 +93,22 @@ def off_loop(fn, *args, **kwargs) -> Any:
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(call).result()
+
+
+def started_table(ruleset: str, users, *, seed: int | None = None, **options) -> int:
+    """A table of ``users`` (the first hosts) with its seed set to ``seed`` when
+    given, started through the lobby's services (off the loop); its id."""
+
+    def make():
+        game = table_create(host=users[0], ruleset=ruleset, **options)
+        for user in users[1:]:
+            table_join(game_id=game.pk, user=user)
+        if seed is not None:
+            Game.objects.filter(pk=game.pk).update(seed=seed)
+        table_start(game_id=game.pk, user=users[0])
+        return game.pk
+
+    return off_loop(make)
 
 
 def play_scripted(game_id: int, users: dict, actions) -> int:
@@ -189,6 +207,12 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     def _close_contexts(self) -> None:
         for ctx in self._contexts:
             ctx.close()
+
+    @staticmethod
+    def users(*names):
+        """New users of these names (password ``PASSWORD``)."""
+        User = get_user_model()
+        return [User.objects.create_user(username=n, password=PASSWORD) for n in names]
 
     # -- pages -------------------------------------------------------------------
     def new_page(self, name: str, user=None):

@@ -18,13 +18,11 @@ Run: .venv/bin/pytest tests/browser/test_idiotenspiel_play.py -x -q
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules.idiotenspiel import IdiotenspielRuleset
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import SHOTS, BrowserLiveTestCase, key, off_loop, play_scripted, settle
+from .helpers import SHOTS, BrowserLiveTestCase, key, play_scripted, settle, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -144,20 +142,11 @@ class IdiotenspielPlayTests(BrowserLiveTestCase):
         return page.evaluate(BOARD_JS)
 
     def make_table(self, sandglass: int, seed: int):
-        User = get_user_model()
-        robin = User.objects.create_user(username="robin", password="s3cret-pass-123")
-        sheriff = User.objects.create_user(username="sheriff", password="s3cret-pass-123")
-
-        def make():
-            game = table_create(
-                host=robin, ruleset="idiotenspiel", host_seat=ROBIN, options=options(sandglass)
-            )
-            table_join(game_id=game.pk, user=sheriff)
-            Game.objects.filter(pk=game.pk).update(seed=seed)
-            table_start(game_id=game.pk, user=robin)
-            return game.pk
-
-        return robin, sheriff, off_loop(make)
+        robin, sheriff = self.users("robin", "sheriff")
+        game_id = started_table(
+            "idiotenspiel", [robin, sheriff], seed=seed, host_seat=ROBIN, options=options(sandglass)
+        )
+        return robin, sheriff, game_id
 
     def agree(self, pages: dict, version: int) -> dict:
         """Every page at ``version`` shows the same counters, move list and fight."""

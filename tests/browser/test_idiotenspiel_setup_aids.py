@@ -11,13 +11,11 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules.idiotenspiel import IdiotenspielRuleset
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, off_loop, play_scripted, settle
+from .helpers import BrowserLiveTestCase, play_scripted, settle, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -67,20 +65,11 @@ def marian_setup(state):
 
 class IdiotenspielAids(BrowserLiveTestCase):
     def make_table(self, options: dict):
-        User = get_user_model()
-        robin = User.objects.create_user(username="robin", password="s3cret-pass-123")
-        sheriff = User.objects.create_user(username="sheriff", password="s3cret-pass-123")
-
-        def make():
-            game = table_create(
-                host=robin, ruleset="idiotenspiel", host_seat=ROBIN, options=options
-            )
-            table_join(game_id=game.pk, user=sheriff)
-            Game.objects.filter(pk=game.pk).update(seed=0)
-            table_start(game_id=game.pk, user=robin)
-            return game.pk
-
-        return {ROBIN: robin, SHERIFF: sheriff}, off_loop(make)
+        robin, sheriff = self.users("robin", "sheriff")
+        game_id = started_table(
+            "idiotenspiel", [robin, sheriff], seed=0, host_seat=ROBIN, options=options
+        )
+        return {ROBIN: robin, SHERIFF: sheriff}, game_id
 
     def open(self, game_id: int, name: str, user, width: int = 1280):
         page = self.new_page(name, user)
