@@ -231,12 +231,12 @@ class PhoneTouch(BrowserLiveTestCase):
                 action = rs.legal_actions(state, seat)[0]
                 game_act(game_id=game_id, user=users[seat], version=game.version, action=action)
 
+        def seat_to_act() -> int:
+            rs = get_ruleset("idiotenspiel")
+            return rs.to_act(rs.decode(Game.objects.get(pk=game_id).state))[0]
+
         off_loop(act_until, lambda v: v["phase"] == "setup")
-        seat = off_loop(
-            lambda: get_ruleset("idiotenspiel").to_act(
-                get_ruleset("idiotenspiel").decode(Game.objects.get(pk=game_id).state)
-            )[0]
-        )
+        seat = off_loop(seat_to_act)
         page = self.phone("placer", users[seat], game_id)
         version = page.evaluate("() => window.__game.model.version")
         # Zoomed, the map's lit fields (28 a row) are a finger apart.
@@ -280,11 +280,7 @@ class PhoneTouch(BrowserLiveTestCase):
 
         # Movement: a unit alone on its field, moved by its two field names.
         off_loop(act_until, lambda v: v["phase"] == "move")
-        mover = off_loop(
-            lambda: get_ruleset("idiotenspiel").to_act(
-                get_ruleset("idiotenspiel").decode(Game.objects.get(pk=game_id).state)
-            )[0]
-        )
+        mover = off_loop(seat_to_act)
         page = self.phone("mover", users[mover], game_id)
         version = page.evaluate("() => window.__game.model.version")
         move = page.evaluate("""() => {
