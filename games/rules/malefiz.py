@@ -213,12 +213,19 @@ def _next_seat(state: MalefizState, seat: int, left: tuple[int, ...]) -> int:
 
 def _targets(state: MalefizState, seat: int, roll: int) -> list[tuple[int, int]]:
     """Distinct legal (from, to) pairs for ``seat`` with ``roll``; from may be HOUSE."""
-    own = state.pieces[seat]
-    bars = state.bars
+    entry = _ENTRY_OF[state.seats][seat]
+    return move_pairs(state.pieces[seat], state.home[seat], state.bars, entry, roll)
+
+
+def move_pairs(own: int, in_house: int, bars: int, entry: int, roll: int) -> list[tuple[int, int]]:
+    """Distinct legal (from, to) pairs with ``roll`` of a seat whose pieces
+    stand on the fields of ``own`` (a bitmask), with ``in_house`` more in its
+    house (entering the board at ``entry``), among the barricades ``bars``;
+    from may be HOUSE. The bots' search enumerates moves with it too."""
     out: list[tuple[int, int]] = []
-    if state.home[seat]:
+    if in_house:
         seen = 0
-        for to, tobit, passed, _p in HOUSE_PATHS[roll][_ENTRY_OF[state.seats][seat]]:
+        for to, tobit, passed, _p in HOUSE_PATHS[roll][entry]:
             if not (passed & bars or tobit & own or tobit & seen):
                 seen |= tobit
                 out.append((HOUSE, to))
