@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
 
 from games.models import Game
 from lobby import services as lobby
@@ -17,6 +18,13 @@ def make_user(name: str | None = None, *, staff: bool = False):
     return get_user_model().objects.create_user(
         username=name, password="pw-123456789", is_staff=staff
     )
+
+
+def client_for(user) -> APIClient:
+    """An API client logged in as ``user``."""
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
 
 
 def started_game(

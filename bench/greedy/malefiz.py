@@ -15,10 +15,11 @@ from games.rules import get_ruleset
 from games.rules.malefiz import FIELDS, GOAL, INDEX, NEIGHBOURS, MalefizState
 
 
-def _distances() -> list[int]:
+def walking_distances(src: int) -> list[int]:
+    """Steps from field ``src`` to every field, barricades ignored."""
     dist = [-1] * len(FIELDS)
-    dist[GOAL] = 0
-    queue = deque([GOAL])
+    dist[src] = 0
+    queue = deque([src])
     while queue:
         u = queue.popleft()
         for v in NEIGHBOURS[u]:
@@ -28,7 +29,7 @@ def _distances() -> list[int]:
     return dist
 
 
-DIST = _distances()
+DIST = walking_distances(GOAL)
 
 
 def _field(xy: list[int]) -> int:

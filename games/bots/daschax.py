@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.bots.base import Action, Bot, check_clock, view_rng
+from games.bots.search import Entry, OutOfNodes, bound, deepen, probe
 from games.rules.daschax import (
     CELLS,
     COLS,
@@ -113,10 +114,6 @@ LEVELS = {
 }
 
 
-class OutOfNodes(Exception):
-    """The iteration under way passed the hard node cap; the last one stands."""
-
-
 class Search:
     def __init__(self, state: DaschaxState, level: Level) -> None:
         self.board: Board = list(state.board)
@@ -125,7 +122,7 @@ class Search:
         self.level = level
         self.nodes = 0
         self.ply = 0  # plies below the root: a nearer win scores higher
-        self.table: dict[tuple[Any, ...], tuple[int, int, int, Move | None]] = {}
+        self.table: dict[tuple[Any, ...], Entry[Move]] = {}
         self.count = [0, 0]
         for p in self.board:
             if p is not None:
@@ -277,14 +274,9 @@ class Search:
             return self.quiesce(s, alpha, beta, self.level.quiet)
         self.tick()
         key = (tuple(self.board), s)
-        entry = self.table.get(key)
-        first = None
-        if entry is not None:
-            e_depth, e_score, e_flag, first = entry
-            if e_depth >= depth and (
-                e_flag == 0 or (e_flag < 0 and e_score <= alpha) or (e_flag > 0 and e_score >= beta)
-            ):
-                return e_score
+        known, first = probe(self.table.get(key), depth, alpha, beta)
+        if known is not None:
+            return known
         start_alpha, best, best_move = alpha, -2 * WIN, None
         for move in self.ordered(s, self.moves(s), first):
             changed = self.play(s, move)
@@ -295,35 +287,28 @@ class Search:
             alpha = max(alpha, score)
             if alpha >= beta:
                 break
-        flag = -1 if best <= start_alpha else (1 if best >= beta else 0)
-        self.table[key] = (depth, best, flag, best_move)
+        self.table[key] = (depth, best, bound(best, start_alpha, beta), best_move)
         return best
 
     def root(self, s: int, rng: random.Random) -> Move:
         moves = sorted(self.moves(s))
         rng.shuffle(moves)  # ties fall by the seed
-        best_move = moves[0]
-        for depth in range(1, self.level.depth + 1):
-            if depth > 1 and self.nodes >= self.level.nodes:
-                break
-            alpha, scored = -2 * WIN, []
-            try:
-                for move in self.ordered(s, moves, best_move if depth > 1 else None):
-                    changed = self.play(s, move)
-                    score = -self.negamax(1 - s, depth - 1, -2 * WIN, -alpha)
-                    self.undo(s, changed)
-                    if self.level.noise and abs(score) < WIN // 2:
-                        score += rng.randrange(self.level.noise + 1)
-                    scored.append((score, move))
-                    alpha = max(alpha, score)
-            except OutOfNodes:
-                # The previous best was searched first: a move that beat it
-                # in this deeper iteration is the better-informed choice.
-                if scored:
-                    best_move = max(scored, key=lambda sm: sm[0])[1]
-                break
-            best_move = max(scored, key=lambda sm: sm[0])[1]
-        return best_move
+
+        def iteration(depth: int, best_move: Move, scored: list[tuple[int, Move]]) -> None:
+            alpha = -2 * WIN
+            for move in self.ordered(s, moves, best_move if depth > 1 else None):
+                changed = self.play(s, move)
+                score = -self.negamax(1 - s, depth - 1, -2 * WIN, -alpha)
+                self.undo(s, changed)
+                if self.level.noise and abs(score) < WIN // 2:
+                    score += rng.randrange(self.level.noise + 1)
+                scored.append((score, move))
+                alpha = max(alpha, score)
+
+        return deepen(moves[0], self.level.depth, self.budget_spent, iteration)
+
+    def budget_spent(self) -> bool:
+        return self.nodes >= self.level.nodes
 
 
 def placement(state: DaschaxState, seat: int) -> Action:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.bots.base import Action, Bot, check_clock, view_rng
+from games.bots.search import Entry, OutOfNodes, bound, deepen, probe
 from games.rules.halma import (
     COL,
     FIELDS,
@@ -179,16 +180,12 @@ class Position:
         return cost
 
 
-class OutOfNodes(Exception):
-    """The iteration under way passed the hard node cap; the last one stands."""
-
-
 class Search:
     def __init__(self, pos: Position, level: Level) -> None:
         self.pos, self.level = pos, level
         self.nodes = 0
         # position hash -> (depth, score, flag: -1 upper bound, 0 exact, 1 lower, best move)
-        self.table: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.table: dict[int, Entry[Move]] = {}
 
     def ordered(self, s: int, moves: list[Move], first: Move | None) -> list[Move]:
         """The beam: the table's move, then the largest gains (leaving the
@@ -217,14 +214,9 @@ class Search:
                 raise OutOfNodes
         if depth == 0:
             return pos.evaluate(s)
-        entry = self.table.get(pos.hash)
-        first = None
-        if entry is not None:
-            e_depth, e_score, e_flag, first = entry
-            if e_depth >= depth and (
-                e_flag == 0 or (e_flag < 0 and e_score <= alpha) or (e_flag > 0 and e_score >= beta)
-            ):
-                return e_score
+        known, first = probe(self.table.get(pos.hash), depth, alpha, beta)
+        if known is not None:
+            return known
         moves = pos.moves(s)
         if not moves:  # a blocked side passes
             return -self.negamax(1 - s, depth - 1, -beta, -alpha)
@@ -239,30 +231,24 @@ class Search:
             alpha = max(alpha, score)
             if alpha >= beta:
                 break
-        flag = -1 if best <= start_alpha else (1 if best >= beta else 0)
-        self.table[pos.hash] = (depth, best, flag, best_move)
+        self.table[pos.hash] = (depth, best, bound(best, start_alpha, beta), best_move)
         return best
 
     def root(self, s: int, rng: random.Random) -> Move:
-        pos, level = self.pos, self.level
-        moves = pos.moves(s)
+        moves = self.pos.moves(s)
         moves.sort()
         rng.shuffle(moves)  # ties fall by the seed
-        best_move = moves[0]
-        for depth in range(1, level.depth + 1):
-            if depth > 1 and self.nodes >= level.nodes:
-                break
-            scored: list[tuple[int, Move]] = []
-            try:
-                self.iteration(s, depth, moves, best_move, scored, rng)
-            except OutOfNodes:
-                # The previous best was searched first: a move that beat it
-                # in this deeper iteration is the better-informed choice.
-                if scored:
-                    best_move = max(scored, key=lambda sm: sm[0])[1]
-                break
-            best_move = max(scored, key=lambda sm: sm[0])[1]
-        return best_move
+        return deepen(
+            moves[0],
+            self.level.depth,
+            self.budget_spent,
+            lambda depth, best_move, scored: self.iteration(
+                s, depth, moves, best_move, scored, rng
+            ),
+        )
+
+    def budget_spent(self) -> bool:
+        return self.nodes >= self.level.nodes
 
     def iteration(
         self,

@@ -25,7 +25,6 @@ from games.bots.malefiz_core import (
     Move,
     Pos,
     Weights,
-    bits,
     evaluate,
     free_placeable,
     moves,
@@ -34,7 +33,7 @@ from games.bots.malefiz_core import (
     pos_of,
     quick_place,
 )
-from games.rules.malefiz import FIELDS, GOAL, HOUSE, MOVE, PLACE, ROLL, MalefizState
+from games.rules.malefiz import FIELDS, GOAL, HOUSE, MOVE, PLACE, ROLL, MalefizState, bits
 
 EASY = Weights(penalty=0, second=0.15, rest=0.0, home_extra=0)
 FULL = Weights(penalty=4, second=0.3, rest=0.05, home_extra=2)

@@ -17,9 +17,10 @@ from games.rules.malefiz import (
     HOUSE_PATHS,
     HOUSES_FOR,
     NEIGHBOURS,
-    PATHS,
     PLACEABLE,
     MalefizState,
+    bits,
+    move_pairs,
 )
 
 # Houses' entry fields, left to right (HOUSE_PATHS is keyed by them).
@@ -43,34 +44,9 @@ def pos_of(state: MalefizState) -> Pos:
     return Pos(state.pieces, state.home, state.bars)
 
 
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def moves(pos: Pos, seats: int, seat: int, roll: int) -> list[Move]:
     """Distinct legal (from, to) pairs, as the ruleset enumerates them."""
-    own = pos.pieces[seat]
-    bars = pos.bars
-    out: list[Move] = []
-    if pos.home[seat]:
-        seen = 0
-        for to, tobit, passed, _p in HOUSE_PATHS[roll][ENTRY_OF[seats][seat]]:
-            if not (passed & bars or tobit & own or tobit & seen):
-                seen |= tobit
-                out.append((HOUSE, to))
-    paths = PATHS[roll]
-    for start in bits(own):
-        seen = 0
-        for to, tobit, passed, _p in paths[start]:
-            if not (passed & bars or tobit & own or tobit & seen):
-                seen |= tobit
-                out.append((start, to))
-    return out
+    return move_pairs(pos.pieces[seat], pos.home[seat], pos.bars, ENTRY_OF[seats][seat], roll)
 
 
 def play(pos: Pos, seat: int, move: Move) -> tuple[Pos, bool]:

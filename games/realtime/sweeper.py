@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -115,52 +116,55 @@ class Sweeper:
         sockets' database work shares, so a long campaign's replay (seconds
         of work for games stored before checkpoints) holds up no move, and
         not on the sweep's timer, so no deadline waits for it either."""
-        interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)
-        while True:
-            try:
-                await sync_to_async(build_replays_in_thread, thread_sensitive=False)()
-            except Exception:
-                log.exception("preparing replays failed")
-            await asyncio.sleep(interval)
+        await poll_forever(
+            sync_to_async(build_replays_in_thread, thread_sensitive=False),
+            getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
+            "preparing replays failed",
+        )
 
     async def run(self) -> None:
-        interval = getattr(settings, "GAME_SWEEP_SECONDS", 0.5)
-        while True:
-            try:
-                await sync_to_async(closing_connections(sweep_once))()
-            except Exception:
-                log.exception("deadline sweep failed")
-            await asyncio.sleep(interval)
+        await poll_forever(
+            sync_to_async(closing_connections(sweep_once)),
+            getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
+            "deadline sweep failed",
+        )
 
     async def run_mail(self) -> None:
         """Send the outbox's due mail, in a thread of its own: a slow mail
         server holds up neither the deadlines nor any move."""
-        interval = getattr(settings, "GAME_MAIL_SECONDS", 2.0)
-        send = sync_to_async(
-            closing_connections(mail.send_due_mail), thread_sensitive=False, executor=MAIL_THREAD
+        await poll_forever(
+            sync_to_async(
+                closing_connections(mail.send_due_mail),
+                thread_sensitive=False,
+                executor=MAIL_THREAD,
+            ),
+            getattr(settings, "GAME_MAIL_SECONDS", 2.0),
+            "sending mail failed",
         )
-        while True:
-            try:
-                await send()
-            except Exception:
-                log.exception("sending mail failed")
-            await asyncio.sleep(interval)
 
     async def run_push(self) -> None:
         """Send the push outbox, in a thread of its own: a push service that
         hangs holds up neither mail, deadlines nor moves."""
-        interval = getattr(settings, "GAME_PUSH_SECONDS", 1.0)
-        send = sync_to_async(
-            closing_connections(push.send_due_pushes),
-            thread_sensitive=False,
-            executor=PUSH_THREAD,
+        await poll_forever(
+            sync_to_async(
+                closing_connections(push.send_due_pushes),
+                thread_sensitive=False,
+                executor=PUSH_THREAD,
+            ),
+            getattr(settings, "GAME_PUSH_SECONDS", 1.0),
+            "sending pushes failed",
         )
-        while True:
-            try:
-                await send()
-            except Exception:
-                log.exception("sending pushes failed")
-            await asyncio.sleep(interval)
+
+
+async def poll_forever(call: Callable[[], Awaitable[object]], interval: float, failed: str) -> None:
+    """Await ``call()`` every ``interval`` seconds until cancelled; a failure
+    is logged as ``failed`` and the next round comes all the same."""
+    while True:
+        try:
+            await call()
+        except Exception:
+            log.exception(failed)
+        await asyncio.sleep(interval)
 
 
 sweeper = Sweeper()

@@ -157,7 +157,8 @@ def _barricade_origin(state: MalefizState) -> int:
     return last[2][-1]
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
+    """The fields whose bits are set in ``mask``, lowest first."""
     out = []
     while mask:
         low = mask & -mask
@@ -212,12 +213,19 @@ def _next_seat(state: MalefizState, seat: int, left: tuple[int, ...]) -> int:
 
 def _targets(state: MalefizState, seat: int, roll: int) -> list[tuple[int, int]]:
     """Distinct legal (from, to) pairs for ``seat`` with ``roll``; from may be HOUSE."""
-    own = state.pieces[seat]
-    bars = state.bars
+    entry = _ENTRY_OF[state.seats][seat]
+    return move_pairs(state.pieces[seat], state.home[seat], state.bars, entry, roll)
+
+
+def move_pairs(own: int, in_house: int, bars: int, entry: int, roll: int) -> list[tuple[int, int]]:
+    """Distinct legal (from, to) pairs with ``roll`` of a seat whose pieces
+    stand on the fields of ``own`` (a bitmask), with ``in_house`` more in its
+    house (entering the board at ``entry``), among the barricades ``bars``;
+    from may be HOUSE. The bots' search enumerates moves with it too."""
     out: list[tuple[int, int]] = []
-    if state.home[seat]:
+    if in_house:
         seen = 0
-        for to, tobit, passed, _p in HOUSE_PATHS[roll][_ENTRY_OF[state.seats][seat]]:
+        for to, tobit, passed, _p in HOUSE_PATHS[roll][entry]:
             if not (passed & bars or tobit & own or tobit & seen):
                 seen |= tobit
                 out.append((HOUSE, to))
@@ -377,7 +385,7 @@ class MalefizRuleset(Ruleset[MalefizState]):
         occupied = state.bars
         for mask in state.pieces:
             occupied |= mask
-        return [{"type": "barricade", "to": [*FIELDS[i]]} for i in _bits(PLACEABLE & ~occupied)]
+        return [{"type": "barricade", "to": [*FIELDS[i]]} for i in bits(PLACEABLE & ~occupied)]
 
     def position_key(self, state: MalefizState) -> str:
         return json.dumps(
@@ -665,12 +673,12 @@ class MalefizRuleset(Ruleset[MalefizState]):
             "pieces": [
                 {
                     "seat": s,
-                    "fields": [_xy(f) for f in _bits(mask)],
+                    "fields": [_xy(f) for f in bits(mask)],
                     "home": state.home[s],
                 }
                 for s, mask in enumerate(state.pieces)
             ],
-            "barricades": [_xy(f) for f in _bits(state.bars)],
+            "barricades": [_xy(f) for f in bits(state.bars)],
             "barricade_in_hand": (
                 _xy(_barricade_origin(state)) if in_play and state.phase == PLACE else None
             ),
@@ -704,9 +712,9 @@ class MalefizRuleset(Ruleset[MalefizState]):
         last = state.last
         return {
             "seats": state.seats,
-            "pieces": [[_xy(f) for f in _bits(m)] for m in state.pieces],
+            "pieces": [[_xy(f) for f in bits(m)] for m in state.pieces],
             "home": list(state.home),
-            "barricades": [_xy(f) for f in _bits(state.bars)],
+            "barricades": [_xy(f) for f in bits(state.bars)],
             "turn": state.turn,
             "phase": PHASE_NAMES[state.phase],
             "last_roll": list(state.last_roll),

@@ -25,8 +25,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
-from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
@@ -34,6 +32,7 @@ from django.utils.translation import gettext, ngettext
 from ..models import DigestSent, Game, Notification, OutgoingMail
 from ..rules import get_ruleset
 from ..selectors.notifications import notification_text
+from .outbox import Outbox
 
 log = logging.getLogger(__name__)
 BATCH = 20
@@ -43,6 +42,16 @@ LAST_RETRY = timedelta(hours=6)
 MAX_ATTEMPTS = 10  # about two days of retries
 SUBJECT_LENGTH = 70
 DIGEST_EVERY = timedelta(hours=1)  # at most one turn digest per player this often
+OUTBOX = Outbox(
+    OutgoingMail,
+    "mail",
+    log,
+    batch=BATCH,
+    lease=LEASE,
+    first_retry=FIRST_RETRY,
+    last_retry=LAST_RETRY,
+    max_attempts=MAX_ATTEMPTS,
+)
 
 
 def digest_due(user_ids: list[int], now: datetime) -> dict[int, datetime]:
@@ -53,30 +62,10 @@ def digest_due(user_ids: list[int], now: datetime) -> dict[int, datetime]:
 
 def send_due_mail(now: datetime | None = None) -> int:
     """Send every mail that is due; returns how many went out."""
-    now = now or timezone.now()
-    sent = 0
-    lease = now + LEASE
-    while True:
-        claimed = _claim_due(now, lease)
-        sent += sum(_send(mail_id, lease, now) for mail_id in claimed)
-        if len(claimed) < BATCH:
-            return sent
+    return OUTBOX.drain(_send, now or timezone.now())
 
 
-def _claim_due(now: datetime, lease: datetime) -> list[int]:
-    """Due mails, leased to this caller until ``lease``: no other process sends
-    them meanwhile."""
-    if not OutgoingMail.objects.filter(due__lte=now).exists():
-        return []  # the usual answer, without a write transaction
-    with transaction.atomic():
-        ids = list(
-            OutgoingMail.objects.select_for_update(skip_locked=True)
-            .filter(due__lte=now)
-            .order_by("due")
-            .values_list("pk", flat=True)[:BATCH]
-        )
-        OutgoingMail.objects.filter(pk__in=ids).update(due=lease, attempts=F("attempts") + 1)
-    return ids
+_claim_due = OUTBOX.claim_due  # due mails, leased to the caller until ``lease``
 
 
 def _send(mail_id: int, lease: datetime, now: datetime) -> int:
@@ -98,7 +87,7 @@ def _send(mail_id: int, lease: datetime, now: datetime) -> int:
     try:
         send_mail(text[:SUBJECT_LENGTH], text, None, [user.email])
     except Exception as exc:  # whatever the backend raises, the mail stays queued
-        _retry_later(mail, exc, now)
+        OUTBOX.retry_later(mail, exc, now)
         return 0
     mail.delete()
     return 1
@@ -123,7 +112,7 @@ def _send_digest(mail: OutgoingMail, lease: datetime, now: datetime) -> int:
     try:
         send_mail(subject[:SUBJECT_LENGTH], body, None, [user.email])
     except Exception as exc:
-        _retry_later(mail, exc, now)
+        OUTBOX.retry_later(mail, exc, now)
         return 0
     OutgoingMail.objects.filter(pk__in=ids).delete()
     DigestSent.objects.update_or_create(user=user, defaults={"sent": now})
@@ -166,13 +155,3 @@ def digest_text(user: object, notes: list[Notification]) -> tuple[str, str]:
         ) % {"n": count}
     footer = gettext("You get at most one such e-mail an hour.")
     return subject, "\n".join([*lines, "", footer])
-
-
-def _retry_later(mail: OutgoingMail, exc: Exception, now: datetime) -> None:
-    if mail.attempts >= MAX_ATTEMPTS:
-        due = None
-        log.error("giving up mail %s after %s attempts: %r", mail.pk, mail.attempts, exc)
-    else:
-        due = now + min(FIRST_RETRY * 2 ** (mail.attempts - 1), LAST_RETRY)
-        log.warning("mail %s failed (attempt %s): %r", mail.pk, mail.attempts, exc)
-    OutgoingMail.objects.filter(pk=mail.pk).update(due=due, last_error=repr(exc)[:300])

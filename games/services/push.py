@@ -1,5 +1,6 @@
 """Web push out of the moves' way: a durable outbox that each server process
-drains, like the mail outbox (games/services/mail.py).
+drains, like the mail outbox (games/services/mail.py; what both share is in
+outbox.py).
 
 ``notifications.notify`` calls ``enqueue`` in the notifying transaction: one
 ``OutgoingPush`` row per notification and device of a user who has not
@@ -23,8 +24,6 @@ from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone, translation
 from pywebpush import WebPushException, webpush
@@ -32,6 +31,7 @@ from pywebpush import WebPushException, webpush
 from ..models import Notification, OutgoingPush, PushSettings, PushSubscription
 from ..selectors.notifications import notification_text
 from . import push_keys
+from .outbox import Outbox
 
 log = logging.getLogger(__name__)
 BATCH = 20
@@ -42,6 +42,16 @@ MAX_ATTEMPTS = 8  # a turn pushed hours late helps nobody
 TTL = 24 * 3600  # how long the push service may hold a push for a device that is off
 GONE = {404, 410}
 MAX_DEVICES = 20  # per user
+OUTBOX = Outbox(
+    OutgoingPush,
+    "push",
+    log,
+    batch=BATCH,
+    lease=LEASE,
+    first_retry=FIRST_RETRY,
+    last_retry=LAST_RETRY,
+    max_attempts=MAX_ATTEMPTS,
+)
 
 
 def enqueue(notes: list[Notification]) -> None:
@@ -86,29 +96,7 @@ def payload(note: Notification) -> dict[str, Any]:
 
 def send_due_pushes(now: datetime | None = None) -> int:
     """Send every push that is due; returns how many the push services took."""
-    now = now or timezone.now()
-    sent = 0
-    lease = now + LEASE
-    while True:
-        claimed = _claim_due(now, lease)
-        sent += sum(_send(push_id, lease, now) for push_id in claimed)
-        if len(claimed) < BATCH:
-            return sent
-
-
-def _claim_due(now: datetime, lease: datetime) -> list[int]:
-    """Due pushes, leased to this caller until ``lease``."""
-    if not OutgoingPush.objects.filter(due__lte=now).exists():
-        return []  # the usual answer, without a write transaction
-    with transaction.atomic():
-        ids = list(
-            OutgoingPush.objects.select_for_update(skip_locked=True)
-            .filter(due__lte=now)
-            .order_by("due")
-            .values_list("pk", flat=True)[:BATCH]
-        )
-        OutgoingPush.objects.filter(pk__in=ids).update(due=lease, attempts=F("attempts") + 1)
-    return ids
+    return OUTBOX.drain(_send, now or timezone.now())
 
 
 def known_service(endpoint: str) -> bool:
@@ -148,25 +136,15 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
             log.info("push subscription %s is gone (%s): removed", sub.pk, status)
             sub.delete()  # and with it every push queued for that device
             return 0
-        _retry_later(push, exc, now)
+        OUTBOX.retry_later(push, exc, now)
         return 0
     except (requests.RequestException, ValueError, TypeError) as exc:
         # Timeouts, refused connections; a key the encryption refuses.
-        _retry_later(push, exc, now)
+        OUTBOX.retry_later(push, exc, now)
         return 0
     push.delete()
     PushSubscription.objects.filter(pk=sub.pk).update(last_success=now)
     return 1
-
-
-def _retry_later(push: OutgoingPush, exc: Exception, now: datetime) -> None:
-    if push.attempts >= MAX_ATTEMPTS:
-        due = None
-        log.error("giving up push %s after %s attempts: %r", push.pk, push.attempts, exc)
-    else:
-        due = now + min(FIRST_RETRY * 2 ** (push.attempts - 1), LAST_RETRY)
-        log.warning("push %s failed (attempt %s): %r", push.pk, push.attempts, exc)
-    OutgoingPush.objects.filter(pk=push.pk).update(due=due, last_error=repr(exc)[:300])
 
 
 def subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple[PushSubscription, bool]:

@@ -13,10 +13,14 @@ from urllib.parse import urlsplit
 
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
 
 from frontend.templatetags.importmap import MODULES
+from games.models import Game
+from games.services.play import game_act
+from lobby.services import table_create, table_join, table_start
 from tests.conftest import CHROMIUM, chromium_available, require_service
 
 CHROMIUM_ARGS = [
@@ -104,6 +108,35 @@ def off_loop(fn, *args, **kwargs) -> Any:
         return pool.submit(call).result()
 
 
+def started_table(ruleset: str, users, *, seed: int | None = None, **options) -> int:
+    """A table of ``users`` (the first hosts) with its seed set to ``seed`` when
+    given, started through the lobby's services (off the loop); its id."""
+
+    def make():
+        game = table_create(host=users[0], ruleset=ruleset, **options)
+        for user in users[1:]:
+            table_join(game_id=game.pk, user=user)
+        if seed is not None:
+            Game.objects.filter(pk=game.pk).update(seed=seed)
+        table_start(game_id=game.pk, user=users[0])
+        return game.pk
+
+    return off_loop(make)
+
+
+def play_scripted(game_id: int, users: dict, actions) -> int:
+    """Scripted (seat, action) pairs through the services, as the players would
+    send them (off the loop); returns the game's version after the last."""
+
+    def run():
+        version = Game.objects.get(pk=game_id).version
+        for seat, action in actions:
+            version = game_act(game_id=game_id, user=users[seat], version=version, action=action)
+        return version
+
+    return off_loop(run)
+
+
 # The live server runs in a process of its own. Forked, it would inherit what
 # earlier tests left in this one: asgiref's thread-sensitive executor whose
 # worker thread does not survive a fork (every socket's login then waits for
@@ -187,6 +220,12 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     def _close_contexts(self) -> None:
         for ctx in self._contexts:
             ctx.close()
+
+    @staticmethod
+    def users(*names):
+        """New users of these names (password ``PASSWORD``)."""
+        User = get_user_model()
+        return [User.objects.create_user(username=n, password=PASSWORD) for n in names]
 
     # -- pages -------------------------------------------------------------------
     def new_page(self, name: str, user=None):
@@ -318,6 +357,31 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     def resign(self, page) -> None:
         page.once("dialog", lambda dialog: dialog.accept())
         page.click("[data-testid=resign]")
+
+
+class InstantBotsLiveTestCase(BrowserLiveTestCase):
+    """The live server's bot worker moves at once, without its human-like pause."""
+
+    BOT_DELAYS = ("BOT_DELAY_MIN", "BOT_DELAY_MAX")
+    _old_delays: dict[str, str | None] = {}
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        # The live server (a spawned process) reads these: no human-like pause.
+        cls._old_delays = {k: os.environ.get(k) for k in cls.BOT_DELAYS}
+        os.environ.update(dict.fromkeys(cls.BOT_DELAYS, "0"))
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        try:
+            super().tearDownClass()
+        finally:
+            for name, old in cls._old_delays.items():
+                if old is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = old
 
 
 def _path_json(path: list[list[int]]) -> str:

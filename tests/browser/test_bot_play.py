@@ -7,38 +7,18 @@ Run: .venv/bin/pytest tests/browser/test_bot_play.py   (screenshots: artifacts/s
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from games.models import Game
 from lobby.services import table_create
 from tests.factories import make_user
 
-from .helpers import BrowserLiveTestCase, off_loop
+from .helpers import InstantBotsLiveTestCase, off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
-class BotPlayTests(BrowserLiveTestCase):
-    @classmethod
-    def setUpClass(cls) -> None:
-        # The live server (a spawned process) reads these: no human-like pause.
-        cls._old_delays = {k: os.environ.get(k) for k in ("BOT_DELAY_MIN", "BOT_DELAY_MAX")}
-        os.environ.update(BOT_DELAY_MIN="0", BOT_DELAY_MAX="0")
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        try:
-            super().tearDownClass()
-        finally:
-            for name, old in cls._old_delays.items():
-                if old is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = old
-
+class BotPlayTests(InstantBotsLiveTestCase):
     def test_play_the_computer_and_see_its_reply(self):
         page = self.new_page("player", user=make_user("carla"))
         page.goto(f"{self.live_server_url}/")

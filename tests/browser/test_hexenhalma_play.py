@@ -22,9 +22,8 @@ from django.contrib.auth import get_user_model
 
 from games.models import Game, MatchRecord
 from games.rules.hexenhalma import HexenhalmaRuleset
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import SHOTS, BrowserLiveTestCase, off_loop, settle
+from .helpers import SHOTS, BrowserLiveTestCase, settle, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -89,15 +88,7 @@ class HexenhalmaPlayTests(BrowserLiveTestCase):
         """A running Hexenhalma table: the first user is the GM, the others teams."""
         User = get_user_model()
         users = [User.objects.create_user(username=n, password="pw-12345678") for n in names]
-
-        def make_table():
-            game = table_create(host=users[0], ruleset="hexenhalma", seat_count=len(users))
-            for user in users[1:]:
-                table_join(game_id=game.pk, user=user)
-            table_start(game_id=game.pk, user=users[0])
-            return game.pk
-
-        game_id = off_loop(make_table)
+        game_id = started_table("hexenhalma", users, seat_count=len(users))
         return f"{self.live_server_url}/g/{game_id}/", game_id, users
 
     def test_gm_builds_a_board_teams_order_and_everybody_watches_the_replay(self):

@@ -18,14 +18,11 @@ Run: .venv/bin/pytest tests/browser/test_idiotenspiel_play.py -x -q
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules.idiotenspiel import IdiotenspielRuleset
-from games.services.play import game_act
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import SHOTS, BrowserLiveTestCase, key, off_loop, settle
+from .helpers import SHOTS, BrowserLiveTestCase, key, play_scripted, settle, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -145,33 +142,11 @@ class IdiotenspielPlayTests(BrowserLiveTestCase):
         return page.evaluate(BOARD_JS)
 
     def make_table(self, sandglass: int, seed: int):
-        User = get_user_model()
-        robin = User.objects.create_user(username="robin", password="s3cret-pass-123")
-        sheriff = User.objects.create_user(username="sheriff", password="s3cret-pass-123")
-
-        def make():
-            game = table_create(
-                host=robin, ruleset="idiotenspiel", host_seat=ROBIN, options=options(sandglass)
-            )
-            table_join(game_id=game.pk, user=sheriff)
-            Game.objects.filter(pk=game.pk).update(seed=seed)
-            table_start(game_id=game.pk, user=robin)
-            return game.pk
-
-        return robin, sheriff, off_loop(make)
-
-    def play(self, game_id: int, users: dict, actions) -> int:
-        """Scripted actions through the services (as the players would send them)."""
-
-        def run():
-            version = Game.objects.get(pk=game_id).version
-            for seat, action in actions:
-                version = game_act(
-                    game_id=game_id, user=users[seat], version=version, action=action
-                )
-            return version
-
-        return off_loop(run)
+        robin, sheriff = self.users("robin", "sheriff")
+        game_id = started_table(
+            "idiotenspiel", [robin, sheriff], seed=seed, host_seat=ROBIN, options=options(sandglass)
+        )
+        return robin, sheriff, game_id
 
     def agree(self, pages: dict, version: int) -> dict:
         """Every page at ``version`` shows the same counters, move list and fight."""
@@ -226,7 +201,7 @@ class IdiotenspielPlayTests(BrowserLiveTestCase):
         self.assertEqual(
             placements[-1], (ROBIN, {"type": "place", "unit": LAST_PLACED[0], "at": LAST_PLACED[1]})
         )
-        version = self.play(game_id, users, placements[:-1])
+        version = play_scripted(game_id, users, placements[:-1])
         self.agree(pages, version)
         # Robin's page lights the fields his last archer may take; he clicks one.
         r.wait_for_selector("#board .ids-kind.selected")
@@ -245,7 +220,7 @@ class IdiotenspielPlayTests(BrowserLiveTestCase):
         self.assertEqual(len(boards["S"]["units"]), 41)
 
         # Two turns each of approach through the services.
-        version = self.play(game_id, users, APPROACH)
+        version = play_scripted(game_id, users, APPROACH)
         boards = self.agree(pages, version)
         self.assertEqual(boards["S"]["units"]["s13"], "13,12")
         self.assertEqual(boards["S"]["units"]["r1"], "17,13")
@@ -326,10 +301,10 @@ class IdiotenspielPlayTests(BrowserLiveTestCase):
         r = self.new_page("Robin", user=robin)
         s = self.new_page("Sheriff", user=sheriff)
         pages = {"Robin": r, "Sheriff": s}
-        self.play(
+        play_scripted(
             game_id, users, [(SHERIFF, {"type": "choose_setup", "side": "W", "zone": "edge"})]
         )
-        version = self.play(game_id, users, placements[:-1])
+        version = play_scripted(game_id, users, placements[:-1])
         for page in pages.values():
             page.goto(f"{self.live_server_url}/g/{game_id}/")
             self.wait_connected(page)

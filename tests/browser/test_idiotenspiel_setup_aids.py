@@ -11,14 +11,11 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules.idiotenspiel import IdiotenspielRuleset
-from games.services.play import game_act
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, off_loop, scroll_into_view, settle
+from .helpers import BrowserLiveTestCase, play_scripted, scroll_into_view, settle, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -68,31 +65,11 @@ def marian_setup(state):
 
 class IdiotenspielAids(BrowserLiveTestCase):
     def make_table(self, options: dict):
-        User = get_user_model()
-        robin = User.objects.create_user(username="robin", password="s3cret-pass-123")
-        sheriff = User.objects.create_user(username="sheriff", password="s3cret-pass-123")
-
-        def make():
-            game = table_create(
-                host=robin, ruleset="idiotenspiel", host_seat=ROBIN, options=options
-            )
-            table_join(game_id=game.pk, user=sheriff)
-            Game.objects.filter(pk=game.pk).update(seed=0)
-            table_start(game_id=game.pk, user=robin)
-            return game.pk
-
-        return {ROBIN: robin, SHERIFF: sheriff}, off_loop(make)
-
-    def play(self, game_id: int, users: dict, actions) -> int:
-        def run():
-            version = Game.objects.get(pk=game_id).version
-            for seat, action in actions:
-                version = game_act(
-                    game_id=game_id, user=users[seat], version=version, action=action
-                )
-            return version
-
-        return off_loop(run)
+        robin, sheriff = self.users("robin", "sheriff")
+        game_id = started_table(
+            "idiotenspiel", [robin, sheriff], seed=0, host_seat=ROBIN, options=options
+        )
+        return {ROBIN: robin, SHERIFF: sheriff}, game_id
 
     def open(self, game_id: int, name: str, user, width: int = 1280):
         page = self.new_page(name, user)
@@ -105,7 +82,7 @@ class IdiotenspielAids(BrowserLiveTestCase):
         users, game_id = self.make_table(GRUND)
         start = RS.setup(RS.validate_options(GRUND), 2, 0).start_player
         choose = {"type": "choose_setup", "side": "W", "zone": "edge"}
-        self.play(game_id, users, [(start, choose)])
+        play_scripted(game_id, users, [(start, choose)])
         # The second to place plays on a phone.
         pages = {
             seat: self.open(game_id, name, users[seat], 1280 if seat == start else 360)
@@ -145,7 +122,7 @@ class IdiotenspielAids(BrowserLiveTestCase):
         users, game_id = self.make_table(MARIAN)
         state = RS.setup(RS.validate_options(MARIAN), 2, 0)
         placements = marian_setup(state)
-        self.play(game_id, users, [*placements, (SHERIFF, {"type": "end_movement"})])
+        play_scripted(game_id, users, [*placements, (SHERIFF, {"type": "end_movement"})])
         for width in (1280, 360):
             page = self.open(game_id, f"Robin-{width}", users[ROBIN], width)
             page.wait_for_selector("#board [data-testid=fights] .ids-attack-btn")

@@ -21,13 +21,10 @@ Run: .venv/bin/pytest tests/browser/test_keyboard_play.py -q
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from games.models import Game
 from games.rules.halma import HalmaRuleset
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, key, off_loop, settle
+from .helpers import BrowserLiveTestCase, key, settle, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -36,19 +33,7 @@ ACTIVE_MATCHES_JS = "s => !!document.activeElement && document.activeElement.mat
 
 class KeyboardPlayTests(BrowserLiveTestCase):
     def table(self, ruleset, users, **options):
-        def make():
-            game = table_create(host=users[0], ruleset=ruleset, **options)
-            for user in users[1:]:
-                table_join(game_id=game.pk, user=user)
-            Game.objects.filter(pk=game.pk).update(seed=1)
-            table_start(game_id=game.pk, user=users[0])
-            return game.pk
-
-        return off_loop(make)
-
-    def users(self, *names):
-        User = get_user_model()
-        return [User.objects.create_user(username=n, password="s3cret-pass-123") for n in names]
+        return started_table(ruleset, users, seed=1, **options)
 
     def open(self, game_id, users, width=1280):
         pages = []

@@ -7,15 +7,13 @@ Run: .venv/bin/pytest tests/browser/test_leaver_handover.py   (screenshots: arti
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from games.models import Event, Game
 from lobby import services as lobby
 from tests.factories import make_user
 
-from .helpers import BrowserLiveTestCase, off_loop
+from .helpers import InstantBotsLiveTestCase, off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -33,25 +31,7 @@ def three_player_malefiz(users) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-class LeaverHandoverTests(BrowserLiveTestCase):
-    @classmethod
-    def setUpClass(cls) -> None:
-        # The live server (a spawned process) reads these: no human-like pause.
-        cls._old_delays = {k: os.environ.get(k) for k in ("BOT_DELAY_MIN", "BOT_DELAY_MAX")}
-        os.environ.update(BOT_DELAY_MIN="0", BOT_DELAY_MAX="0")
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        try:
-            super().tearDownClass()
-        finally:
-            for name, old in cls._old_delays.items():
-                if old is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = old
-
+class LeaverHandoverTests(InstantBotsLiveTestCase):
     def test_one_resigns_the_others_agree_and_the_bot_moves_for_the_seat(self):
         users = [make_user(name) for name in ("anna", "bert", "cleo")]
         game = off_loop(three_player_malefiz, users)

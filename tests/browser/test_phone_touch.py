@@ -15,14 +15,12 @@ move box that waits for the player's turn. Every state is shot at 1280 and 360 p
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules import get_ruleset
 from games.services.play import game_act
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, off_loop, scroll_into_view, settle
+from .helpers import BrowserLiveTestCase, off_loop, scroll_into_view, settle, started_table
 from .test_malefiz_play import SCRIPT, SEED
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -90,20 +88,8 @@ SIZES_JS = """() => [...document.querySelectorAll(
 
 
 class PhoneTouch(BrowserLiveTestCase):
-    def users(self, *names):
-        User = get_user_model()
-        return [User.objects.create_user(username=n, password="s3cret-pass-123") for n in names]
-
     def table(self, ruleset: str, users, seed: int = 0, **kwargs) -> int:
-        def make():
-            game = table_create(host=users[0], ruleset=ruleset, host_seat=0, **kwargs)
-            for user in users[1:]:
-                table_join(game_id=game.pk, user=user)
-            Game.objects.filter(pk=game.pk).update(seed=seed)
-            table_start(game_id=game.pk, user=users[0])
-            return game.pk
-
-        return off_loop(make)
+        return started_table(ruleset, users, seed=seed, host_seat=0, **kwargs)
 
     def phone(self, name: str, user, game_id: int):
         page = self.new_page(name, user)
@@ -245,12 +231,12 @@ class PhoneTouch(BrowserLiveTestCase):
                 action = rs.legal_actions(state, seat)[0]
                 game_act(game_id=game_id, user=users[seat], version=game.version, action=action)
 
+        def seat_to_act() -> int:
+            rs = get_ruleset("idiotenspiel")
+            return rs.to_act(rs.decode(Game.objects.get(pk=game_id).state))[0]
+
         off_loop(act_until, lambda v: v["phase"] == "setup")
-        seat = off_loop(
-            lambda: get_ruleset("idiotenspiel").to_act(
-                get_ruleset("idiotenspiel").decode(Game.objects.get(pk=game_id).state)
-            )[0]
-        )
+        seat = off_loop(seat_to_act)
         page = self.phone("placer", users[seat], game_id)
         version = page.evaluate("() => window.__game.model.version")
         # Zoomed, the map's lit fields (28 a row) are a finger apart.
@@ -294,11 +280,7 @@ class PhoneTouch(BrowserLiveTestCase):
 
         # Movement: a unit alone on its field, moved by its two field names.
         off_loop(act_until, lambda v: v["phase"] == "move")
-        mover = off_loop(
-            lambda: get_ruleset("idiotenspiel").to_act(
-                get_ruleset("idiotenspiel").decode(Game.objects.get(pk=game_id).state)
-            )[0]
-        )
+        mover = off_loop(seat_to_act)
         page = self.phone("mover", users[mover], game_id)
         version = page.evaluate("() => window.__game.model.version")
         move = page.evaluate("""() => {

@@ -15,14 +15,12 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.models import Game
 from games.rules import get_ruleset
 from games.services.play import game_act
-from lobby.services import table_create, table_join, table_start
 
-from .helpers import BrowserLiveTestCase, off_loop, settle
+from .helpers import BrowserLiveTestCase, off_loop, settle, started_table
 from .test_idiotenspiel_setup_aids import MARIAN, RS, SHERIFF, marian_setup
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -83,20 +81,8 @@ def contrast(a: float, b: float) -> float:
 
 
 class SeatShapes(BrowserLiveTestCase):
-    def users(self, *names):
-        User = get_user_model()
-        return [User.objects.create_user(username=n, password="s3cret-pass-123") for n in names]
-
     def table(self, ruleset: str, users, **kwargs) -> int:
-        def make():
-            game = table_create(host=users[0], ruleset=ruleset, host_seat=0, **kwargs)
-            for user in users[1:]:
-                table_join(game_id=game.pk, user=user)
-            Game.objects.filter(pk=game.pk).update(seed=0)
-            table_start(game_id=game.pk, user=users[0])
-            return game.pk
-
-        return off_loop(make)
+        return started_table(ruleset, users, seed=0, host_seat=0, **kwargs)
 
     def first_moves(self, game_id: int, users, n: int) -> None:
         """``n`` plies of each seat's first legal action (Daschax starts with an empty board)."""
@@ -177,15 +163,7 @@ class SeatShapes(BrowserLiveTestCase):
 
     def test_hexenhalma_teams_carry_their_number(self):
         users = off_loop(self.users, "meister", "hexe1", "hexe2", "hexe3", "hexe4", "hexe5")
-
-        def make():
-            game = table_create(host=users[0], ruleset="hexenhalma", seat_count=len(users))
-            for user in users[1:]:
-                table_join(game_id=game.pk, user=user)
-            table_start(game_id=game.pk, user=users[0])
-            return game.pk
-
-        game_id = off_loop(make)
+        game_id = started_table("hexenhalma", users, seat_count=len(users))
         for page in self.look(game_id, users[1], "hexenhalma"):
             swatches = page.evaluate(SWATCH_LABELS_JS)
             assert [s["label"] for s in swatches] == ["\u2605", "1", "2", "3", "4", "5"], swatches

@@ -8,15 +8,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.factories import FIRST_MOVE, make_user, started_game
+from tests.factories import FIRST_MOVE, client_for, make_user, started_game
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def test_rulesets_and_tables_are_public():

@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from games.models import Notification, OutgoingPush, PushSubscription
 from games.services import notifications, push, push_keys
 from games.services.play import game_act
-from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
+from tests.factories import BLACK_MOVE, FIRST_MOVE, client_for, make_user, started_game
 from tests.games.push_endpoint import Device, PushService, check_vapid
 from tests.games.test_mail import in_thread
 
@@ -37,12 +37,6 @@ def _push_settings(settings, tmp_path):
 def service():
     with PushService() as running:
         yield running
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def subscribe(user, device: Device, endpoint: str) -> None:

@@ -18,7 +18,7 @@ from games.services.leavers import game_handover_decline
 from games.services.play import game_act, game_timeout
 from games.services.ratings import finishing_places
 from games.users import is_bot
-from tests.factories import FIRST_MOVE, hexenhalma_campaign, make_user, started_game
+from tests.factories import FIRST_MOVE, client_for, hexenhalma_campaign, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -155,12 +155,6 @@ def test_games_against_a_bot_are_casual_unless_chosen_rated():
 
 
 # The API
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.mark.parametrize("rated", ["yes", 1, "true", [], {}])

@@ -12,15 +12,9 @@ from games.selectors.relations import friends_playing
 from games.services.chat import chat_post
 from games.services.relations import block_user, follow_user
 from lobby import services as lobby
-from tests.factories import make_user, started_game
+from tests.factories import client_for, make_user, started_game
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def test_the_api_blocks_unblocks_follows_and_refuses_bad_names():

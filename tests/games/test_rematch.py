@@ -13,7 +13,7 @@ from games.services.endings import game_abort, game_resign
 from games.services.relations import block_user
 from games.services.rematch import rematch_decline, rematch_offer, seat_rotation
 from lobby import services as lobby
-from tests.factories import make_user, started_game
+from tests.factories import client_for, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +30,6 @@ def seat_users(game_id: int) -> list[int]:
     return list(
         Seat.objects.filter(game_id=game_id).order_by("index").values_list("user_id", flat=True)
     )
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def test_both_accept_and_a_new_game_opens_with_colours_swapped():

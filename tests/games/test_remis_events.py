@@ -13,10 +13,9 @@ from games.rules import get_ruleset
 from games.selectors.frames import event_frames, events_since
 from games.selectors.replays import replay_frames
 from games.services import remis
-from games.services.play import game_act
-from lobby import services as lobby
 from tests.factories import make_user
 from tests.games.halma_script import repetition_log
+from tests.games.test_remis import play
 
 pytestmark = pytest.mark.django_db
 
@@ -24,15 +23,9 @@ REJECTION = "White can still break through on the left."
 
 
 def started_game():
-    white, black = make_user(), make_user()
-    game = lobby.table_create(
-        host=white, ruleset="halma", clock={"kind": "realtime", "minutes": 60, "increment": 0}
-    )
-    lobby.table_join(game_id=game.pk, user=black)
-    lobby.table_start(game_id=game.pk, user=white)
-    for version, (seat, action) in enumerate(repetition_log(104, 2), start=1):
-        game_act(game_id=game.pk, user=[white, black][seat], version=version, action=action)
-    return Game.objects.get(pk=game.pk), white
+    """A running Halma game after the scripted march and shuffles; and White."""
+    game, white, _black = play(repetition_log(104, 2))
+    return game, white
 
 
 def remis_items(events):

@@ -6,15 +6,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.factories import make_user
+from tests.factories import client_for, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def post(user, path: str, body: dict):

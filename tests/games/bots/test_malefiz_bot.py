@@ -3,65 +3,25 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 from typing import Any
 
 import pytest
 
-from bench.greedy.malefiz import Greedy
+from bench.greedy.malefiz import Greedy, walking_distances
 from games.bots import get_bot
 from games.bots.malefiz import make
 from games.rules import get_ruleset
-from games.rules.malefiz import (
-    FIELDS,
-    GOAL,
-    HOUSE,
-    INDEX,
-    MOVE,
-    NEIGHBOURS,
-    PLACE,
-    ROLL,
-    START_BARRICADES,
-    MalefizState,
-)
+from games.rules.malefiz import FIELDS, GOAL, HOUSE, INDEX, MOVE, PLACE, ROLL, MalefizState
+from tests.games.rules.test_malefiz import START_BARS, XY
+from tests.games.rules.test_malefiz import pos as rules_pos
 
 RS = get_ruleset("malefiz")
 LEVELS = ("easy", "medium", "strong")
-XY = tuple[int, int]
-START_BARS = tuple(FIELDS[i] for i in START_BARRICADES)
 
 
-def pos(
-    pieces: dict[int, list[XY]],
-    *,
-    seats: int = 2,
-    bars: tuple[XY, ...] = START_BARS,
-    turn: int = 0,
-    roll: int | None = None,
-    seed: int = 12345,
-) -> MalefizState:
-    masks = [0] * seats
-    for seat, fields in pieces.items():
-        for xy in fields:
-            masks[seat] |= 1 << INDEX[xy]
-    barmask = 0
-    for xy in bars:
-        barmask |= 1 << INDEX[xy]
-    return MalefizState(
-        seats=seats,
-        pieces=tuple(masks),
-        home=tuple(5 - m.bit_count() for m in masks),
-        bars=barmask,
-        turn=turn,
-        phase=ROLL if roll is None else MOVE,
-        last_roll=() if roll is None else (turn, roll, 0),
-        counter=0,
-        seed=seed,
-        left=(),
-        rolloff=(((0, 6), (1, 2)),),
-        starter=0,
-        last=(),
-    )
+def pos(pieces: dict[int, list[XY]], **kwargs: Any) -> MalefizState:
+    """A position as the rules tests build it, with this file's dice seed."""
+    return rules_pos(pieces, seed=12345, **kwargs)
 
 
 def holding(state: MalefizState, at: XY) -> MalefizState:
@@ -72,21 +32,8 @@ def holding(state: MalefizState, at: XY) -> MalefizState:
 
 def route_ahead(start: XY) -> set[XY]:
     """Fields on some shortest way from ``start`` to the goal (barricades ignored)."""
-
-    def bfs(src: int) -> list[int]:
-        dist = [-1] * len(FIELDS)
-        dist[src] = 0
-        queue = deque([src])
-        while queue:
-            u = queue.popleft()
-            for v in NEIGHBOURS[u]:
-                if dist[v] < 0:
-                    dist[v] = dist[u] + 1
-                    queue.append(v)
-        return dist
-
     s = INDEX[start]
-    from_s, from_goal = bfs(s), bfs(GOAL)
+    from_s, from_goal = walking_distances(s), walking_distances(GOAL)
     total = from_goal[s]
     return {FIELDS[f] for f in range(len(FIELDS)) if from_s[f] + from_goal[f] == total and f != s}
 

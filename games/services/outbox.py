@@ -1,0 +1,73 @@
+"""What the durable outboxes (mail.py, push.py) share: draining due rows in
+batches, leasing them to one sender, and the retry schedule after a failure.
+
+An outbox model has a nullable ``due`` (when to try next; None: given up), an
+``attempts`` count and a ``last_error``. A sender claims due rows by moving
+their ``due`` to its lease; a row whose ``due`` still equals that lease is
+still the sender's to send.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+
+@dataclass(frozen=True)
+class Outbox:
+    model: Any  # the outbox's model class (OutgoingMail, OutgoingPush)
+    what: str  # how the log names one row: "mail", "push"
+    log: logging.Logger  # the outbox module's own logger
+    batch: int  # rows claimed at a time
+    lease: timedelta  # a claimed row whose sender died goes out again after this
+    first_retry: timedelta  # then doubling: 1, 2, 4 ... times this
+    last_retry: timedelta  # the longest pause between two attempts
+    max_attempts: int  # given up after this many
+
+    def drain(self, send: Callable[[int, datetime, datetime], int], now: datetime) -> int:
+        """Claim and send due rows batch by batch until a batch comes back
+        short; ``send(row_id, lease, now)`` returns 1 for a row that went out.
+        Returns how many went out."""
+        sent = 0
+        lease = now + self.lease
+        while True:
+            claimed = self.claim_due(now, lease)
+            sent += sum(send(row_id, lease, now) for row_id in claimed)
+            if len(claimed) < self.batch:
+                return sent
+
+    def claim_due(self, now: datetime, lease: datetime) -> list[int]:
+        """Due rows, leased to this caller until ``lease``: no other process
+        sends them meanwhile (on PostgreSQL skipping rows another process
+        claimed; on SQLite the IMMEDIATE transaction serialises the claim)."""
+        rows = self.model.objects
+        if not rows.filter(due__lte=now).exists():
+            return []  # the usual answer, without a write transaction
+        with transaction.atomic():
+            ids = list(
+                rows.select_for_update(skip_locked=True)
+                .filter(due__lte=now)
+                .order_by("due")
+                .values_list("pk", flat=True)[: self.batch]
+            )
+            rows.filter(pk__in=ids).update(due=lease, attempts=F("attempts") + 1)
+        return ids
+
+    def retry_later(self, row: Any, exc: Exception, now: datetime) -> None:
+        """Try ``row`` again after a growing pause, or give it up (``due``
+        None) once it has had ``max_attempts``."""
+        if row.attempts >= self.max_attempts:
+            due = None
+            self.log.error(
+                "giving up %s %s after %s attempts: %r", self.what, row.pk, row.attempts, exc
+            )
+        else:
+            due = now + min(self.first_retry * 2 ** (row.attempts - 1), self.last_retry)
+            self.log.warning("%s %s failed (attempt %s): %r", self.what, row.pk, row.attempts, exc)
+        self.model.objects.filter(pk=row.pk).update(due=due, last_error=repr(exc)[:300])
