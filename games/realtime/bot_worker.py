@@ -13,6 +13,7 @@ and a game whose bot is to act after a restart is found by the next poll.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import random
@@ -67,23 +68,33 @@ def pause_for(turn: bots.BotTurn) -> float:
 class BotWorker:
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
+        self.stopping = asyncio.Event()
         self.busy: set[int] = set()  # games this process is taking a turn in
         self.turns: set[asyncio.Task] = set()
 
     def ensure_started(self) -> None:
         if self.task is None or self.task.done():
+            self.stopping = asyncio.Event()
             self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        """End the polling once its current round is done, and the turns under way."""
+        if self.task is None:
+            return
+        self.stopping.set()
+        await asyncio.gather(self.task, *self.turns, return_exceptions=True)
 
     async def run(self) -> None:
         due = sync_to_async(closing_connections(bots.due_turns), thread_sensitive=False)
-        while True:
+        while not self.stopping.is_set():
             try:
                 for turn in await due():
                     if turn.game_id not in self.busy:
                         self.start(turn)
             except Exception:
                 log.exception("polling for bot turns failed")
-            await asyncio.sleep(settings.BOT_POLL_SECONDS)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), settings.BOT_POLL_SECONDS)
 
     def start(self, turn: bots.BotTurn) -> None:
         self.busy.add(turn.game_id)

@@ -12,6 +12,7 @@ goes out from here too, in a thread of its own, and so do web pushes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -93,12 +94,24 @@ class Sweeper:
         self.push_task: asyncio.Task | None = None
         self.builder: asyncio.Task | None = None
         self.presence_task: asyncio.Task | None = None
+        self.stopping = asyncio.Event()
+
+    async def stop(self) -> None:
+        """End every loop once its current round is done (a test's teardown
+        must not empty tables under a round's query: a deadlock on PostgreSQL)."""
+        self.stopping.set()
+        loops = [t for t in (self.task, self.mail_task, self.push_task, self.builder) if t]
+        await asyncio.gather(*loops, bot_worker.stop(), return_exceptions=True)
+        if self.presence_task is not None:
+            self.presence_task.cancel()
+            await asyncio.gather(self.presence_task, return_exceptions=True)
 
     def ensure_started(self) -> None:
         if not getattr(settings, "GAME_SWEEPER", True):
             return
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done():
+            self.stopping = asyncio.Event()  # of this loop (a test runs several)
             self.task = loop.create_task(self.run())
         if self.mail_task is None or self.mail_task.done():
             self.mail_task = loop.create_task(self.run_mail())
@@ -120,6 +133,7 @@ class Sweeper:
             sync_to_async(build_replays_in_thread, thread_sensitive=False),
             getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
             "preparing replays failed",
+            self.stopping,
         )
 
     async def run(self) -> None:
@@ -127,6 +141,7 @@ class Sweeper:
             sync_to_async(closing_connections(sweep_once)),
             getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
             "deadline sweep failed",
+            self.stopping,
         )
 
     async def run_mail(self) -> None:
@@ -140,6 +155,7 @@ class Sweeper:
             ),
             getattr(settings, "GAME_MAIL_SECONDS", 2.0),
             "sending mail failed",
+            self.stopping,
         )
 
     async def run_push(self) -> None:
@@ -153,18 +169,22 @@ class Sweeper:
             ),
             getattr(settings, "GAME_PUSH_SECONDS", 1.0),
             "sending pushes failed",
+            self.stopping,
         )
 
 
-async def poll_forever(call: Callable[[], Awaitable[object]], interval: float, failed: str) -> None:
-    """Await ``call()`` every ``interval`` seconds until cancelled; a failure
-    is logged as ``failed`` and the next round comes all the same."""
-    while True:
+async def poll_forever(
+    call: Callable[[], Awaitable[object]], interval: float, failed: str, stop: asyncio.Event
+) -> None:
+    """Await ``call()`` every ``interval`` seconds until ``stop`` is set; a
+    failure is logged as ``failed`` and the next round comes all the same."""
+    while not stop.is_set():
         try:
             await call()
         except Exception:
             log.exception(failed)
-        await asyncio.sleep(interval)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval)
 
 
 sweeper = Sweeper()

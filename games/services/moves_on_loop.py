@@ -37,7 +37,7 @@ from psycopg_pool import PoolTimeout
 from .. import publish
 from ..errors import no_such_game
 from ..models import Game
-from ..store import rows
+from ..store import presence, rows
 from ..store.loop_pool import pool_for_this_loop
 from . import notifications, play
 from .events import MUTABLE_FIELDS, changes_lobby
@@ -122,9 +122,12 @@ async def _decide_and_write(
     await publish.publish_from_loop(publish.publish_game_event, game, rs, state, event)
     if not notifications.quiet(game, before_to_act, event):
         if notifications.turn_notice_only(game, before_to_act, event):
-            # A realtime turn (for a page that is closed): not worth the
-            # move's answer waiting for a thread and a query.
-            _in_background(_notify(game, before_to_act, event))
+            # A realtime turn, told only to a player whose page is closed: most
+            # often it is open in this process, which costs no thread and no
+            # round trip to find out; else not worth the move's answer waiting.
+            takers = notifications.turn_takers(game, before_to_act)
+            if set(takers) - presence.watching_here(game.pk, takers):
+                _in_background(_notify(game, before_to_act, event))
         else:
             await _notify(game, before_to_act, event)
     return event.version

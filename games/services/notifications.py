@@ -21,6 +21,7 @@ from ..models import (
 )
 from ..rules import get_ruleset
 from ..selectors.notifications import as_dict
+from ..selectors.seats import seat_holders
 from ..store import presence
 from . import mail, push
 
@@ -84,6 +85,13 @@ def _seat_users(game: Game) -> dict[int, int]:
     return dict(seated.values_list("index", "user_id"))
 
 
+def turn_takers(game: Game, before_to_act: list[int]) -> list[int]:
+    """The people whose turn has just begun (bots' seats are in ``game.bots``).
+    On the move path the seats' holders come with the locked row: no query."""
+    holders = seat_holders(game)
+    return [uid for s in fresh_people(game, before_to_act) if (uid := holders.get(s)) is not None]
+
+
 def correspondence(game: Game) -> bool:
     return game.clock.get("kind") == "correspondence"
 
@@ -145,8 +153,7 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
         )
         return
     # Some seats' turn has just begun.
-    users = _seat_users(game)
-    fresh = [users[s] for s in fresh_people(game, before_to_act) if s in users]
+    fresh = turn_takers(game, before_to_act)
     # Nobody needs telling what the open game page already shows; in a realtime
     # game only a player whose page is closed hears (no e-mail: by the time it
     # is read, the clock has decided).

@@ -121,6 +121,12 @@ class Local:
         seated = {t.person for t in tabs if t.seat is not None}
         return {t.person for t in tabs} - seated, seated
 
+    def watching(self, game_id: int, user_ids: list[int]) -> set[int]:
+        """Which of these users have the game open here (with or without a seat)."""
+        watching, seated = self.persons(game_id)
+        present = watching | seated
+        return {uid for uid in user_ids if user_person(uid) in present}
+
     def snapshot(self) -> dict[int, tuple[set[str], set[str]]]:
         with self.lock:
             games = list(self.games)
@@ -151,9 +157,7 @@ class MemoryPresence:
         return {game_id: self.local.spectators(game_id) for game_id in game_ids}
 
     def watching(self, game_id: int, user_ids: list[int]) -> set[int]:
-        watching, seated = self.local.persons(game_id)
-        present = watching | seated
-        return {uid for uid in user_ids if user_person(uid) in present}
+        return self.local.watching(game_id, user_ids)
 
     async def refresh(self) -> None:
         """Nothing expires here."""
@@ -380,8 +384,10 @@ class RedisPresence:
         """Which of these users have the game open (with or without a seat),
         in any process. Redis unreachable: none (better a notification too
         many than a turn missed)."""
+        here = self.local.watching(game_id, user_ids)
+        user_ids = [uid for uid in user_ids if uid not in here]
         if not user_ids:
-            return set()
+            return here  # no round trip for pages open in this process
         try:
             processes = self.live_processes(game_id)
             asked = [
@@ -396,8 +402,8 @@ class RedisPresence:
                 found = pipe.execute()
         except redis.RedisError:
             log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
-            return set()
-        return {uid for (uid, _key), there in zip(asked, found, strict=True) if there}
+            return here
+        return here | {uid for (uid, _key), there in zip(asked, found, strict=True) if there}
 
 
 Store = MemoryPresence | RedisPresence
@@ -443,6 +449,12 @@ def spectators_of(game_ids: list[int]) -> dict[int, int]:
 def watching(game_id: int, user_ids: list[int]) -> set[int]:
     """Which of ``user_ids`` have the game's page open."""
     return store().watching(game_id, user_ids)
+
+
+def watching_here(game_id: int, user_ids: list[int]) -> set[int]:
+    """Which of ``user_ids`` have the game's page open in this process: no
+    I/O, so the event loop may ask (a player's page is usually here)."""
+    return store().local.watching(game_id, user_ids)
 
 
 async def close_loop_client() -> None:

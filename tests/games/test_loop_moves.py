@@ -185,6 +185,31 @@ async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeyp
     assert pushed == [black.pk]
 
 
+async def test_a_realtime_turn_on_the_loop_is_told_only_to_a_closed_page(moves, monkeypatch):
+    """The opponent's page open in this process: no thread, no query, nobody
+    told. Closed: the turn notice comes, in the background."""
+    told = []
+    notify = moves_on_loop._notify
+
+    async def counted(game, before_to_act, event):
+        told.append(event.version)
+        await notify(game, before_to_act, event)
+
+    monkeypatch.setattr(moves_on_loop, "_notify", counted)
+    game, white, black = await new_game(moves)
+    turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
+    await presence.join(game.pk, "page", presence.person_key(black, None, "page"), 1)
+    try:
+        assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    finally:
+        await presence.leave(game.pk, "page")
+    assert told == [] and await sync_to_async(turns.count)() == 0
+    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    assert told == [3]
+    await asyncio.gather(*moves_on_loop._background)
+    assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [white.pk]
+
+
 async def test_a_turn_on_the_loop_queues_its_mail_in_the_recipients_language(moves, monkeypatch):
     pushed = []
     monkeypatch.setattr(publish, "publish_to_user", lambda user_id, p: pushed.append(p))

@@ -251,8 +251,6 @@ async def test_the_server_process_sends_the_outbox(settings):
     try:
         assert await asyncio.to_thread(SignallingBackend.sent.wait, 20)
     finally:
-        for task in (worker.task, worker.mail_task):
-            task.cancel()
-        await asyncio.gather(worker.task, worker.mail_task, return_exceptions=True)
+        await worker.stop()  # every loop, each after its round: no query left at teardown
     [sent] = mail.outbox
     assert sent.to == [reader.email] and sent.body.startswith("Du bist am Zug in Partie #7")
