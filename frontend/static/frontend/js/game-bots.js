@@ -12,10 +12,19 @@ const LEVELS = () => [
  * The control for the host of an open table with a free seat, else null.
  * `onTable` receives the table the server answers.
  */
+/** The level the host chose: the form is drawn again whenever the table changes. */
+let chosenLevel = "";
+
 export function botInvite(table, me, gameId, onTable) {
   if (!me || table.host !== me || table.status !== "open" || table.taken >= table.seat_count) return null;
   const select = h("select", "", null, { "aria-label": gettext("Bot level"), "data-testid": "invite-bot-level" });
   for (const [value, label] of LEVELS()) select.append(new Option(label, value));
+  if (chosenLevel) select.value = chosenLevel;
+  select.addEventListener("change", () => (chosenLevel = select.value));
+  // Drawn again while the host was choosing: they keep their place.
+  if (document.activeElement instanceof HTMLElement && document.activeElement.dataset.testid === "invite-bot-level") {
+    queueMicrotask(() => select.isConnected && select.focus());
+  }
   const invite = async () => {
     try {
       onTable(await api(`/api/tables/${gameId}/bot/`, { level: select.value }));
