@@ -13,7 +13,6 @@ and a game whose bot is to act after a restart is found by the next poll.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import random
@@ -28,6 +27,7 @@ from ..bots import decide
 from ..publish import in_thread_then_publish
 from ..services import bots
 from ..threads import closing_connections
+from .polling import poll_forever
 
 log = logging.getLogger(__name__)
 
@@ -85,16 +85,18 @@ class BotWorker:
         await asyncio.gather(self.task, *self.turns, return_exceptions=True)
 
     async def run(self) -> None:
+        await poll_forever(
+            self.start_due_turns,
+            settings.BOT_POLL_SECONDS,
+            "polling for bot turns failed",
+            self.stopping,
+        )
+
+    async def start_due_turns(self) -> None:
         due = sync_to_async(closing_connections(bots.due_turns), thread_sensitive=False)
-        while not self.stopping.is_set():
-            try:
-                for turn in await due():
-                    if turn.game_id not in self.busy:
-                        self.start(turn)
-            except Exception:
-                log.exception("polling for bot turns failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), settings.BOT_POLL_SECONDS)
+        for turn in await due():
+            if turn.game_id not in self.busy:
+                self.start(turn)
 
     def start(self, turn: bots.BotTurn) -> None:
         self.busy.add(turn.game_id)

@@ -12,9 +12,7 @@ goes out from here too, in a thread of its own, and so do web pushes
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -29,6 +27,7 @@ from ..services.play import game_timeout
 from ..store import presence
 from ..threads import closing_connections
 from .bot_worker import bot_worker
+from .polling import poll_forever
 
 log = logging.getLogger(__name__)
 BATCH = 50
@@ -171,20 +170,6 @@ class Sweeper:
             "sending pushes failed",
             self.stopping,
         )
-
-
-async def poll_forever(
-    call: Callable[[], Awaitable[object]], interval: float, failed: str, stop: asyncio.Event
-) -> None:
-    """Await ``call()`` every ``interval`` seconds until ``stop`` is set; a
-    failure is logged as ``failed`` and the next round comes all the same."""
-    while not stop.is_set():
-        try:
-            await call()
-        except Exception:
-            log.exception(failed)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), interval)
 
 
 sweeper = Sweeper()
