@@ -6,21 +6,27 @@ the client's reconnect backs off. Those windows belong to one connection and
 stay in this process.
 
 Per-user budgets (a user's sockets together, the chat rule, the API
-throttles, sign-ups per address) are counted with ``hit()`` in Django's
-default cache: Redis when ``REDIS_URL`` is set, so every process counts into
-the same number, and the in-process cache of the one-process embedded default
-otherwise. A user over such a budget is answered with ``rate_limited`` and
+throttles, sign-ups per address) are counted with ``hit()``: in Redis when
+``REDIS_URL`` is set, so every process counts into the same number (sockets
+with ``ahit()``, on the event loop), and in the in-process cache of the
+one-process embedded default otherwise. A user over such a budget is answered with ``rate_limited`` and
 the seconds to wait, not disconnected.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
+from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.core.cache import cache, caches
-from django.core.cache.backends.locmem import LocMemCache
+import redis
+from django.conf import settings
+from django.core.cache import cache
+
+from .redis_clients import RedisClients
+
+log = logging.getLogger(__name__)
 
 # kind -> (frames, seconds)
 CONNECTION_LIMITS = {
@@ -58,54 +64,88 @@ def hit(key: str, limit: int, seconds: int) -> int | None:
     """Count one use of ``key``: None while within ``limit`` uses per window,
     else the whole seconds until the window ends.
 
-    A fixed window, opened by its first use and gone ``seconds`` later. Two
-    documented cache calls keep it atomic: ``add`` opens it, ``incr`` counts
-    (one atomic INCR on Redis; under a lock in the in-process cache), so
-    racing requests, in any process, each get a different count.
+    A fixed window, opened by its first use and gone ``seconds`` later. With
+    Redis one atomic transaction counts and reads the time left (any number
+    of processes racing each get a different count); without it the
+    in-process cache counts under its lock. A Redis that cannot be reached
+    counts nothing and lets the use through (logged): a budget is not worth
+    an error page, and each socket's own windows still hold.
     """
-    key = f"rl:{key}"
+    clients = _shared_clients()
+    if clients is None:
+        return _local_hit(f"rl:{key}", limit, seconds)
+    try:
+        with clients.sync.pipeline(transaction=True) as pipe:
+            count, _, ttl_ms = _queue_count(pipe, key, seconds).execute()
+    except redis.RedisError:
+        log.warning("rate limit %s not counted: Redis unreachable", key, exc_info=True)
+        return None
+    return _wait(count, ttl_ms, limit, seconds)
+
+
+async def ahit(key: str, limit: int, seconds: int) -> int | None:
+    """``hit()`` on the event loop: one round trip with the loop's asyncio
+    client, no thread (the in-process cache: no I/O, a short lock)."""
+    clients = _shared_clients()
+    if clients is None:
+        return _local_hit(f"rl:{key}", limit, seconds)
+    try:
+        async with clients.on_loop().pipeline(transaction=True) as pipe:
+            count, _, ttl_ms = await _queue_count(pipe, key, seconds).execute()
+    except (redis.RedisError, OSError):
+        log.warning("rate limit %s not counted: Redis unreachable", key, exc_info=True)
+        return None
+    return _wait(count, ttl_ms, limit, seconds)
+
+
+_clients: dict[str, RedisClients] = {}
+
+
+def _shared_clients() -> RedisClients | None:
+    """This process's Redis clients for the counters; None on the embedded default."""
+    url = settings.REDIS_URL
+    if not url:
+        return None
+    found = _clients.get(url)
+    if found is None:
+        found = _clients.setdefault(url, RedisClients(url))
+    return found
+
+
+def redis_key(key: str) -> str:
+    return f"{settings.REDIS_PREFIX}:rl:{key}"
+
+
+def _queue_count(pipe: Any, key: str, seconds: int) -> Any:
+    """Count, open the window if this is its first use (EXPIRE NX: also gives
+    a counter left without expiry one), and read the time left."""
+    name = redis_key(key)
+    pipe.incr(name)
+    pipe.expire(name, seconds, nx=True)
+    pipe.pttl(name)
+    return pipe
+
+
+def _wait(count: int, ttl_ms: int, limit: int, seconds: int) -> int | None:
+    if count <= limit:
+        return None
+    return max(1, math.ceil(ttl_ms / 1000)) if ttl_ms > 0 else seconds
+
+
+def _local_hit(key: str, limit: int, seconds: int) -> int | None:
+    """``hit()`` in the in-process cache: ``add`` opens the window, ``incr``
+    counts under the cache's lock."""
     try:
         count = cache.incr(key)
     except ValueError:  # no window yet (or it just ended)
-        count = _open_window(key, seconds)
-    else:
-        if count == 1:
-            # The window ended between Redis's EXISTS and INCR inside incr():
-            # INCR made a key without expiry; give it one.
-            _open_window(key, seconds, counted=True)
+        cache.set(f"{key}:t", time.time(), timeout=seconds)  # when it opened
+        count = 1 if cache.add(key, 1, timeout=seconds) else cache.incr(key)
     if count <= limit:
         return None
     opened = cache.get(f"{key}:t")
     if opened is None:
         return seconds
     return max(1, math.ceil(opened + seconds - time.time()))
-
-
-def _open_window(key: str, seconds: int, *, counted: bool = False) -> int:
-    """Start a window for ``key`` (or count into the one a racer started)."""
-    cache.set(f"{key}:t", time.time(), timeout=seconds)  # when it opened: for retry-after
-    if counted:
-        cache.touch(key, timeout=seconds)
-        return 1
-    if cache.add(key, 1, timeout=seconds):
-        return 1
-    return cache.incr(key)
-
-
-_hit_in_thread = sync_to_async(hit, thread_sensitive=False)
-
-
-async def ahit(key: str, limit: int, seconds: int) -> int | None:
-    """``hit()`` for the event loop.
-
-    Django's async cache methods do not fit here: ``aincr`` is a get and a
-    set (not atomic), and each call hops to the one thread-sensitive worker.
-    The in-process cache is asked on the loop (no I/O, a short lock); Redis
-    in one hop to the thread pool for all of hit()'s round trips.
-    """
-    if isinstance(caches["default"], LocMemCache):
-        return hit(key, limit, seconds)
-    return await _hit_in_thread(key, limit, seconds)
 
 
 class ConnectionBudget:

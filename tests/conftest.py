@@ -143,21 +143,22 @@ def _close_loop_connections():
 
 
 @pytest.fixture
-async def _presence_client_closed():
+async def _redis_loop_clients_closed():
     yield
-    from games.store import presence
+    from games import redis_clients
 
-    await presence.close_loop_client()
+    await redis_clients.close_loop_clients()
 
 
 @pytest.fixture(autouse=True)
-def _close_presence_client(request):
-    """With REDIS_URL the presence store keeps an asyncio client per event
-    loop (games/store/presence.py); an async test's loop ends with the test,
+def _close_redis_loop_clients(request):
+    """With REDIS_URL the presence store and the rate limits keep an asyncio
+    client per event loop (games/redis_clients.py); an async test's loop
+    ends with the test,
     and so do its connections. (Only async tests: a sync one may run a loop of
     its own, Playwright's, which an async fixture cannot share.)"""
     if inspect.iscoroutinefunction(getattr(request, "function", None)):
-        request.getfixturevalue("_presence_client_closed")
+        request.getfixturevalue("_redis_loop_clients_closed")
 
 
 @pytest.fixture(scope="session")

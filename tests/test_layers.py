@@ -24,6 +24,7 @@ LAYERS = [
     (0, ("games.rules",)),
     (1, ("games.bots",)),
     (2, ("games.errors", "games.plain_json", "games.threads", "games.i18n", "games.reasons")),
+    (2, ("games.redis_clients",)),
     (2, ("games.ratelimit",)),
     (3, ("games.models", "accounts.models")),
     (4, ("games.clocks", "games.store")),

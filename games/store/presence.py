@@ -42,11 +42,12 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
+from ..redis_clients import RedisClients
+
 log = logging.getLogger(__name__)
 
 TTL = 90  # seconds: how long a silent process's entries stay
 REFRESH_SECONDS = 30.0
-REDIS_TIMEOUT = 3.0  # a Redis that is gone must not hold up a socket for long
 
 SEATED, WATCHING = "p", "w"
 
@@ -162,9 +163,6 @@ class MemoryPresence:
     async def refresh(self) -> None:
         """Nothing expires here."""
 
-    async def close_loop_client(self) -> None:
-        """No client to close."""
-
     async def refresh_forever(self) -> None:
         """Nothing to refresh: returns at once."""
 
@@ -187,15 +185,7 @@ class RedisPresence:
         self.refresh_seconds = refresh_seconds
         self.process_id = process_id or f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self.local = Local()
-        self.sync_client = redis.Redis.from_url(
-            url,
-            decode_responses=True,
-            socket_timeout=REDIS_TIMEOUT,
-            socket_connect_timeout=REDIS_TIMEOUT,
-        )
-        # An asyncio client belongs to the loop it connected on (tests run one
-        # loop each; Daphne one per process).
-        self.async_clients: dict[asyncio.AbstractEventLoop, redis.asyncio.Redis] = {}
+        self.redis = RedisClients(url, decode_responses=True)
 
     # -- keys --------------------------------------------------------------
     def procs_key(self, game_id: int) -> str:
@@ -208,30 +198,11 @@ class RedisPresence:
         return self.set_key(game_id, self.process_id, standing)
 
     def client(self) -> redis.asyncio.Redis:
-        loop = asyncio.get_running_loop()
-        found = self.async_clients.get(loop)
-        if found is None:
-            for old in [lp for lp in self.async_clients if lp.is_closed()]:
-                del self.async_clients[old]
-            found = self.async_clients[loop] = redis.asyncio.Redis.from_url(
-                self.url,
-                decode_responses=True,
-                socket_timeout=REDIS_TIMEOUT,
-                socket_connect_timeout=REDIS_TIMEOUT,
-            )
-        return found
-
-    async def close_loop_client(self) -> None:
-        """Close this loop's asyncio client: a loop that ends (each test's)
-        must not leave its connections open. Daphne's one loop never ends."""
-        found = self.async_clients.pop(asyncio.get_running_loop(), None)
-        if found is not None:
-            await found.aclose()
+        return self.redis.on_loop()
 
     async def aclose(self) -> None:
         """Close both clients (a store made for a while, as in tests)."""
-        await self.close_loop_client()
-        self.sync_client.close()
+        await self.redis.aclose()
 
     # -- commands, queued on a pipeline of either client -------------------
     def queue_standing(self, pipe: Any, game_id: int, person: str, standing: str | None) -> None:
@@ -343,7 +314,7 @@ class RedisPresence:
 
     # -- sync: reads for selectors and services ----------------------------
     def live_processes(self, game_id: int) -> list[str]:
-        with self.sync_client.pipeline(transaction=False) as pipe:
+        with self.redis.sync.pipeline(transaction=False) as pipe:
             self.queue_processes(pipe, game_id)
             return pipe.execute()[-1]
 
@@ -352,7 +323,7 @@ class RedisPresence:
             processes = self.live_processes(game_id)
             if not processes:
                 return 0
-            with self.sync_client.pipeline(transaction=True) as pipe:
+            with self.redis.sync.pipeline(transaction=True) as pipe:
                 self.queue_count(pipe, game_id, processes)
                 return int(pipe.execute()[1])
         except redis.RedisError:
@@ -364,12 +335,12 @@ class RedisPresence:
         if not game_ids:
             return {}
         try:
-            with self.sync_client.pipeline(transaction=False) as pipe:
+            with self.redis.sync.pipeline(transaction=False) as pipe:
                 for game_id in game_ids:
                     self.queue_processes(pipe, game_id)
                 found = pipe.execute()[1::2]  # each game's ZRANGEBYSCORE
             live = [(g, procs) for g, procs in zip(game_ids, found, strict=True) if procs]
-            with self.sync_client.pipeline(transaction=True) as pipe:
+            with self.redis.sync.pipeline(transaction=True) as pipe:
                 for game_id, processes in live:
                     self.queue_count(pipe, game_id, processes)
                 counted = pipe.execute()[1::3]  # each game's SDIFFSTORE
@@ -396,7 +367,7 @@ class RedisPresence:
                 for p in processes
                 for standing in (WATCHING, SEATED)
             ]
-            with self.sync_client.pipeline(transaction=False) as pipe:
+            with self.redis.sync.pipeline(transaction=False) as pipe:
                 for uid, key in asked:
                     pipe.sismember(key, user_person(uid))
                 found = pipe.execute()
@@ -455,13 +426,6 @@ def watching_here(game_id: int, user_ids: list[int]) -> set[int]:
     """Which of ``user_ids`` have the game's page open in this process: no
     I/O, so the event loop may ask (a player's page is usually here)."""
     return store().local.watching(game_id, user_ids)
-
-
-async def close_loop_client() -> None:
-    """Close the process store's Redis client of the running loop, if any."""
-    found = _stores.get(getattr(settings, "REDIS_URL", ""))
-    if found is not None:
-        await found.close_loop_client()
 
 
 async def refresh_forever() -> None:

@@ -139,11 +139,11 @@ async def test_processes_add_up_and_a_dead_one_expires(redis_prefix):
             now = time.time()
             procs = alive.procs_key(9)
             await wait_for(
-                lambda: (alive.sync_client.zscore(procs, "alive") or 0) > now + 1.5,
+                lambda: (alive.redis.sync.zscore(procs, "alive") or 0) > now + 1.5,
                 10,
                 "a refresh",
             )
-            assert alive.sync_client.ttl(alive.own(9, "w")) > 0
+            assert alive.redis.sync.ttl(alive.own(9, "w")) > 0
             assert alive.spectators(9) == 1, "the refresh keeps a live process's entries"
             assert alive.watching(9, [1, 2, 3]) == {1, 3}
         finally:
@@ -160,12 +160,12 @@ async def test_the_refresh_writes_again_what_redis_lost_or_kept(redis_prefix):
     try:
         await one.join(3, "a", ANN, None)
         await one.join(3, "b", BOB, 0)
-        one.sync_client.delete(*one.sync_client.keys(f"{prefix}:*"))  # a restarted Redis
+        one.redis.sync.delete(*one.redis.sync.keys(f"{prefix}:*"))  # a restarted Redis
         assert one.spectators(3) == 0
         await one.refresh()
         assert one.spectators(3) == 1
         assert one.watching(3, [1, 2]) == {1, 2}
-        one.sync_client.sadd(one.own(3, "w"), CARL)  # a leave whose write was lost
+        one.redis.sync.sadd(one.own(3, "w"), CARL)  # a leave whose write was lost
         assert one.spectators(3) == 2
         await one.refresh()
         assert one.spectators(3) == 1

@@ -1,0 +1,60 @@
+"""A process's Redis clients for one URL: a synchronous one for threads, and
+an asyncio one per event loop (an asyncio connection belongs to the loop it
+was made on: Daphne runs one loop for good, tests one each)."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from typing import Any
+
+import redis
+import redis.asyncio
+
+REDIS_TIMEOUT = 3.0  # a Redis that is gone must not hold up a socket for long
+
+
+class RedisClients:
+    """The clients of one URL (and options); connections are pooled in each."""
+
+    def __init__(self, url: str, **options: Any) -> None:
+        self.url = url
+        self.options = {
+            "socket_timeout": REDIS_TIMEOUT,
+            "socket_connect_timeout": REDIS_TIMEOUT,
+            **options,
+        }
+        self.sync = redis.Redis.from_url(url, **self.options)
+        self._by_loop: dict[asyncio.AbstractEventLoop, redis.asyncio.Redis] = {}
+        _every.add(self)
+
+    def on_loop(self) -> redis.asyncio.Redis:
+        """The running loop's client (made on first use)."""
+        loop = asyncio.get_running_loop()
+        found = self._by_loop.get(loop)
+        if found is None:
+            for old in [lp for lp in self._by_loop if lp.is_closed()]:
+                del self._by_loop[old]
+            found = self._by_loop[loop] = redis.asyncio.Redis.from_url(self.url, **self.options)
+        return found
+
+    async def close_loop(self) -> None:
+        """Close the running loop's client: a loop that ends (each test's)
+        must not leave its connections open."""
+        found = self._by_loop.pop(asyncio.get_running_loop(), None)
+        if found is not None:
+            await found.aclose()
+
+    async def aclose(self) -> None:
+        await self.close_loop()
+        self.sync.close()
+
+
+_every: weakref.WeakSet[RedisClients] = weakref.WeakSet()
+
+
+async def close_loop_clients() -> None:
+    """Close every process-wide client's connections of the running loop (a
+    test's loop, before it ends)."""
+    for clients in list(_every):
+        await clients.close_loop()
