@@ -62,6 +62,17 @@ def no_such_game() -> GameError:
     return GameError("not_found", gettext_noop("There is no such game."), status=404)
 
 
+def over_budget(wait: int) -> GameError:
+    """A user over their budget across sockets (and processes): when to go on."""
+    return GameError(
+        "rate_limited",
+        gettext_noop("Too many moves or chat lines from your account; try again in %(n)s seconds."),
+        status=429,
+        retry_after=wait,
+        n=wait,
+    )
+
+
 def unexpected(exc: Exception) -> GameError:
     """What a client is told when a request failed for a reason of the server's:
     a clear error, never a traceback or a dropped socket."""

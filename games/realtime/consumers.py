@@ -64,6 +64,8 @@ class GameConsumer(
 ):
     """One socket per open game page: players and spectators alike."""
 
+    deferred_budgets = frozenset({"act"})  # counted while the move locks its row
+
     async def connect(self) -> None:
         try:
             await self.open_game()
@@ -177,9 +179,14 @@ class GameConsumer(
         await self.answering_errors(handler, frame)
 
     async def on_act(self, frame: dict[str, Any]) -> None:
+        admitted, self.admission = self.admission, None
         version, action = socket_input.act(frame)
         version = await moves_on_loop.act(
-            game_id=self.game_id, user=self.user, version=version, action=action
+            game_id=self.game_id,
+            user=self.user,
+            version=version,
+            action=action,
+            admitted=admitted,
         )
         await self.send(
             text_data=dumps({"type": "ack", "version": version, "ref": frame.get("ref")})

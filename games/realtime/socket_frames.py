@@ -3,6 +3,7 @@ rate limits, JSON parsing, and error frames instead of closes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -11,7 +12,7 @@ from urllib.parse import parse_qs
 from django.utils.translation import gettext as _
 
 from .. import plain_json
-from ..errors import GameError, unexpected
+from ..errors import GameError, over_budget, unexpected
 from ..ratelimit import ConnectionBudget
 from ..selectors.frames import dumps
 
@@ -35,8 +36,7 @@ def error_frame(code: str, message: str, **extra: Any) -> str:
 
 def rate_limited_frame(wait: int, ref: Any) -> str:
     """A user over their budget across sockets (and processes) is told when to go on."""
-    message = _("Too many moves or chat lines from your account; try again in %(n)s seconds.")
-    return error_frame("rate_limited", message % {"n": wait}, retry_after=wait, ref=ref)
+    return dumps({"type": "error", **over_budget(wait).as_dict(), "ref": ref})
 
 
 def since_from_query(scope: dict[str, Any]) -> int:
@@ -75,6 +75,10 @@ class FrameConsumerMixin:
     """Every socket's first steps with a client frame: rate limit, then parse."""
 
     budget: ConnectionBudget
+    # Kinds whose shared count runs while the frame is handled (a move locks
+    # its row meanwhile) and is awaited by the handler: ``admission``.
+    deferred_budgets: frozenset[str] = frozenset()
+    admission: asyncio.Future[int | None] | None = None
 
     async def checked_frame(self, text_data: str | None) -> dict[str, Any] | None:
         """The frame, or None after answering with an error (or closing a flood)."""
@@ -86,6 +90,9 @@ class FrameConsumerMixin:
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))
             return None
+        if kind in self.deferred_budgets:
+            self.admission = self.budget.user_count(kind)
+            return frame
         wait = await self.budget.user_wait(kind)
         if wait is not None:
             await self.send(text_data=rate_limited_frame(wait, frame.get("ref")))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import psycopg
@@ -35,7 +36,7 @@ from django.utils import timezone
 from psycopg_pool import PoolTimeout
 
 from .. import publish
-from ..errors import no_such_game
+from ..errors import GameError, no_such_game, over_budget
 from ..models import Game
 from ..store import presence, rows
 from ..store.loop_pool import pool_for_this_loop
@@ -53,28 +54,49 @@ def enabled() -> bool:
     )
 
 
-async def act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
+Admission = Awaitable[int | None] | None
+
+
+async def act(
+    *, game_id: Any, user: Any, version: Any, action: Any, admitted: Admission = None
+) -> int:
     """Apply one player's action; returns the new version (as ``play.game_act``).
+
+    ``admitted`` is the user's shared budget being counted (None: no count);
+    the move waits for it only after locking its row, and is refused with
+    ``rate_limited`` when over.
 
     Run to the end even when the socket's handler is cancelled mid-move: a
     committed move is never cut off from its broadcast and notifications.
     """
     return await publish.to_the_end(
-        _act(game_id=game_id, user=user, version=version, action=action)
+        _act(game_id=game_id, user=user, version=version, action=action, admitted=admitted)
     )
 
 
-async def _act(*, game_id: Any, user: Any, version: Any, action: Any) -> int:
+async def _act(*, game_id: Any, user: Any, version: Any, action: Any, admitted: Admission) -> int:
     if enabled():
-        done = await _act_on_loop(game_id=game_id, user=user, version=version, action=action)
+        done = await _act_on_loop(
+            game_id=game_id, user=user, version=version, action=action, admitted=admitted
+        )
         if done is not None:
             return done
+    await _admit(admitted)
     return await publish.in_thread_then_publish(play.game_act)(
         game_id=game_id, user=user, version=version, action=action
     )
 
 
-async def _act_on_loop(*, game_id: Any, user: Any, version: Any, action: Any) -> int | None:
+async def _admit(admitted: Admission) -> None:
+    if admitted is not None:
+        wait = await admitted
+        if wait is not None:
+            raise over_budget(wait)
+
+
+async def _act_on_loop(
+    *, game_id: Any, user: Any, version: Any, action: Any, admitted: Admission
+) -> int | None:
     """The new version, or None when ``play.game_act`` must make this move."""
     check_act_input(version, action)
     game_id = parse_game_id(game_id)
@@ -84,7 +106,7 @@ async def _act_on_loop(*, game_id: Any, user: Any, version: Any, action: Any) ->
     for _attempt in range(2):
         try:
             async with pool.connection() as conn:
-                return await _decide_and_write(conn, game_id, user, version, action)
+                return await _decide_and_write(conn, game_id, user, version, action, admitted)
         except _Dropped:
             continue
         except PoolTimeout:
@@ -98,7 +120,12 @@ class _Dropped(Exception):
 
 
 async def _decide_and_write(
-    conn: psycopg.AsyncConnection, game_id: int, user: Any, version: Any, action: Any
+    conn: psycopg.AsyncConnection,
+    game_id: int,
+    user: Any,
+    version: Any,
+    action: Any,
+    admitted: Admission,
 ) -> int | None:
     try:
         game = await rows.alock_game(conn, game_id, user_id_of(user))
@@ -108,6 +135,11 @@ async def _decide_and_write(
         return None  # the row stayed locked past LOCK_TIMEOUT: the usual path waits in a thread
     if game is None:
         raise no_such_game()
+    try:
+        await _admit(admitted)
+    except GameError:
+        await conn.rollback()
+        raise
     before_to_act = list(game.to_act)
     rs, state, event = play.decide_act(game, user, version, action, timezone.now())
     if changes_lobby(Game.Status.ACTIVE, game, event):

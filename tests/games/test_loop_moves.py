@@ -132,6 +132,42 @@ async def test_an_unknown_game_is_refused(moves, game_id, code):
     assert refused.value.code == code
 
 
+async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch):
+    """The user's shared count is awaited after the lock: the lock's round trip
+    and the count's overlap, and a move over budget is refused untouched."""
+    game, white, _ = await new_game(moves)
+    count = asyncio.get_running_loop().create_future()
+    locked = asyncio.Event()
+    lock = moves_on_loop.rows.alock_game
+
+    async def lock_then_say(*args):
+        found = await lock(*args)
+        locked.set()
+        return found
+
+    monkeypatch.setattr(moves_on_loop.rows, "alock_game", lock_then_say)
+    move = asyncio.ensure_future(
+        moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=count)
+    )
+    await asyncio.wait_for(locked.wait(), 10)  # locked before the count came
+    assert not move.done()
+    count.set_result(4)  # over budget: wait 4 s
+    with pytest.raises(GameError) as refused:
+        await move
+    assert (refused.value.code, refused.value.retry_after) == ("rate_limited", 4)
+    assert await stored(game) == (1, [1])
+    assert moves == {"usual": 0, "published": []}
+    assert (await pooled())[0] == psycopg.pq.TransactionStatus.IDLE
+    admitted = asyncio.get_running_loop().create_future()
+    admitted.set_result(None)
+    assert (
+        await moves_on_loop.act(
+            game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=admitted
+        )
+        == 2
+    )
+
+
 async def test_two_tabs_racing_make_one_move(moves):
     game, white, _ = await new_game(moves)
     results = await asyncio.gather(
