@@ -9,8 +9,8 @@ Per-user budgets (a user's sockets together, the chat rule, the API
 throttles, sign-ups per address) are counted with ``hit()``: in Redis when
 ``REDIS_URL`` is set, so every process counts into the same number (sockets
 with ``ahit()``, on the event loop), and in the in-process cache of the
-one-process embedded default otherwise. A user over such a budget is answered with ``rate_limited`` and
-the seconds to wait, not disconnected.
+one-process embedded default otherwise. A user over such a budget is
+answered with ``rate_limited`` and the seconds to wait, not disconnected.
 """
 
 from __future__ import annotations
