@@ -13,6 +13,12 @@ import redis.asyncio
 
 REDIS_TIMEOUT = 3.0  # a Redis that is gone must not hold up a socket for long
 
+# Connections of one loop's client. Redis answers one command at a time, so
+# more would not be faster; a burst (every socket reconnecting after a
+# restart, a round of moves) waits for a free one, up to REDIS_TIMEOUT,
+# instead of failing as redis-py's default pool does past 100.
+LOOP_CONNECTIONS = 16
+
 
 class RedisClients:
     """The clients of one URL (and options); connections are pooled in each."""
@@ -35,7 +41,10 @@ class RedisClients:
         if found is None:
             for old in [lp for lp in self._by_loop if lp.is_closed()]:
                 del self._by_loop[old]
-            found = self._by_loop[loop] = redis.asyncio.Redis.from_url(self.url, **self.options)
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url, max_connections=LOOP_CONNECTIONS, timeout=REDIS_TIMEOUT, **self.options
+            )
+            found = self._by_loop[loop] = redis.asyncio.Redis.from_pool(pool)
         return found
 
     async def close_loop(self) -> None:

@@ -97,6 +97,15 @@ async def test_the_sockets_count_on_the_loop_in_one_round_trip(redis_cache, monk
     assert 0 < waits[-1] <= seconds
 
 
+async def test_a_burst_past_the_loop_pool_is_counted_not_let_through(redis_cache):
+    """More counts at once than redis-py's default pool allows (100: a round
+    of moves, every socket reconnecting after a restart): each waits for one
+    of the loop's connections, none is let through uncounted."""
+    waits = await asyncio.gather(*(ratelimit.ahit("user:5:act", 10, 30) for _ in range(150)))
+    assert waits.count(None) == 10
+    assert all(0 < wait <= 30 for wait in waits if wait is not None)
+
+
 async def test_an_unreachable_redis_lets_the_use_through(settings):
     """A budget that cannot be counted is not an error for the player."""
     settings.REDIS_URL = "redis://127.0.0.1:9/0"  # nothing listens on the discard port
