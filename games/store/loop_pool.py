@@ -78,7 +78,11 @@ async def pool_for_this_loop() -> LoopPool:
     if pool is None:
         pool = _pools[loop] = LoopPool(settings.MOVES_POOL_SIZE)
     if pool.closed:
-        await pool.open(wait=True)  # its first connection ready before the first move
+        # Not open(wait=True): that waits for an idle connection in the pool,
+        # which never comes while other moves take each one as it connects (a
+        # server starting under load), and closes the pool after 30 s. The
+        # first move waits for its connection in turn, like the rest.
+        await pool.open()
     return pool
 
 

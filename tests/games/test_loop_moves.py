@@ -62,6 +62,9 @@ async def new_game(moves, clock=None):
 
     built = await sync_to_async(build)()
     moves["published"].clear()  # the start
+    # As on a server that has been up a while: the pool holds its one idle
+    # connection (asked for at once, the first move would make a second).
+    await (await loop_pool.pool_for_this_loop()).wait()
     return built
 
 
@@ -166,6 +169,33 @@ async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch)
         )
         == 2
     )
+
+
+async def test_the_move_that_opens_the_pool_is_served_while_others_keep_coming(settings):
+    """A server starting under load: the move that opened the pool gets its
+    connection in turn, not only once the other moves stop coming."""
+    settings.MOVES_POOL_SIZE = 1
+    stop = asyncio.Event()
+    served = 0
+
+    async def other_moves() -> None:
+        nonlocal served
+        pool = await loop_pool.pool_for_this_loop()
+        while not stop.is_set():
+            async with pool.connection() as conn:
+                await conn.execute("SELECT 1")
+                served += 1
+
+    first = asyncio.ensure_future(loop_pool.pool_for_this_loop())
+    others = [asyncio.ensure_future(other_moves()) for _ in range(3)]
+    try:
+        pool = await asyncio.wait_for(first, 5)
+        async with pool.connection(timeout=5) as conn:
+            await conn.execute("SELECT 1")
+    finally:
+        stop.set()
+        await asyncio.gather(*others)
+    assert served
 
 
 async def test_two_tabs_racing_make_one_move(moves):
