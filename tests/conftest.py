@@ -153,10 +153,10 @@ async def _redis_loop_clients_closed():
 @pytest.fixture(autouse=True)
 def _close_redis_loop_clients(request):
     """With REDIS_URL the presence store and the rate limits keep an asyncio
-    client per event loop (games/redis_clients.py); an async test's loop
-    ends with the test,
-    and so do its connections. (Only async tests: a sync one may run a loop of
-    its own, Playwright's, which an async fixture cannot share.)"""
+    client per event loop (games/redis_clients.py); an async test's loop ends
+    with the test, and so do its connections. (Only async tests: a sync one
+    may run a loop of its own, Playwright's, which an async fixture cannot
+    share.)"""
     if inspect.iscoroutinefunction(getattr(request, "function", None)):
         request.getfixturevalue("_redis_loop_clients_closed")
 

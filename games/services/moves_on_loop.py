@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
 from typing import Any
 
 import psycopg
@@ -54,7 +53,10 @@ def enabled() -> bool:
     )
 
 
-Admission = Awaitable[int | None] | None
+# The user's shared count, started when the frame came (ConnectionBudget.user_count).
+# A future, not a coroutine: a move that falls back to the usual path awaits
+# it again and gets the same answer, without counting twice.
+Admission = asyncio.Future[int | None] | None
 
 
 async def act(
