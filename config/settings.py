@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A body over its endpoint's limit is 413 before anything reads it.
+    "config.body_limit.body_limit_middleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -271,6 +273,8 @@ REST_FRAMEWORK = {
         "push": "30/min",
         # Replays, match records, remis candidates: per user, else per address.
         "reads": "120/min",
+        # Imports queue a replay (games/services/import_jobs.py).
+        "imports": os.environ.get("IMPORT_RATE", "10/hour"),
     },
     # Anonymous clients are told apart by address: the same proxies as above.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
@@ -359,6 +363,20 @@ BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "1"))
 BOT_CLAIM_SECONDS = 30.0
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500
-# API bodies: what the game socket takes in one frame (64 KiB); imports more.
+# Request bodies (config/body_limit.py answers 413 beyond): the API takes what
+# the game socket takes in one frame (64 KiB), an import more, a page's form
+# (sign-up, the admin's) what Django takes by default.
 API_MAX_BODY_BYTES = 64 * 1024
 API_IMPORT_MAX_BYTES = int(os.environ.get("API_IMPORT_MAX_BYTES", str(8 * 1024 * 1024)))
+FORM_MAX_BODY_BYTES = 2_621_440
+# Django's own check stays at the largest of them: below, it made a big import a 500.
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(API_IMPORT_MAX_BYTES, FORM_MAX_BODY_BYTES)
+# Imports (games/services/import_jobs.py) are replayed by one worker thread per
+# process, each within this much CPU (else `too_costly`); a claim on one expires
+# after IMPORT_CLAIM_SECONDS (its process died), and after IMPORT_MAX_ATTEMPTS
+# claims it fails. A user has at most IMPORT_PENDING_PER_USER waiting.
+IMPORT_CPU_SECONDS = float(os.environ.get("IMPORT_CPU_SECONDS", "60"))
+IMPORT_CLAIM_SECONDS = int(os.environ.get("IMPORT_CLAIM_SECONDS", "600"))
+IMPORT_MAX_ATTEMPTS = 3
+IMPORT_PENDING_PER_USER = int(os.environ.get("IMPORT_PENDING_PER_USER", "2"))
+GAME_IMPORT_SECONDS = float(os.environ.get("GAME_IMPORT_SECONDS", "1.0"))  # the worker's poll

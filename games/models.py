@@ -482,3 +482,35 @@ class OutgoingPush(models.Model):
 
     def __str__(self) -> str:
         return f"push of notification {self.notification_id} to {self.subscription_id}"
+
+
+class ImportJob(models.Model):
+    """An uploaded export waiting for its replay (services/game_import.py).
+
+    The request only stores it; a worker of the sweeper claims it by moving
+    ``due`` to a lease (as the mail outbox does), so a job survives a restart
+    and a claim whose worker died expires. ``data`` is dropped once decided.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="import_jobs"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    data = models.JSONField(null=True, blank=True)
+    # When a worker may take it (next); None once decided.
+    due = models.DateTimeField(null=True, blank=True, default=timezone.now, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
+    # Why it failed: {"code", "template", "params"}, translated when read.
+    error = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    decided = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"import {self.pk} ({self.status})"

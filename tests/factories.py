@@ -87,3 +87,16 @@ def hexenhalma_campaign(
         assert sweep_once() == 1
     game.refresh_from_db()
     return game
+
+
+def import_export(client: APIClient, data) -> dict:
+    """POST an export as ``client``, let the import worker decide it (as the
+    sweeper's import thread does) and return the import's last answer."""
+    from games.services.import_jobs import run_imports
+
+    queued = client.post("/api/games/import/", data, format="json")
+    assert queued.status_code == 202, queued.content[:300]
+    assert queued.json()["status"] == "pending"
+    while run_imports():
+        pass
+    return client.get(queued["Location"]).json()

@@ -6,6 +6,8 @@ import logging
 import math
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -22,6 +24,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if getattr(exc, "retry_after", None) is not None:  # a limit, a replay being prepared
             response["Retry-After"] = str(exc.retry_after)
         return response
+    if isinstance(exc, RequestDataTooBig):  # Django's own limit, read before any parser
+        return Response(too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE), status=413)
     response = drf_handler(exc, context)
     if response is None:
         # Not a client's mistake: a clear JSON error all the same, never a traceback.
@@ -46,3 +50,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
             response.data["retry_after"] = math.ceil(exc.wait)
     return response
+
+
+def too_large(limit: int) -> dict[str, Any]:
+    """The answer to a body over its endpoint's limit (status 413)."""
+    return {
+        "code": "bad_request",
+        "message": _("The request is too large (at most %(n)s bytes).") % {"n": limit},
+    }

@@ -30,9 +30,10 @@ def _no_constants(name: str) -> Any:
     raise ValueError(name)
 
 
-def body_limit(view: Any) -> int:
-    """Bytes a view accepts: its ``max_body_bytes``, else the socket's frame limit."""
-    return getattr(view, "max_body_bytes", None) or settings.API_MAX_BODY_BYTES
+def body_limit(view: Any, default: str = "API_MAX_BODY_BYTES") -> int:
+    """Bytes a view (or view class) accepts: the setting its ``max_body_setting``
+    names, else ``default`` (for the API the socket's frame limit, 64 KiB)."""
+    return getattr(settings, getattr(view, "max_body_setting", None) or default)
 
 
 class PlainJSONParser(JSONParser):

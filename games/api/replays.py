@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,12 +13,18 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from ..errors import GameError
-from ..selectors import records, replays
+from ..selectors import imports, records, replays
 from ..selectors.games import game_or_404
-from ..services import game_import
-from .common import CostlyRead, answer, flag, whole_number
-from .serializers import ExportOut, RecordOut, RecordPageOut, ReplayOut, TableOut, answers
-from .tables import table_answer
+from ..services import import_jobs
+from .common import CostlyRead, WriteThrottle, answer, flag, whole_number
+from .serializers import (
+    ExportOut,
+    ImportJobOut,
+    RecordOut,
+    RecordPageOut,
+    ReplayOut,
+    answers,
+)
 
 
 def eye(request: Request) -> int | None:
@@ -69,16 +76,30 @@ class GameExport(CostlyRead):
 
 
 class GameImport(APIView):
-    @property
-    def max_body_bytes(self) -> int:
-        """Exports are larger than moves (see games.api.parsers)."""
-        return settings.API_IMPORT_MAX_BYTES
+    """Queues an export; the sweeper's import worker replays it (a long game
+    costs seconds of CPU, which no request may hold a connection for)."""
 
-    # The body is an export (ExportOut); the service checks it, replaying every move.
-    @extend_schema(request=ExportOut, responses=answers({201: TableOut}))
+    max_body_setting = "API_IMPORT_MAX_BYTES"  # exports are larger than moves (parsers.py)
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "imports"
+
+    # The body is an export (ExportOut); its header is checked now, its log by the worker.
+    @extend_schema(request=ExportOut, responses=answers({202: ImportJobOut}))
     def post(self, request: Request) -> Response:
-        game = game_import.import_game(user=request.user, data=request.data)
-        return table_answer(game, 201)
+        job = import_jobs.import_enqueue(user=request.user, data=request.data)
+        response = answer(ImportJobOut, imports.import_answer(job), 202)
+        response["Location"] = reverse("api-game-import-job", args=[job.pk])
+        return response
+
+
+class GameImportJob(APIView):
+    """An import as its owner follows it (pending, then done or failed)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=answers({200: ImportJobOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        return answer(ImportJobOut, imports.import_job(user=request.user, job_id=pk))
 
 
 class RecordPages(PageNumberPagination):

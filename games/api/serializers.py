@@ -319,6 +319,20 @@ class ExportOut(serializers.Serializer):
     final_state = serializers.JSONField()
 
 
+class ImportErrorOut(serializers.Serializer):
+    code = serializers.CharField(help_text="bad_export, too_costly, bad_request, server_error")
+    message = serializers.CharField()
+
+
+class ImportJobOut(serializers.Serializer):
+    """An import in progress: follow it until ``status`` is done or failed."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["pending", "done", "failed"])
+    game = serializers.IntegerField(allow_null=True, help_text="the imported game, once done")
+    error = ImportErrorOut(allow_null=True, help_text="why it failed")
+
+
 class RecordOut(serializers.Serializer):
     """A record's version and index, and its summary (or with ``full``, its data):
     the ruleset's own keys, passed on as they are stored."""

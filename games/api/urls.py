@@ -54,6 +54,7 @@ urlpatterns = [
     path("remis/<int:pk>/", remis.RemisDetail.as_view(), name="api-remis-detail"),
     path("remis/<int:pk>/decide/", remis.RemisDecide.as_view(), name="api-remis-decide"),
     path("games/import/", replays.GameImport.as_view(), name="api-game-import"),
+    path("games/import/<int:pk>/", replays.GameImportJob.as_view(), name="api-game-import-job"),
     path("notifications/", notifications.NotificationList.as_view(), name="api-notifications"),
     path(
         "notifications/read/",

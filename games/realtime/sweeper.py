@@ -6,7 +6,8 @@ fire where the sockets are. Each process polls for due games; with several
 processes ``select_for_update(skip_locked=True)`` in ``game_timeout`` makes
 sure exactly one applies each deadline. The outbox's mail (games/services/mail.py)
 goes out from here too, in a thread of its own, and so do web pushes
-(games/services/push.py), in another.
+(games/services/push.py), in another; imports (games/services/import_jobs.py)
+are replayed in a third, one at a time.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from django.utils import timezone
 
 from ..models import Game
 from ..selectors.replays import take_requests
-from ..services import leavers, mail, push, replay_checkpoints
+from ..services import import_jobs, leavers, mail, push, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
 from ..threads import closing_connections
@@ -34,6 +35,7 @@ BATCH = 50
 PER_GAME = 64
 MAIL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
 PUSH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="push")
+IMPORT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import")
 
 
 def sweep_once() -> int:
@@ -93,13 +95,15 @@ class Sweeper:
         self.push_task: asyncio.Task | None = None
         self.builder: asyncio.Task | None = None
         self.presence_task: asyncio.Task | None = None
+        self.import_task: asyncio.Task | None = None
         self.stopping = asyncio.Event()
 
     async def stop(self) -> None:
         """End every loop once its current round is done (a test's teardown
         must not empty tables under a round's query: a deadlock on PostgreSQL)."""
         self.stopping.set()
-        loops = [t for t in (self.task, self.mail_task, self.push_task, self.builder) if t]
+        loops = (self.task, self.mail_task, self.push_task, self.builder, self.import_task)
+        loops = [t for t in loops if t]
         await asyncio.gather(*loops, bot_worker.stop(), return_exceptions=True)
         if self.presence_task is not None:
             self.presence_task.cancel()
@@ -118,6 +122,8 @@ class Sweeper:
             self.push_task = loop.create_task(self.run_push())
         if self.builder is None or self.builder.done():
             self.builder = loop.create_task(self.run_builder())
+        if self.import_task is None or self.import_task.done():
+            self.import_task = loop.create_task(self.run_imports())
         bot_worker.ensure_started()
         if self.presence_task is None:
             # Renews this process's presence entries in Redis (nothing in memory).
@@ -132,6 +138,21 @@ class Sweeper:
             sync_to_async(build_replays_in_thread, thread_sensitive=False),
             getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
             "preparing replays failed",
+            self.stopping,
+        )
+
+    async def run_imports(self) -> None:
+        """Replay queued imports, one at a time in a thread of their own: the
+        requests that queued them hold nothing, and a long replay holds up no
+        move, mail or deadline (it holds no connection either, but to store)."""
+        await poll_forever(
+            sync_to_async(
+                closing_connections(import_jobs.run_imports),
+                thread_sensitive=False,
+                executor=IMPORT_THREAD,
+            ),
+            getattr(settings, "GAME_IMPORT_SECONDS", 1.0),
+            "importing a game failed",
             self.stopping,
         )
 

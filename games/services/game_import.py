@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -39,6 +38,9 @@ SEATED_KINDS = {
 
 
 UNSEATED_KINDS = {Event.Kind.START, Event.Kind.WORK}
+
+
+KINDS = frozenset(Event.Kind.values)  # the enum builds a new list at each call
 
 
 TIMERS = {"clock", "move", "phase", "work", ""}
@@ -197,7 +199,7 @@ def _entry(item: Any, n: int, seats: int) -> tuple[str, int | None, Any]:
     if (
         not isinstance(item, dict)
         or item.get("version") != n
-        or item.get("kind") not in Event.Kind.values
+        or item.get("kind") not in KINDS
         or (item["kind"] == Event.Kind.START) != (n == 1)
     ):
         raise _bad(gettext_noop("Log entry %(n)s is malformed."), n=n)
@@ -211,11 +213,29 @@ def _entry(item: Any, n: int, seats: int) -> tuple[str, int | None, Any]:
     return kind, seat, item.get("action")
 
 
-def _rebuild(rs: Ruleset, options: dict, seats: int, seed: int, log: list) -> Rebuilt:
-    """Replay the log; every state, event item, record and the result are computed."""
+def too_costly(cpu_seconds: float) -> GameError:
+    return GameError(
+        "too_costly",
+        gettext_noop(
+            "Checking this game took more than %(n)s seconds of work; it cannot be imported."
+        ),
+        n=cpu_seconds,
+    )
+
+
+def _rebuild(
+    rs: Ruleset, options: dict, seats: int, seed: int, log: list, cpu_seconds: float
+) -> Rebuilt:
+    """Replay the log; every state, event item, record and the result are computed.
+
+    Stops with ``too_costly`` once the replay has used ``cpu_seconds`` of this
+    thread's CPU (checked between entries: one entry is one round at most)."""
+    started = time.thread_time()
     built = Rebuilt(rs, seats, rs.setup(options, seats, seed))
-    last_checkpoint, since = 0, time.thread_time()
+    last_checkpoint, since = 0, started
     for n, item in enumerate(log, start=1):
+        if time.thread_time() - started > cpu_seconds:
+            raise too_costly(cpu_seconds)
         kind, seat, action = _entry(item, n, seats)
         if rs.outcome(built.state) is not None or (kind == Event.Kind.END and n != len(log)):
             raise _bad(gettext_noop("Log entry %(n)s comes after the end of the game."), n=n)
@@ -263,43 +283,64 @@ def _result(built: Rebuilt, exported: Any) -> dict[str, Any]:
     return result
 
 
-@transaction.atomic
-def import_game(*, user: Visitor, data: dict[str, Any]) -> Game:
-    """Rebuild a finished game from an export; refuses anything tampered with.
+def check_export(*, user: Visitor, data: Any) -> None:
+    """What the request checks before it queues an import: a login and the
+    export's header (cheap; the log is replayed later). ``data`` is plain JSON:
+    the API's parser has refused text no database stores, and a walk of a
+    big export costs about a second, so it is not walked twice."""
+    if user is None or not user.is_authenticated:
+        raise GameError("login_required", gettext_noop("Log in to import games."), status=403)
+    _check_header(data)
+
+
+class Checked:
+    """An export replayed and found genuine: everything ``store_game`` writes."""
+
+    def __init__(self, data: dict[str, Any], cpu_seconds: float) -> None:
+        rs, self.options, self.seats, self.seed, log = _check_header(data)
+        self.built = _rebuild(rs, self.options, self.seats, self.seed, log, cpu_seconds)
+        if rs.encode(self.built.state) != data.get("final_state"):
+            raise _bad(
+                gettext_noop("The final position does not match the log; the export was changed.")
+            )
+        self.result = _result(self.built, data.get("result"))
+
+
+def replay_export(data: dict[str, Any], *, cpu_seconds: float) -> Checked:
+    """Replay an export's log (no database work: a worker runs this without a
+    connection); refuses anything tampered with, and anything that costs
+    more than ``cpu_seconds`` of CPU, as ``too_costly``.
 
     Only the options, seed and actions are taken from the export (and the
     few platform facts only it holds, each checked): states, event items,
     records and the result are computed by replaying the log.
     """
-    if user is None or not user.is_authenticated:
-        raise GameError("login_required", gettext_noop("Log in to import games."), status=403)
-    found = plain_json.problem(data)
+    found = plain_json.problem(data)  # the API's parser refused these already: not twice there
     if found:
         raise GameError("bad_request", found)
-    rs, options, seats, seed, log = _check_header(data)
-    built = _rebuild(rs, options, seats, seed, log)
-    if rs.encode(built.state) != data.get("final_state"):
-        raise _bad(
-            gettext_noop("The final position does not match the log; the export was changed.")
-        )
-    result = _result(built, data.get("result"))
+    return Checked(data, cpu_seconds)
+
+
+def store_game(*, user_id: int, checked: Checked) -> Game:
+    """The replayed game stored, finished (inside the caller's transaction)."""
+    built, rs = checked.built, checked.built.rs
     now = timezone.now()
     game = Game.objects.create(
         ruleset=rs.slug,
-        options=options,
-        seat_count=seats,
-        seed=seed,
-        host=user,
+        options=checked.options,
+        seat_count=checked.seats,
+        seed=checked.seed,
+        host_id=user_id,
         status=Game.Status.FINISHED,
-        version=len(log),
+        version=len(built.events),
         state=rs.encode(built.state),
-        result=result,
+        result=checked.result,
         started=now,
         ended=now,
         imported=True,
         clock={"kind": "none"},
     )
-    Seat.objects.bulk_create([Seat(game=game, index=i) for i in range(seats)])
+    Seat.objects.bulk_create([Seat(game=game, index=i) for i in range(checked.seats)])
     for event in built.events:
         event.game = game
     Event.objects.bulk_create(built.events)

@@ -24,7 +24,7 @@ from games.selectors import replays, walk
 from games.services import replay_checkpoints
 from games.services.endings import game_resign
 from games.services.play import game_act
-from tests.factories import hexenhalma_campaign, make_user, started_game
+from tests.factories import hexenhalma_campaign, import_export, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 EVERY = replays.CHECKPOINT_EVERY
@@ -214,7 +214,7 @@ def test_import_stores_what_pages_need(monkeypatch):
     data = APIClient().get(f"/api/games/{game.pk}/export/").json()
     client = APIClient()
     client.force_authenticate(make_user())
-    copy = Game.objects.get(pk=client.post("/api/games/import/", data, format="json").json()["id"])
+    copy = Game.objects.get(pk=import_export(client, data)["game"])
     assert list(ReplayCheckpoint.objects.filter(game=copy).values_list("version", flat=True)) == [
         25,
         50,
