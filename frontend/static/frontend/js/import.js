@@ -1,14 +1,34 @@
-// Import an exported game: the server replays it and refuses anything tampered with.
+// Import an exported game: the server queues it and replays it in the background
+// (refusing anything tampered with); the page follows the import until it is done.
 import { $ } from "./dom.js";
 import { api, gettext } from "./socket.js";
 
 const form = $("import-form");
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Ask for the import until the server has decided it; its last answer.
+ * @param {number} id
+ */
+async function decided(id) {
+  let pause = 500;
+  for (;;) {
+    const job = await api(`/api/games/import/${id}/`);
+    if (job.status !== "pending") return job;
+    await wait(pause);
+    pause = Math.min(pause * 2, 4000); // a long campaign takes a minute or so
+  }
+}
+
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
   const err = $("import-error");
+  const status = $("import-status");
   err.hidden = true;
   const file = $("import-file", HTMLInputElement).files[0];
   if (!file) return;
+  const button = form.querySelector("button");
+  if (button) button.disabled = true;
   try {
     let data;
     try {
@@ -16,10 +36,16 @@ form.addEventListener("submit", async (e) => {
     } catch {
       throw new Error(gettext("That file is not JSON; choose a game exported from this site."));
     }
-    const table = await api("/api/games/import/", data);
-    location.href = `/g/${table.id}/replay/`;
+    status.textContent = gettext("Checking the game: every move is replayed…");
+    status.hidden = false;
+    const job = await decided((await api("/api/games/import/", data)).id);
+    if (job.status === "failed") throw new Error(job.error.message);
+    location.href = `/g/${job.game}/replay/`;
   } catch (ex) {
     err.textContent = ex.message;
     err.hidden = false;
+    status.hidden = true;
+  } finally {
+    if (button) button.disabled = false;
   }
 });
