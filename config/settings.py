@@ -301,9 +301,26 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # --- web push (VAPID) --------------------------------------------------------
 # The key pair that signs pushes; without it, one is generated once into
-# VAPID_FILE (beside the SQLite database; git ignores it). See docs/deploy.md.
+# VAPID_FILE (beside the SQLite database; git ignores it), which suits one
+# machine only: production demands the pair (several hosts each generating
+# their own would break every subscription). See docs/deploy.md.
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+vapid_how_to = (
+    "python -c 'from games.services.push_keys import generate; "
+    'print("VAPID_PUBLIC_KEY=%s\\nVAPID_PRIVATE_KEY=%s" % generate())\''
+)
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured(
+        "Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither (generate a pair with: "
+        + vapid_how_to
+        + ")."
+    )
+if PRODUCTION and not VAPID_PUBLIC_KEY:
+    raise ImproperlyConfigured(
+        "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set in production, the same pair "
+        "for every process (docs/deploy.md); generate a pair once with: " + vapid_how_to
+    )
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL)
 VAPID_FILE = os.environ.get("VAPID_FILE", str(Path(SQLITE_PATH).parent / ".vapid.json"))
 PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", "10"))  # seconds one push may take

@@ -5,10 +5,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
-from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
@@ -16,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..services import push, push_keys
+from ..services import push, push_endpoints, push_keys
 from .common import WriteThrottle, answer, valid
 from .serializers import answers
 
@@ -52,18 +50,9 @@ class KeysIn(serializers.Serializer):
 
 
 class EndpointIn(serializers.Serializer):
-    endpoint = serializers.URLField(max_length=1000, help_text="the push service's address")
+    """A device to forget: any of the caller's own, whatever its address."""
 
-    def validate_endpoint(self, value: str) -> str:
-        scheme = urlsplit(value).scheme
-        if scheme != "https" and not (scheme == "http" and settings.PUSH_ALLOW_HTTP):
-            raise serializers.ValidationError(_("A push service's address starts with https://."))
-        if not push.known_service(value):
-            raise serializers.ValidationError(
-                _("The site sends no pushes to %(host)s: use a browser's own push service.")
-                % {"host": urlsplit(value).hostname or "?"}
-            )
-        return value
+    endpoint = serializers.URLField(max_length=1000, help_text="the push service's address")
 
 
 class SubscriptionIn(EndpointIn):
@@ -71,6 +60,28 @@ class SubscriptionIn(EndpointIn):
 
     keys = KeysIn()
     expirationTime = serializers.IntegerField(required=False, allow_null=True)
+
+    def validate_endpoint(self, value: str) -> str:
+        """Only a listed push service's plain https address: the server posts
+        to it, so no visitor may point it anywhere else (push_endpoints.py)."""
+        try:
+            push_endpoints.check(value)
+        except push_endpoints.BadEndpoint as exc:
+            raise serializers.ValidationError(_refusal(exc)) from None
+        return value
+
+
+def _refusal(exc: push_endpoints.BadEndpoint) -> str:
+    if exc.kind == "scheme":
+        return _("A push service's address starts with https://.")
+    if exc.kind == "host":
+        return _("The site sends no pushes to %(host)s: use a browser's own push service.") % {
+            "host": exc.host
+        }
+    return _(
+        "A push service's address is plain: no user name, password, port, backslash "
+        "or numeric host."
+    )
 
 
 class SubscriptionOut(serializers.Serializer):

@@ -5,6 +5,11 @@ An outbox model has a nullable ``due`` (when to try next; None: given up), an
 ``attempts`` count and a ``last_error``. A sender claims due rows by moving
 their ``due`` to its lease; a row whose ``due`` still equals that lease is
 still the sender's to send.
+
+Each row is tried on its own: whatever one row's sender raises gives up that
+row alone (logged, with its reason kept in ``last_error``), and the rest of
+the batch goes out in the same pass. A row that raised once would raise again
+on every try, and with it every row claimed beside it would sit out the lease.
 """
 
 from __future__ import annotations
@@ -38,9 +43,29 @@ class Outbox:
         lease = now + self.lease
         while True:
             claimed = self.claim_due(now, lease)
-            sent += sum(send(row_id, lease, now) for row_id in claimed)
+            sent += sum(self.send_one(send, row_id, lease, now) for row_id in claimed)
             if len(claimed) < self.batch:
                 return sent
+
+    def send_one(
+        self,
+        send: Callable[[int, datetime, datetime], int],
+        row_id: int,
+        lease: datetime,
+        now: datetime,
+    ) -> int:
+        """``send`` one row; what it raises (anything the sender has not
+        sorted into "sent", "gone" or "try again") gives that row up."""
+        try:
+            return send(row_id, lease, now)
+        except Exception as exc:
+            self.log.error(
+                "giving up %s %s, it cannot be sent: %r", self.what, row_id, exc, exc_info=exc
+            )
+            self.model.objects.filter(pk=row_id, due=lease).update(
+                due=None, last_error=repr(exc)[:300]
+            )
+            return 0
 
     def claim_due(self, now: datetime, lease: datetime) -> list[int]:
         """Due rows, leased to this caller until ``lease``: no other process

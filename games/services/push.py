@@ -11,7 +11,13 @@ thread of its own: it leases due rows in a short transaction, then encrypts
 language, signed with the site's VAPID key (push_keys.py). A push service
 answering 404 or 410 has forgotten the subscription: it is deleted with its
 queued pushes. A timeout, a connection error or any other answer is tried
-again after 1, 2, 4 ... minutes.
+again after 1, 2, 4 ... minutes; anything else a row raises (an endpoint or
+keys the libraries refuse) gives up that row alone (outbox.py). Each endpoint
+is checked again before it is posted to (push_endpoints.py).
+
+A realtime game's turn or draw offer is urgent and soon stale: it goes out
+with ``Urgency: high`` and a TTL of minutes, and is dropped unsent once older
+than that; everything else may wait a day for a device that is off.
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ import json
 import logging
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -30,7 +35,7 @@ from pywebpush import WebPushException, webpush
 
 from ..models import Notification, OutgoingPush, PushSettings, PushSubscription
 from ..selectors.notifications import notification_text
-from . import push_keys
+from . import push_endpoints, push_keys
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -40,6 +45,8 @@ FIRST_RETRY = timedelta(minutes=1)  # then doubling: 1, 2, 4 ... minutes
 LAST_RETRY = timedelta(hours=1)
 MAX_ATTEMPTS = 8  # a turn pushed hours late helps nobody
 TTL = 24 * 3600  # how long the push service may hold a push for a device that is off
+URGENT_TTL = 5 * 60  # the same for a realtime game's turn: later it only misleads
+URGENT_KINDS = {Notification.Kind.YOUR_TURN, Notification.Kind.DRAW_OFFER}
 GONE = {404, 410}
 MAX_DEVICES = 20  # per user
 OUTBOX = Outbox(
@@ -99,52 +106,72 @@ def send_due_pushes(now: datetime | None = None) -> int:
     return OUTBOX.drain(_send, now or timezone.now())
 
 
-def known_service(endpoint: str) -> bool:
-    """Whether ``endpoint`` is at one of the push services the site posts to
-    (``PUSH_SERVICE_HOSTS``: a host or any subdomain of it)."""
-    allowed = settings.PUSH_SERVICE_HOSTS
-    host = (urlsplit(endpoint).hostname or "").lower().rstrip(".")
-    return "*" in allowed or any(host == h or host.endswith("." + h) for h in allowed)
+def urgent(note: Notification) -> bool:
+    """Whether ``note`` is a realtime game's turn or draw offer: a player
+    waits on the other side of the board."""
+    realtime = note.game is not None and note.game.clock.get("kind") == "realtime"
+    return realtime and note.kind in URGENT_KINDS
 
 
 def _send(push_id: int, lease: datetime, now: datetime) -> int:
     push = (
-        OutgoingPush.objects.select_related("notification__user", "subscription")
+        OutgoingPush.objects.select_related(
+            "notification__user", "notification__game", "subscription"
+        )
         .filter(pk=push_id, due=lease)  # still ours: not claimed again after a lapsed lease
         .first()
     )
     if push is None:
         return 0
-    sub = push.subscription
-    if not known_service(sub.endpoint):  # subscribed before the list was narrowed
-        log.info("push subscription %s is at no known push service: removed", sub.pk)
-        sub.delete()
-        return 0
-    keys = push_keys.keys()
+    sub, note = push.subscription, push.notification
     try:
-        webpush(
-            {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
-            data=json.dumps(payload(push.notification)),
-            vapid_private_key=keys.signer(),
-            vapid_claims={"sub": keys.subject},
-            timeout=settings.PUSH_TIMEOUT,
-            ttl=TTL,
-        )
-    except WebPushException as exc:
-        status = getattr(exc.response, "status_code", None)
-        if status in GONE:
-            log.info("push subscription %s is gone (%s): removed", sub.pk, status)
-            sub.delete()  # and with it every push queued for that device
-            return 0
-        OUTBOX.retry_later(push, exc, now)
+        push_endpoints.check(sub.endpoint)  # stored before a rule or a narrower list
+    except push_endpoints.BadEndpoint as exc:
+        log.warning("push subscription %s removed, its endpoint is refused: %s", sub.pk, exc)
+        sub.delete()  # and with it every push queued for that device
         return 0
-    except (requests.RequestException, ValueError, TypeError) as exc:
-        # Timeouts, refused connections; a key the encryption refuses.
-        OUTBOX.retry_later(push, exc, now)
+    ttl, urgency = (URGENT_TTL, "high") if urgent(note) else (TTL, "normal")
+    if now - note.created > timedelta(seconds=ttl):
+        log.info("push %s dropped unsent: older than its TTL of %s s", push.pk, ttl)
+        push.delete()
+        return 0
+    try:
+        _post(sub, note, ttl, urgency)
+    except (WebPushException, requests.RequestException) as exc:
+        _failed(push, exc, now)
         return 0
     push.delete()
     PushSubscription.objects.filter(pk=sub.pk).update(last_success=now)
     return 1
+
+
+def _failed(push: OutgoingPush, exc: Exception, now: datetime) -> None:
+    """A push service that forgot the device: the device goes. Any other
+    answer, a timeout or a refused connection: tried again later. An error
+    that is no push service's answer (pywebpush refusing the row's keys or
+    endpoint) is raised on: the outbox gives that row up."""
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if isinstance(exc, WebPushException) and status is None:
+        raise exc
+    if status in GONE:
+        log.info("push subscription %s is gone (%s): removed", push.subscription_id, status)
+        push.subscription.delete()  # and with it every push queued for that device
+        return
+    OUTBOX.retry_later(push, exc, now)
+
+
+def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> None:
+    """Encrypt, sign and post one push (raises what pywebpush raises)."""
+    keys = push_keys.keys()
+    webpush(
+        {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
+        data=json.dumps(payload(note)),
+        vapid_private_key=keys.signer(),
+        vapid_claims={"sub": keys.subject},
+        timeout=settings.PUSH_TIMEOUT,
+        ttl=ttl,
+        headers={"Urgency": urgency},  # RFC 8030 5.3
+    )
 
 
 def subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple[PushSubscription, bool]:

@@ -6,7 +6,9 @@ From the environment (``VAPID_PUBLIC_KEY``, ``VAPID_PRIVATE_KEY``,
 default ``.vapid.json`` beside the SQLite database, which git ignores), so the
 embedded default has push without any set-up. Keys are base64url: the public
 key an uncompressed P-256 point (65 bytes), the private key its 32-byte scalar
-(the format of the web-push libraries' key generators).
+(the format of the web-push libraries' key generators). One key without the
+other is an error (config/settings.py refuses it at start; production demands
+both, since processes on several machines would each generate their own).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from py_vapid import Vapid02
@@ -55,8 +58,11 @@ def generate() -> tuple[str, str]:
 def keys() -> VapidKeys:
     """The key pair in use (read or generated once per process)."""
     subject = settings.VAPID_SUBJECT
-    if settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY:
-        return VapidKeys(settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY, subject)
+    public, private = settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY
+    if bool(public) != bool(private):
+        raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither.")
+    if public:
+        return VapidKeys(public, private, subject)
     public, private = _from_file(Path(settings.VAPID_FILE))
     return VapidKeys(public, private, subject)
 
@@ -68,8 +74,7 @@ def _from_file(path: Path) -> tuple[str, str]:
             # Written aside and renamed: a second process never reads half a file,
             # and the first one to rename wins for good.
             tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"public_key": public, "private_key": private}))
-            os.chmod(tmp, 0o600)
+            _write_private(tmp, json.dumps({"public_key": public, "private_key": private}))
             try:
                 os.link(tmp, path)  # fails if another process got there first
             except FileExistsError:
@@ -78,6 +83,15 @@ def _from_file(path: Path) -> tuple[str, str]:
                 tmp.unlink()
         data = json.loads(path.read_text())
         return data["public_key"], data["private_key"]
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a new file that only its owner can read, from its first byte
+    (a chmod after writing leaves a moment when anyone may read it)."""
+    path.unlink(missing_ok=True)  # left by a process that died here, with our pid
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as file:
+        file.write(text)
 
 
 @cache

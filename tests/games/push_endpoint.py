@@ -101,7 +101,7 @@ class PushService:
 
     @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        return f"http://localhost:{self.server.server_address[1]}"  # a host name: the site posts to no IP literal
 
     def endpoint(self, name: str = "device") -> str:
         return f"{self.origin}/push/{name}"

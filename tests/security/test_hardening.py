@@ -38,12 +38,21 @@ def run_django(args: list[str], **env: str) -> subprocess.CompletedProcess:
     )
 
 
+def vapid_keys() -> dict[str, str]:
+    """The web push key pair production demands."""
+    from games.services.push_keys import generate
+
+    public, private = generate()
+    return {"VAPID_PUBLIC_KEY": public, "VAPID_PRIVATE_KEY": private}
+
+
 def test_check_deploy_is_clean_in_production():
     result = run_django(
         ["manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
         DJANGO_ENV="production",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
         DJANGO_ALLOWED_HOSTS="brettspiele.example",
+        **vapid_keys(),
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout, result.stdout + result.stderr
@@ -65,6 +74,7 @@ def test_debug_is_off_unless_asked_for():
         "DJANGO_ENV": "production",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
         "DJANGO_DEBUG": "true",
+        **vapid_keys(),
     }
     assert run_django(["-c", setup + code], **production).stdout.strip() == "False"
     assert settings.DEBUG is False  # and the suite itself runs without it
