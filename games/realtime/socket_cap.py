@@ -152,15 +152,16 @@ def forget() -> None:
 
 class AddressCapMixin:
     """Every socket of the site counts against its address's cap from its
-    connect to its disconnect; one over the cap never reaches ``connect``."""
+    connect until it closes; one over the cap never reaches ``connect``."""
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         address = address_key(scope_address(self.scope))
         store = counts()
         if not await store.claim(address, self.channel_name, settings.SOCKETS_PER_ADDRESS):
+            self.over_cap = True
             await self.accept()
             reason = _("Too many open connections from your address; close some pages.")
-            await self.close(code=TOO_MANY_SOCKETS, reason=reason)
+            await super().close(code=TOO_MANY_SOCKETS, reason=reason)
             return
         self.counted = (store, address)
         try:
@@ -169,9 +170,14 @@ class AddressCapMixin:
             await self.uncount()
             raise
 
+    async def close(self, code: int | None = None, reason: str | None = None) -> None:
+        """Closed by the server (a refused game, a flood): its place is free at once."""
+        await super().close(code=code, reason=reason)
+        await self.uncount()
+
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        if not hasattr(self, "counted"):
-            raise StopConsumer()  # refused over the cap: connect never ran
+        if getattr(self, "over_cap", False):
+            raise StopConsumer()  # connect never ran: nothing to undo
         try:
             await super().websocket_disconnect(message)
         finally:

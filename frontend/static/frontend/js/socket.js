@@ -4,6 +4,10 @@
 const PING_MS = 10000;
 const DEAD_MS = 25000;
 const MAX_BACKOFF_MS = 5000;
+// The server's close when an address has too many sockets open (its reason,
+// in the page's language, says so): shown, and tried again much later.
+const TOO_MANY_SOCKETS = 4429;
+const FULL_BACKOFF_MS = 30000;
 
 export class LiveSocket {
   /**
@@ -49,10 +53,14 @@ export class LiveSocket {
       }
       this.handlers.onFrame(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.status("reconnecting");
+      if (ev.code === TOO_MANY_SOCKETS) {
+        toast(ev.reason, "error", FULL_BACKOFF_MS);
+        this.backoff = FULL_BACKOFF_MS;
+      }
       const wait = this.backoff + Math.random() * 250;
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
       setTimeout(() => this.connect(), wait);
