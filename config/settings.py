@@ -251,6 +251,10 @@ if not REDIS_URL:
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "10"))
 # Open sockets per client address, across every process (games/realtime/socket_cap.py).
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
+# How long a socket stays counted after its process last renewed it (each
+# process renews its own every third of this): a killed process's sockets
+# free their places within it.
+SOCKET_COUNT_SECONDS = int(os.environ.get("SOCKET_COUNT_SECONDS", "90"))
 
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {

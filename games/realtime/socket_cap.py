@@ -4,11 +4,12 @@ across every process: a stranger cannot hold thousands of sockets open.
 The address is games/addresses.py's (the socket's peer, or the proxy's entry
 of X-Forwarded-For). With ``REDIS_URL`` each address has a sorted set of its
 sockets (channel names, unique per process), scored by when each expires;
-a process renews the expiry of all its sockets in one pipeline every
-RENEW_SECONDS, so a crashed process's sockets drop out within TTL seconds.
+a process renews the expiry of all its sockets in one pipeline every third
+of SOCKET_COUNT_SECONDS, so a killed process's sockets drop out within it.
 Without Redis (one process) a count in memory does. A socket over the cap is
-accepted and closed at once with 4429 and a reason in the page's language
-(a refused handshake would tell the page nothing); its reconnect backs off.
+accepted, told why in an error frame (``too_many_sockets``, in the page's
+language: a refused handshake would tell the page nothing, and Daphne drops a
+close's reason) and closed at once with 4429; the page's reconnect backs off.
 """
 
 from __future__ import annotations
@@ -26,12 +27,11 @@ from django.utils.translation import gettext as _
 
 from ..addresses import address_key, scope_address
 from ..redis_clients import RedisClients
+from .socket_frames import error_frame
 
 log = logging.getLogger(__name__)
 
 TOO_MANY_SOCKETS = 4429  # "429 Too Many Requests" in the application's close range
-TTL = 90  # seconds a socket stays counted after its process last renewed it
-RENEW_SECONDS = 30
 
 # Atomically: drop expired sockets, refuse past the cap, else add this one.
 CLAIM = """
@@ -77,10 +77,10 @@ class RedisCounts:
 
     async def claim(self, address: str, socket: str, cap: int) -> bool:
         self.keep_renewing()
-        now = time.time()
+        now, ttl = time.time(), settings.SOCKET_COUNT_SECONDS
         script = self.redis.on_loop().register_script(CLAIM)
         try:
-            args = [now, cap, now + TTL, socket, TTL]
+            args = [now, cap, now + ttl, socket, ttl]
             claimed = await script(keys=[self.key(address)], args=args)
         except (redis.RedisError, OSError):
             # A cap is not worth refusing everybody; each socket's own limits hold.
@@ -108,19 +108,20 @@ class RedisCounts:
             self.renewing[loop] = loop.create_task(self.renew_forever())
 
     async def renew(self) -> None:
-        """Push every open socket's expiry TTL seconds ahead, in one pipeline."""
+        """Push every open socket's expiry ahead, in one pipeline."""
         if not self.open:
             return
-        until = time.time() + TTL
+        ttl = settings.SOCKET_COUNT_SECONDS
+        until = time.time() + ttl
         async with self.redis.on_loop().pipeline(transaction=False) as pipe:
             for address, sockets in list(self.open.items()):
                 pipe.zadd(self.key(address), dict.fromkeys(sockets, until))
-                pipe.expire(self.key(address), TTL)
+                pipe.expire(self.key(address), ttl)
             await pipe.execute()
 
     async def renew_forever(self) -> None:
         while True:
-            await asyncio.sleep(RENEW_SECONDS)
+            await asyncio.sleep(settings.SOCKET_COUNT_SECONDS / 3)
             try:
                 await self.renew()
             except Exception:  # Redis gone for now: the next round writes again
@@ -161,6 +162,7 @@ class AddressCapMixin:
             self.over_cap = True
             await self.accept()
             reason = _("Too many open connections from your address; close some pages.")
+            await self.send(text_data=error_frame("too_many_sockets", reason))
             await super().close(code=TOO_MANY_SOCKETS, reason=reason)
             return
         self.counted = (store, address)

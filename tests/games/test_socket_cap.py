@@ -5,6 +5,8 @@ as many as it liked."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.testing import WebsocketCommunicator
 
@@ -35,8 +37,11 @@ async def refused(path: str, address: str, *headers: tuple[bytes, bytes]) -> dic
     comm = socket(path, address, *headers)
     connected, _ = await comm.connect()
     assert connected  # accepted, to say why it closes
+    told = json.loads(await comm.receive_from(timeout=3))
+    assert told["type"] == "error" and told["code"] == "too_many_sockets", told
     closed = await comm.receive_output(timeout=3)
     assert closed["type"] == "websocket.close", closed
+    assert closed["reason"] == told["message"]
     return closed
 
 

@@ -4,8 +4,9 @@
 const PING_MS = 10000;
 const DEAD_MS = 25000;
 const MAX_BACKOFF_MS = 5000;
-// The server's close when an address has too many sockets open (its reason,
-// in the page's language, says so): shown, and tried again much later.
+// The server's close when an address has too many sockets open: the error
+// frame before it says so in the page's language; shown, and tried again
+// much later.
 const TOO_MANY_SOCKETS = 4429;
 const FULL_BACKOFF_MS = 30000;
 
@@ -21,6 +22,7 @@ export class LiveSocket {
     this.ws = null;
     this.lastHeard = 0;
     this.closedByUs = false;
+    this.refusal = "";
     this.timer = setInterval(() => this.heartbeat(), PING_MS);
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
@@ -51,6 +53,10 @@ export class LiveSocket {
       } catch {
         return;
       }
+      if (frame.type === "error" && frame.code === "too_many_sockets") {
+        this.refusal = frame.message;
+        return;
+      }
       this.handlers.onFrame(frame);
     };
     ws.onclose = (ev) => {
@@ -58,7 +64,7 @@ export class LiveSocket {
       this.ws = null;
       this.status("reconnecting");
       if (ev.code === TOO_MANY_SOCKETS) {
-        toast(ev.reason, "error", FULL_BACKOFF_MS);
+        toast(this.refusal || ev.reason, "error", FULL_BACKOFF_MS);
         this.backoff = FULL_BACKOFF_MS;
       }
       const wait = this.backoff + Math.random() * 250;
