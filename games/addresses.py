@@ -55,8 +55,10 @@ def _resolve(peer: str | None, forwarded_for: str | None) -> str | None:
     hops = settings.TRUSTED_PROXY_COUNT
     if hops == 0:
         return _valid(peer)
-    entries = [entry.strip() for entry in (forwarded_for or "").split(",")]
-    if len(entries) < hops or not forwarded_for:
+    if not forwarded_for:
+        return None
+    entries = [entry.strip() for entry in forwarded_for.split(",")]
+    if len(entries) < hops:
         return None
     return _valid(entries[-hops])
 
