@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from games.api.serializers import answers
 
+from . import devices
 from .lockout import lockout_json, lockout_seconds
 
 
@@ -23,19 +24,23 @@ class ObtainToken(ObtainAuthToken):
 
     DRF's serializer calls authenticate() with this DRF request, so django-axes
     marks the lock-out on it (not on the Django request its middleware
-    answers): a locked-out try is told so here, not "unable to log in".
+    answers): a locked-out try is told so here, not "unable to log in". A
+    client that keeps cookies is trusted for the account afterwards, as after
+    the login form (accounts/devices.py).
     """
 
     @extend_schema(request=AuthTokenSerializer, responses=answers({200: TokenOut}))
     def post(self, request, *args, **kwargs):
         try:
-            return super().post(request, *args, **kwargs)
+            response = super().post(request, *args, **kwargs)
         except ValidationError:
             if getattr(request, "axes_locked_out", False):
                 return Response(
                     lockout_json(), status=429, headers={"Retry-After": str(lockout_seconds())}
                 )
             raise
+        devices.remember(request, response, request.data.get("username", ""))
+        return response
 
 
 obtain_token = ObtainToken.as_view()

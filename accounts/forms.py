@@ -12,8 +12,11 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_username(self) -> str:
+        # None when Django's check found the name taken, in any case (its
+        # error is already on the field, in the page's language).
         name = super().clean_username()
-        if name.lower().startswith("bot-"):  # the bots' accounts (games/services/bot_accounts.py)
+        # "bot-": the bots' accounts (games/services/bot_accounts.py).
+        if name and name.lower().startswith("bot-"):
             raise forms.ValidationError(_("Names starting with “bot-” are kept for the bots."))
         return name
 

@@ -7,6 +7,6 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("settings/", views.account_settings, name="settings"),
     path("settings/vacation/", views.vacation, name="vacation"),
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -1,9 +1,9 @@
 import math
 
-from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
@@ -14,10 +14,13 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
 from games import ratelimit
+from games.addresses import request_key
+from games.api.common import write_wait
 from games.errors import GameError
 from games.selectors import relations
 from games.services import vacation as vacations
 
+from . import devices
 from .forms import SettingsForm, SignUpForm
 from .language import remember_language
 
@@ -36,16 +39,18 @@ def signup(request):
             form.instance.language = request.LANGUAGE_CODE  # the language the page was read in
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(next_url or "lobby")
+            response = redirect(next_url or "lobby")
+            devices.remember(request, response, user.get_username())
+            return response
         form.add_error(None, _too_many_signups(wait))
         status = 429
     return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
 
 
 def _signup_wait(request) -> int | None:
-    """SIGNUPS_PER_HOUR per client address (the address django-axes resolves,
-    behind TRUSTED_PROXY_COUNT proxies), counted in the shared cache."""
-    address = get_client_ip_address(request)
+    """SIGNUPS_PER_HOUR per client address (games/addresses.py), counted in
+    the shared cache."""
+    address = request_key(request)
     return ratelimit.hit(f"signup:{address}", settings.SIGNUPS_PER_HOUR, 3600)
 
 
@@ -56,6 +61,18 @@ def _too_many_signups(wait: int) -> str:
         "Too many new accounts from your address; try again in %(n)s minutes.",
         minutes,
     ) % {"n": minutes}
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page; the browser is trusted for the account afterwards
+    (accounts/devices.py: strangers' failures do not lock it out)."""
+
+    template_name = "accounts/login.html"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        devices.remember(self.request, response, form.get_user().get_username())
+        return response
 
 
 @login_required
@@ -89,7 +106,13 @@ def _settings_context(request, form, vacation_error: str = "") -> dict:
 @require_http_methods(["POST"])
 def vacation(request):
     """Start a vacation (until the date given, else as long as the year's
-    allowance lasts) or end it early; the API's /api/vacation/ does the same."""
+    allowance lasts) or end it early; the API's /api/vacation/ does the same,
+    within the same per-user budget."""
+    wait = write_wait(request.user, "tables")
+    if wait is not None:
+        form = SettingsForm(instance=request.user)
+        context = _settings_context(request, form, _too_many_changes(wait))
+        return render(request, "accounts/settings.html", context, status=429)
     try:
         if request.POST.get("stop"):
             vacations.vacation_stop(user=request.user)
@@ -103,6 +126,14 @@ def vacation(request):
         context = _settings_context(request, form, exc.message)
         return render(request, "accounts/settings.html", context, status=400)
     return redirect("settings")
+
+
+def _too_many_changes(wait: int) -> str:
+    return ngettext(
+        "Too many changes in a short time; try again in %(n)s second.",
+        "Too many changes in a short time; try again in %(n)s seconds.",
+        wait,
+    ) % {"n": wait}
 
 
 def _set_language_cookie(response, code: str) -> None:

@@ -95,6 +95,7 @@ def main() -> None:
         "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
         "CHANNEL_PREFIX": f"bars{os.getpid()}",
         "GAME_SWEEPER": "1",
+        "SOCKETS_PER_ADDRESS": "1000000",  # every client is 127.0.0.1
     }
     subprocess.run(
         ["psql", "-h", "127.0.0.1", "-U", "postgres", "-c", "create database bench"],

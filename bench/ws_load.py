@@ -22,9 +22,12 @@ file from an earlier --setup is reused (a finished game stays finished). Only
 moves actually played count; a game that ends closes its sockets and a spare
 started game (--spares) takes its place, so N games stay in play.
 
+Every client comes from 127.0.0.1: lift the cap on sockets per address
+(SOCKETS_PER_ADDRESS, 50 by default) for the server.
+
 Embedded default (SQLite + in-memory layer), from the repository root:
 
-  export SQLITE_PATH=/tmp/bench.sqlite3
+  export SQLITE_PATH=/tmp/bench.sqlite3 SOCKETS_PER_ADDRESS=1000000
   .venv/bin/python manage.py migrate
   .venv/bin/daphne -p 8000 config.asgi:application &
   .venv/bin/python bench/ws_load.py --setup --games 50 --spectators 2 --mode closed --duration 20
@@ -33,6 +36,7 @@ PostgreSQL + Redis (channels_redis pub/sub layer):
 
   psql -h 127.0.0.1 -U postgres -c 'create database bench'
   export DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench REDIS_URL=redis://127.0.0.1:6379/0
+  export SOCKETS_PER_ADDRESS=1000000
   .venv/bin/python manage.py migrate
   .venv/bin/daphne -p 8000 config.asgi:application &
   .venv/bin/python bench/ws_load.py --setup --games 50 --spectators 2 --mode closed --duration 20

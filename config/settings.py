@@ -235,23 +235,28 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
-# The client address through django-ipware: with proxies, X-Forwarded-For only,
-# the entry TRUSTED_PROXY_COUNT places from its right (ipware counts the hops
-# left of the client's entry, hence the - 1; not strict, so client-written
-# entries further left are skipped rather than a reason to drop the header).
-if TRUSTED_PROXY_COUNT:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR",)
-    AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT - 1
-else:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
-AXES_IPWARE_PROXY_ORDER = "left-most"
-IPWARE_STRICT = False
+# The client address: games/addresses.py decides it for every limit (these
+# lock-outs, sign-ups, the API's throttles, the cap on sockets per address).
+AXES_CLIENT_IP_CALLABLE = "games.addresses.request_key"
+# A browser that logged in to the account before (a signed device cookie,
+# accounts/devices.py) is not refused by a lock-out that strangers caused; it
+# has its own budget of failures, past which it is a stranger again.
+AXES_WHITELIST_CALLABLE = "accounts.devices.trusted_attempt"
+DEVICE_COOKIE_NAME = "device"
+DEVICE_COOKIE_DAYS = int(os.environ.get("DEVICE_COOKIE_DAYS", "365"))
+DEVICE_FAILURE_LIMIT = int(os.environ.get("DEVICE_FAILURE_LIMIT", "5"))
 if not REDIS_URL:
     # axes warns about a per-process cache; the embedded default is one process.
     SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Accounts created per client address and hour (accounts/views.py).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "10"))
+# Open sockets per client address, across every process (games/realtime/socket_cap.py).
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
+# How long a socket stays counted after its process last renewed it (each
+# process renews its own every third of this): a killed process's sockets
+# free their places within it.
+SOCKET_COUNT_SECONDS = int(os.environ.get("SOCKET_COUNT_SECONDS", "90"))
 
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -276,7 +281,8 @@ REST_FRAMEWORK = {
         # Imports queue a replay (games/services/import_jobs.py).
         "imports": os.environ.get("IMPORT_RATE", "10/hour"),
     },
-    # Anonymous clients are told apart by address: the same proxies as above.
+    # Anonymous clients are told apart by address: games/api/common.py asks
+    # games/addresses.py; DRF's own get_ident (unused here) agrees with it.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
@@ -356,6 +362,9 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+if PRODUCTION and TRUSTED_PROXY_COUNT:
+    # Believed only from the proxy (nginx sets it, replacing the client's);
+    # without one the client would write it and claim https over http.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- the games platform ---------------------------------------------------

@@ -13,6 +13,7 @@ from games.publish import LOBBY_GROUP, user_group
 from games.ratelimit import ConnectionBudget
 from games.realtime import watch
 from games.realtime.consumer_base import LoopOnlyDispatchMixin
+from games.realtime.socket_cap import AddressCapMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
 
@@ -22,7 +23,11 @@ CONNECT_FRESH_SECONDS = 1.0
 
 
 class LobbyConsumer(
-    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+    AddressCapMixin,
+    FrameConsumerMixin,
+    TranslatedConsumerMixin,
+    LoopOnlyDispatchMixin,
+    AsyncWebsocketConsumer,
 ):
     """A bounded snapshot first, then only changes; a ping that carries the
     page's lobby token is answered from what the process knows."""

@@ -126,9 +126,10 @@ def _fresh_rate_limits():
 def _fresh_process_knowledge():
     """What the process knows of games, the lobby and notifications
     (games/realtime/watch.py) belongs to one database: each test has its own."""
-    from games.realtime import watch
+    from games.realtime import socket_cap, watch
 
     watch.forget()
+    socket_cap.forget()  # the sockets counted per address (tests' have no address)
 
 
 @pytest.fixture(autouse=True)

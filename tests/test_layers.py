@@ -26,6 +26,7 @@ LAYERS = [
     (2, ("games.errors", "games.plain_json", "games.threads", "games.i18n", "games.reasons")),
     (2, ("games.redis_clients",)),
     (2, ("games.ratelimit",)),
+    (2, ("games.addresses",)),
     (3, ("games.models", "accounts.models")),
     (4, ("games.clocks", "games.store")),
     (5, ("games.selectors",)),

@@ -12,10 +12,19 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .. import ratelimit
+from ..addresses import request_key
 from ..errors import GameError
 
 
-class WriteThrottle(ScopedRateThrottle):
+class AddressIdent:
+    """Anonymous clients told apart by the address games/addresses.py resolves
+    (DRF's own get_ident believes X-Forwarded-For by NUM_PROXIES alone)."""
+
+    def get_ident(self, request) -> str:
+        return request_key(request)
+
+
+class WriteThrottle(AddressIdent, ScopedRateThrottle):
     """Per-user limits on writes only (reads stay free), by the view's scope.
 
     Counted with ratelimit.hit() in the shared cache: DRF's own history is a
@@ -40,13 +49,27 @@ class WriteThrottle(ScopedRateThrottle):
         return self.retry_after
 
 
+class ReadThrottle(AddressIdent, ScopedRateThrottle):
+    """DRF's scoped throttle, per user, else per address (games/addresses.py)."""
+
+
+def write_wait(user, scope: str) -> int | None:
+    """Count one write of ``user`` into the API's budget for ``scope`` (for a
+    page's form doing what an API view does): None, or the seconds to wait."""
+    throttle = WriteThrottle()
+    throttle.scope = scope
+    limit, seconds = throttle.parse_rate(throttle.get_rate())
+    key = throttle.cache_format % {"scope": scope, "ident": user.pk}
+    return ratelimit.hit(key, limit, seconds)
+
+
 class CostlyRead(APIView):
     """A read that costs the server (replays, records, remis candidates):
-    limited per user, else per address (DRF's ``get_ident``; behind a proxy
+    limited per user, else per address (games/addresses.py; behind a proxy
     set ``TRUSTED_PROXY_COUNT`` so that the address is the client's)."""
 
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ReadThrottle]
     throttle_scope = "reads"
 
 

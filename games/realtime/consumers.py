@@ -30,6 +30,7 @@ from ..services import chat, endings, moves_on_loop, notifications, rematch, rem
 from ..store import presence
 from . import socket_input, watch
 from .consumer_base import LoopOnlyDispatchMixin
+from .socket_cap import AddressCapMixin
 from .socket_frames import (
     UNAVAILABLE,
     FrameConsumerMixin,
@@ -60,7 +61,11 @@ REMATCH_COMMANDS = {
 
 
 class GameConsumer(
-    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+    AddressCapMixin,
+    FrameConsumerMixin,
+    TranslatedConsumerMixin,
+    LoopOnlyDispatchMixin,
+    AsyncWebsocketConsumer,
 ):
     """One socket per open game page: players and spectators alike."""
 
@@ -288,7 +293,11 @@ class GameConsumer(
 
 
 class NotifyConsumer(
-    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+    AddressCapMixin,
+    FrameConsumerMixin,
+    TranslatedConsumerMixin,
+    LoopOnlyDispatchMixin,
+    AsyncWebsocketConsumer,
 ):
     """The bell: a logged-in user's notifications, pushed live on every page."""
 
@@ -366,7 +375,11 @@ class NotifyConsumer(
 
 
 class RemisQueueConsumer(
-    FrameConsumerMixin, TranslatedConsumerMixin, LoopOnlyDispatchMixin, AsyncWebsocketConsumer
+    AddressCapMixin,
+    FrameConsumerMixin,
+    TranslatedConsumerMixin,
+    LoopOnlyDispatchMixin,
+    AsyncWebsocketConsumer,
 ):
     """The admins' live remis queue; staff only (others are refused with 4403)."""
 

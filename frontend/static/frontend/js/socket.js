@@ -4,6 +4,11 @@
 const PING_MS = 10000;
 const DEAD_MS = 25000;
 const MAX_BACKOFF_MS = 5000;
+// The server's close when an address has too many sockets open: the error
+// frame before it says so in the page's language; shown, and tried again
+// much later.
+const TOO_MANY_SOCKETS = 4429;
+const FULL_BACKOFF_MS = 30000;
 
 export class LiveSocket {
   /**
@@ -17,6 +22,7 @@ export class LiveSocket {
     this.ws = null;
     this.lastHeard = 0;
     this.closedByUs = false;
+    this.refusal = "";
     this.timer = setInterval(() => this.heartbeat(), PING_MS);
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
@@ -47,12 +53,20 @@ export class LiveSocket {
       } catch {
         return;
       }
+      if (frame.type === "error" && frame.code === "too_many_sockets") {
+        this.refusal = frame.message;
+        return;
+      }
       this.handlers.onFrame(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.status("reconnecting");
+      if (ev.code === TOO_MANY_SOCKETS) {
+        toast(this.refusal || ev.reason, "error", FULL_BACKOFF_MS);
+        this.backoff = FULL_BACKOFF_MS;
+      }
       const wait = this.backoff + Math.random() * 250;
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
       setTimeout(() => this.connect(), wait);
