@@ -263,8 +263,15 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.PlainJSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    # Per user, counted atomically in the shared cache (games/api.py WriteThrottle).
+    # Every write (POST, PUT, PATCH, DELETE) is throttled unless a view says
+    # otherwise: per user (else per address), counted atomically in the shared
+    # cache (games/api/throttles.py); socket frames spend the same
+    # budgets (games/ratelimit.py API_SCOPES).
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.throttles.WriteThrottle"],
     "DEFAULT_THROTTLE_RATES": {
+        # Writes without a scope of their own: seat commands (resign, draw
+        # offers, rematch), joining tables, notifications read, remis requests.
+        "writes": "60/min",
         "tables": "30/min",
         "acts": "300/min",
         "chat": "60/min",

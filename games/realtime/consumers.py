@@ -298,7 +298,7 @@ class NotifyConsumer(
             await self.close(code=4401)
             return
         self.group = user_group(self.user.pk)
-        self.budget = ConnectionBudget(None)
+        self.budget = ConnectionBudget(self.user.pk)  # "read" spends the API's write budget
         self.newest = 0  # the newest notification this page has
         await self.join_group()
         watch.newest_notifications.watch(self.user.pk)
@@ -376,7 +376,7 @@ class RemisQueueConsumer(
             await self.close(code=4403)
             return
         self.user = user
-        self.budget = ConnectionBudget(None)
+        self.budget = ConnectionBudget(user.pk)  # "decide" spends the API's write budget
         await self.channel_layer.group_add(QUEUE_GROUP, self.channel_name)
         await self.accept()
         await self.send_page({})
