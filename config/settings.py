@@ -355,6 +355,9 @@ MOVES_POOL_SIZE = int(os.environ.get("MOVES_POOL_SIZE", "4"))
 # Pings are answered from what each process knows (games/realtime/watch.py);
 # this often at most it checks that against the database, in one read.
 PING_REFRESH_SECONDS = float(os.environ.get("PING_REFRESH_SECONDS", "10"))
+# A game's sockets hear its watcher count at most once this often, across
+# processes (games/realtime/watchers.py): joins and leaves are batched.
+WATCHERS_BATCH_SECONDS = float(os.environ.get("WATCHERS_BATCH_SECONDS", "1.0"))
 # Bots (games/services/bots.py): a human-like pause before a bot's move
 # (uniform in [MIN, MAX] seconds, 0 in tests), the worker's poll, the bot
 # processes each server process thinks in, and how long one process's claim on

@@ -215,6 +215,39 @@ def _local_hit(key: str, limit: int, seconds: int) -> int | None:
     return max(1, math.ceil(opened + seconds - time.time()))
 
 
+# Claims a key for some milliseconds if nobody holds it; else how long it is held.
+CLAIM = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then
+  return 0
+end
+return redis.call('PTTL', KEYS[1])
+"""
+
+
+async def aclaim(key: str, seconds: float) -> float:
+    """One turn per ``seconds`` across processes (e.g. one frame per game):
+    0 if this caller has the turn now, else the seconds until the next one.
+    A Redis that cannot be reached gives the turn (a frame too many is no harm)."""
+    clients = _shared_clients()
+    if clients is None:
+        return _local_claim(f"claim:{key}", seconds)
+    try:
+        claim_script = clients.on_loop().register_script(CLAIM)
+        left_ms = await claim_script(keys=[redis_key(f"claim:{key}")], args=[int(seconds * 1000)])
+    except (redis.RedisError, OSError):
+        log.warning("claim %s not made: Redis unreachable", key, exc_info=True)
+        return 0.0
+    return 0.0 if left_ms == 0 else max(left_ms, 1) / 1000
+
+
+def _local_claim(key: str, seconds: float) -> float:
+    now = time.time()
+    if cache.add(key, now + seconds, timeout=seconds):
+        return 0.0
+    free_at = cache.get(key)
+    return max(free_at - now, 0.001) if free_at is not None else 0.001
+
+
 class ConnectionBudget:
     """One socket's frame budget, and its user's budget across every socket."""
 

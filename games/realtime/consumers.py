@@ -17,7 +17,6 @@ from ..publish import (
     game_group,
     in_thread_then_publish,
     player_group,
-    publish_watchers,
     user_group,
 )
 from ..ratelimit import ConnectionBudget
@@ -28,7 +27,7 @@ from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, moves_on_loop, notifications, rematch, remis
 from ..store import presence
-from . import socket_input, watch
+from . import socket_input, watch, watchers
 from .consumer_base import LoopOnlyDispatchMixin
 from .socket_frames import (
     UNAVAILABLE,
@@ -114,7 +113,7 @@ class GameConsumer(
         count = await presence.join(self.game_id, self.channel_name, self.person, self.seat)
         hello["watchers"] = count
         await self.send(text_data=dumps(hello))
-        await db(publish_watchers)(self.game_id, count)
+        watchers.changed(self.game_id)  # the others hear the count batched
 
     async def join_groups(self) -> None:
         self.joined = time.monotonic()
@@ -132,8 +131,8 @@ class GameConsumer(
             watch.games.unwatch(self.game_id)
         if not hasattr(self, "seat"):
             return
-        count = await presence.leave(self.game_id, self.channel_name)
-        await db(publish_watchers)(self.game_id, count)
+        await presence.leave(self.game_id, self.channel_name)
+        watchers.changed(self.game_id)
 
     async def refresh_seat(self) -> None:
         """The user's seat changed (joined, left, moved): start afresh from the
