@@ -9,6 +9,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from games.api.common import WriteThrottle
 from games.api.serializers import answers
 
 from . import devices
@@ -26,8 +27,11 @@ class ObtainToken(ObtainAuthToken):
     marks the lock-out on it (not on the Django request its middleware
     answers): a locked-out try is told so here, not "unable to log in". A
     client that keeps cookies is trusted for the account afterwards, as after
-    the login form (accounts/devices.py).
+    the login form (accounts/devices.py). DRF's view turns throttles off;
+    here the default write budget holds, by address.
     """
+
+    throttle_classes = [WriteThrottle]
 
     @extend_schema(request=AuthTokenSerializer, responses=answers({200: TokenOut}))
     def post(self, request, *args, **kwargs):

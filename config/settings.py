@@ -270,8 +270,15 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.PlainJSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    # Per user, counted atomically in the shared cache (games/api.py WriteThrottle).
+    # Every write (POST, PUT, PATCH, DELETE) is throttled unless a view says
+    # otherwise: per user (else per address), counted atomically in the shared
+    # cache (games/api/throttles.py); socket frames spend the same
+    # budgets (games/ratelimit.py API_SCOPES).
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.throttles.WriteThrottle"],
     "DEFAULT_THROTTLE_RATES": {
+        # Writes without a scope of their own: seat commands (resign, draw
+        # offers, rematch), joining tables, notifications read, remis requests.
+        "writes": "60/min",
         "tables": "30/min",
         "acts": "300/min",
         "chat": "60/min",
@@ -378,6 +385,9 @@ MOVES_POOL_SIZE = int(os.environ.get("MOVES_POOL_SIZE", "4"))
 # Pings are answered from what each process knows (games/realtime/watch.py);
 # this often at most it checks that against the database, in one read.
 PING_REFRESH_SECONDS = float(os.environ.get("PING_REFRESH_SECONDS", "10"))
+# A game's sockets hear its watcher count at most once this often, across
+# processes (games/realtime/watchers.py): joins and leaves are batched.
+WATCHERS_BATCH_SECONDS = float(os.environ.get("WATCHERS_BATCH_SECONDS", "1.0"))
 # Bots (games/services/bots.py): a human-like pause before a bot's move
 # (uniform in [MIN, MAX] seconds, 0 in tests), the worker's poll, the bot
 # processes each server process thinks in, and how long one process's claim on

@@ -191,10 +191,6 @@ def publish_rematch(game_id: int, summary: dict[str, Any]) -> None:
     _send(game_group(game_id), {"type": "game.rematch", "rematch": summary})
 
 
-def publish_watchers(game_id: int, count: int) -> None:
-    _send(game_group(game_id), {"type": "game.watchers", "count": count})
-
-
 def publish_chat(game_id: int, message: dict[str, Any]) -> None:
     _send(game_group(game_id), {"type": "game.chat", "message": message})
 

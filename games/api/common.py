@@ -12,41 +12,9 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .. import ratelimit
-from ..addresses import request_key
 from ..errors import GameError
-
-
-class AddressIdent:
-    """Anonymous clients told apart by the address games/addresses.py resolves
-    (DRF's own get_ident believes X-Forwarded-For by NUM_PROXIES alone)."""
-
-    def get_ident(self, request) -> str:
-        return request_key(request)
-
-
-class WriteThrottle(AddressIdent, ScopedRateThrottle):
-    """Per-user limits on writes only (reads stay free), by the view's scope.
-
-    Counted with ratelimit.hit() in the shared cache: DRF's own history is a
-    read-modify-write that racing requests overwrite, so two processes (or
-    threads) let through up to twice the rate.
-    """
-
-    def allow_request(self, request, view) -> bool:
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        self.scope = getattr(view, self.scope_attr, None)
-        if not self.scope:
-            return True
-        self.num_requests, self.duration = self.parse_rate(self.get_rate())
-        key = self.get_cache_key(request, view)
-        if key is None:
-            return True
-        self.retry_after = ratelimit.hit(key, self.num_requests, self.duration)
-        return self.retry_after is None
-
-    def wait(self) -> float | None:
-        return self.retry_after
+from .throttles import AddressIdent
+from .throttles import WriteThrottle as WriteThrottle  # the views' throttle, as before
 
 
 class ReadThrottle(AddressIdent, ScopedRateThrottle):
@@ -56,11 +24,8 @@ class ReadThrottle(AddressIdent, ScopedRateThrottle):
 def write_wait(user, scope: str) -> int | None:
     """Count one write of ``user`` into the API's budget for ``scope`` (for a
     page's form doing what an API view does): None, or the seconds to wait."""
-    throttle = WriteThrottle()
-    throttle.scope = scope
-    limit, seconds = throttle.parse_rate(throttle.get_rate())
-    key = throttle.cache_format % {"scope": scope, "ident": user.pk}
-    return ratelimit.hit(key, limit, seconds)
+    limit, seconds = ratelimit.scope_rate(scope)
+    return ratelimit.hit(ratelimit.budget_key(scope, user.pk), limit, seconds)
 
 
 class CostlyRead(APIView):

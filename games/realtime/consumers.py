@@ -17,7 +17,6 @@ from ..publish import (
     game_group,
     in_thread_then_publish,
     player_group,
-    publish_watchers,
     user_group,
 )
 from ..ratelimit import ConnectionBudget
@@ -28,7 +27,7 @@ from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, moves_on_loop, notifications, rematch, remis
 from ..store import presence
-from . import socket_input, watch
+from . import socket_input, watch, watchers
 from .consumer_base import LoopOnlyDispatchMixin
 from .socket_cap import AddressCapMixin
 from .socket_frames import (
@@ -119,7 +118,7 @@ class GameConsumer(
         count = await presence.join(self.game_id, self.channel_name, self.person, self.seat)
         hello["watchers"] = count
         await self.send(text_data=dumps(hello))
-        await db(publish_watchers)(self.game_id, count)
+        watchers.changed(self.game_id)  # the others hear the count batched
 
     async def join_groups(self) -> None:
         self.joined = time.monotonic()
@@ -137,8 +136,8 @@ class GameConsumer(
             watch.games.unwatch(self.game_id)
         if not hasattr(self, "seat"):
             return
-        count = await presence.leave(self.game_id, self.channel_name)
-        await db(publish_watchers)(self.game_id, count)
+        await presence.leave(self.game_id, self.channel_name)
+        watchers.changed(self.game_id)
 
     async def refresh_seat(self) -> None:
         """The user's seat changed (joined, left, moved): start afresh from the
@@ -307,7 +306,7 @@ class NotifyConsumer(
             await self.close(code=4401)
             return
         self.group = user_group(self.user.pk)
-        self.budget = ConnectionBudget(None)
+        self.budget = ConnectionBudget(self.user.pk)  # "read" spends the API's write budget
         self.newest = 0  # the newest notification this page has
         await self.join_group()
         watch.newest_notifications.watch(self.user.pk)
@@ -389,7 +388,7 @@ class RemisQueueConsumer(
             await self.close(code=4403)
             return
         self.user = user
-        self.budget = ConnectionBudget(None)
+        self.budget = ConnectionBudget(user.pk)  # "decide" spends the API's write budget
         await self.channel_layer.group_add(QUEUE_GROUP, self.channel_name)
         await self.accept()
         await self.send_page({})

@@ -92,15 +92,36 @@ def remaining_seats(game: Game) -> list[int]:
     return [s for s in range(game.seat_count) if s not in game.left_seats and not rs.is_referee(s)]
 
 
+def offered_since_own_move(game: Game, seat: int) -> bool:
+    """The seat has offered a draw and made no move since: a new offer (one
+    that accepts nobody's) waits for its next move, so a declined offer cannot
+    be repeated at will (lichess, too, spaces a player's offers by moves)."""
+    events = Event.objects.filter(game=game, seat=seat)
+    last = (
+        events.filter(kind=Event.Kind.DRAW_OFFER)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return last is not None and not events.filter(kind=Event.Kind.ACT, version__gt=last).exists()
+
+
 @conflicts_are_stale
 def game_offer_draw(*, game_id: int, user: Visitor) -> int:
-    """Offer (or accept) a draw; it is agreed when every remaining seat offers."""
+    """Offer (or accept) a draw; it is agreed when every remaining seat offers.
+    A seat offers again only after a move of its own (``offered_since_own_move``)."""
     with transaction.atomic():
         game, seat = locked_player_seat(game_id, user)
         if seat in game.draw_offers:
             raise GameError(
                 "already_offered",
                 gettext_noop("You have already offered a draw."),
+                version=game.version,
+            )
+        if not [s for s in game.draw_offers if s != seat] and offered_since_own_move(game, seat):
+            raise GameError(
+                "offer_too_soon",
+                gettext_noop("You can offer a draw again after your next move."),
                 version=game.version,
             )
         rs = get_ruleset(game.ruleset)

@@ -61,6 +61,43 @@ def notify(
     publish.after_commit(partial(_push, [n.pk for n in notes]))
 
 
+def notify_once(
+    *,
+    user_ids: list[int],
+    kind: str,
+    game: Game,
+    params: dict[str, Any],
+    same: dict[str, Any] | None = None,
+) -> None:
+    """``notify()``, but at most once per game and person: an offer made again
+    (withdrawn and offered anew, declined and offered anew) renews the
+    person's notification of the first one (unread, on top, with these
+    ``params``): no new e-mail, no new web push. Open pages hear of it only
+    if the person had read it, so an offer repeated at will is not a toast
+    repeated at will. ``same``: params that tell this offer apart from others
+    of its ``kind``."""
+    filters = {f"params__{name}": value for name, value in (same or {}).items()}
+    earlier = list(
+        Notification.objects.filter(user_id__in=user_ids, kind=kind, game=game, **filters)
+        .order_by()
+        .values_list("pk", "user_id", "read")
+    )
+    if earlier:
+        Notification.objects.filter(pk__in=[pk for pk, _, _ in earlier]).update(
+            params=params, read=False, created=timezone.now()
+        )
+        seen_again = [pk for pk, _, read in earlier if read]
+        if seen_again:
+            publish.after_commit(partial(_push, seen_again))
+    told = {uid for _, uid, _ in earlier}
+    notify(
+        user_ids=[uid for uid in user_ids if uid not in told],
+        kind=kind,
+        game=game,
+        params=params,
+    )
+
+
 def _outgoing(notes: list[Notification], kind: str, mailed: set[int]) -> list[OutgoingMail]:
     """The outbox rows; a turn notice waits for the player's hourly digest
     (services/mail.py)."""
@@ -145,7 +182,7 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
             get_user_model().objects.filter(pk=offered).values_list("username", flat=True).first()
         )
         others = [uid for seat, uid in users.items() if seat not in game.draw_offers]
-        notify(
+        notify_once(
             user_ids=others,
             kind=Notification.Kind.DRAW_OFFER,
             game=game,

@@ -150,12 +150,14 @@ def _publish_table(game_id: int) -> None:
 
 def _notify_offer(game: Game, holders: dict[int, int | None], accepted: list[int], name: str):
     """The others hear of the offer in their notifications (a challenge),
-    so that it waits for them when they have left the page."""
+    so that it waits for them when they have left the page; once per game
+    (an offer withdrawn and made again renews that notification)."""
     others = [uid for seat, uid in holders.items() if seat not in accepted and uid is not None]
-    notifications.notify(
+    notifications.notify_once(
         user_ids=others,
         kind=Notification.Kind.CHALLENGE,
         game=game,
+        same={"rematch": True},
         params={
             "game": game.pk,
             "title": get_ruleset(game.ruleset).title,

@@ -154,6 +154,9 @@ class MemoryPresence:
     def spectators(self, game_id: int) -> int:
         return self.local.spectators(game_id)
 
+    async def count(self, game_id: int) -> int:
+        return self.local.spectators(game_id)
+
     def spectators_of(self, game_ids: list[int]) -> dict[int, int]:
         return {game_id: self.local.spectators(game_id) for game_id in game_ids}
 
@@ -273,6 +276,10 @@ class RedisPresence:
         except redis.RedisError:
             log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
             return self.local.spectators(game_id)
+
+    async def count(self, game_id: int) -> int:
+        """The spectators across the live processes, changing nothing."""
+        return await self.changed(game_id, "", None, None)
 
     async def refresh(self) -> None:
         """Renew the expiry of every game this process has open, in one
@@ -406,6 +413,11 @@ async def join(game_id: int, socket: str, person: str, seat: int | None) -> int:
 async def leave(game_id: int, socket: str) -> int:
     """A game socket closed; the game's spectators after."""
     return await store().leave(game_id, socket)
+
+
+async def count(game_id: int) -> int:
+    """The game's spectators now, across processes (as ``join`` answers)."""
+    return await store().count(game_id)
 
 
 def spectators(game_id: int) -> int:

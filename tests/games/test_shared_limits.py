@@ -111,3 +111,21 @@ async def test_an_unreachable_redis_lets_the_use_through(settings):
     settings.REDIS_URL = "redis://127.0.0.1:9/0"  # nothing listens on the discard port
     assert await ratelimit.ahit("user:4:act", 1, 5) is None
     assert ratelimit.hit("user:4:act", 1, 5) is None
+
+
+async def test_a_frame_spends_both_its_budgets_in_one_call(redis_cache):
+    """A socket frame counts its burst window and its API twin's budget at once."""
+    budgets = [("user:9:act", 2, 5), ("throttle_acts_9", 3, 60)]
+    waits = [await ratelimit.ahit_all(budgets) for _ in range(4)]
+    assert waits[:2] == [None, None]
+    assert 0 < waits[2] <= 5  # the burst is spent
+    assert 5 < waits[3] <= 60  # and the minute's budget too: the longer wait
+    assert ratelimit.hit("throttle_acts_9", 3, 60) is not None  # the API sees the same count
+
+
+async def test_one_turn_per_window_across_clients(redis_cache):
+    """aclaim: the first caller in a window has the turn, the others wait for its end."""
+    assert await ratelimit.aclaim("watchers:1", 2.0) == 0
+    left = await ratelimit.aclaim("watchers:1", 2.0)
+    assert 0 < left <= 2.0
+    assert await ratelimit.aclaim("watchers:2", 2.0) == 0  # another game's window
