@@ -16,7 +16,6 @@ import redis
 from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
-from rest_framework.throttling import ScopedRateThrottle
 
 from games.models import Event, Game, ImportJob
 from games.rules import get_ruleset
@@ -269,12 +268,9 @@ def shared_counts(request, settings):
 
 
 @pytest.mark.parametrize("shared_counts", ["local", pytest.param("redis", marks=pytest.mark.redis)])
-def test_imports_are_throttled_per_user(shared_counts, settings, monkeypatch):
-    monkeypatch.setattr(
-        ScopedRateThrottle,
-        "THROTTLE_RATES",
-        {**ScopedRateThrottle.THROTTLE_RATES, "imports": "2/hour"},
-    )
+def test_imports_are_throttled_per_user(shared_counts, settings):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "imports": "2/hour"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     settings.IMPORT_PENDING_PER_USER = 10
     export = json.dumps(replays.export_game(finished_halma()[0]))
     eager = client_for(make_user())
