@@ -42,12 +42,11 @@ def leave_or_end(
     paused: bool | None = None,
 ) -> Event:
     """A seat is out (resigned or timed out): 2 seats end the game, more seats
-    ask the ruleset whether play goes on without it. When no person is left
-    in play (bots only), the game ends now: aborted if nobody moved yet,
-    otherwise the leaver ranks last and the bots share the win. With ``offer``, a seat
-    the others may hand to a bot waits for them instead (services/handover.py);
-    ``before``: event items told first (the offer's end), ``paused``: as in
-    ``next_event``."""
+    ask the ruleset whether play goes on without it. The last person leaving
+    ends it whatever the seats (``end_without_people``). With ``offer``, a
+    seat the others may hand to a bot waits for them instead
+    (services/handover.py); ``before``: event items told first (the offer's
+    end), ``paused``: as in ``next_event``."""
     if offer:
         offered = handover.offer_leave(
             game, rs, seat, event_type=event_type, reason=reason, now=now
@@ -58,7 +57,8 @@ def leave_or_end(
     events: list[dict[str, Any]] = [*(before or []), {"type": event_type, "seat": seat}]
     player = player_name(game, seat)
     remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
-    if not any(handover.held_by_person(game, s) for s in remaining):
+    person_leaves = handover.held_by_person(game, seat)  # a bot match plays on without one
+    if person_leaves and not any(handover.held_by_person(game, s) for s in remaining):
         return end_without_people(game, rs, seat, events, remaining, reason=reason, now=now)
     if game.seat_count > 2 and len(remaining) > 1:
         try:
