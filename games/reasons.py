@@ -11,6 +11,10 @@ REASON_DRAW_AGREED = gettext_noop("Drawn by agreement.")
 REASON_ABORTED = gettext_noop("%(player)s aborted the game before every seat had moved.")
 REASON_DECLINED = gettext_noop("%(player)s declined the challenge.")
 REASON_CLOSED = gettext_noop("%(player)s closed the table.")
+REASON_ENDED_EARLY = gettext_noop(
+    "The game ended before every seat had made a move: it is aborted and unrated."
+)
+REASON_NO_PERSON_LEFT = gettext_noop("%(player)s left, and only bots were left to play.")
 REASON_LAST_LEFT = gettext_noop("Everybody else left the game.")
 REASON_APPROVED = {
     "repetition": gettext_noop("Remis by repetition, approved by an admin."),

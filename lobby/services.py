@@ -379,6 +379,7 @@ def _table_with_bots(
         raise GameError("bad_bot", gettext_noop('Name the bot as {"level": "easy"}.'))
     if challenge:
         raise GameError("bad_bot", gettext_noop("Play a bot or challenge a user, not both."))
+    _refuse_rated_bot(rated)
     if "levels" in bot:
         return _bot_match(host, rs, bot["levels"], options, clock)
     level = bot_accounts.clean_level(bot.get("level"))
@@ -392,7 +393,7 @@ def _table_with_bots(
             host_seat=host_seat,
             clock=clock,
             auto_start=True,
-            rated=rated,  # a game against a bot is casual unless chosen rated
+            rated=rated,  # a game with a bot is casual: never rated
         )
         return _seat_bot(Game.objects.select_for_update().get(pk=game.pk), level)
 
@@ -433,8 +434,17 @@ def _bot_match(host: Any, rs: Any, levels: Any, options: Any, clock: Any) -> Gam
     return game
 
 
+def _refuse_rated_bot(rated: bool | None) -> None:
+    """Ratings are between people: a bot account never sits at a rated table."""
+    if rated:
+        raise GameError(
+            "bad_request", gettext_noop("A rated table cannot seat a bot; make it casual.")
+        )
+
+
 def _seat_bot(game: Game, level: str, index: int | None = None) -> Game:
     """Seat ``level``'s bot at the locked open ``game``; start it once full."""
+    _refuse_rated_bot(game.rated)
     user = bot_accounts.bot_user(game.ruleset, level)
     seats = list(Seat.objects.filter(game=game).order_by("index"))
     if any(s.user_id == user.pk for s in seats):

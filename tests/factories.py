@@ -100,3 +100,26 @@ def import_export(client: APIClient, data) -> dict:
     while run_imports():
         pass
     return client.get(queued["Location"]).json()
+
+
+def every_seat_moves(game: Game, *, seed: int = 0, limit: int = 200) -> Game:
+    """Random legal moves through ``game_act`` until every seat to play made a
+    move of its own (a game ending earlier is an abort, never rated)."""
+    import random
+
+    from games.rules import get_ruleset
+    from games.selectors.ratings import own_movers
+    from games.services.play import game_act
+
+    rs, rng = get_ruleset(game.ruleset), random.Random(seed)
+    playing = {s for s in range(game.seat_count) if not rs.is_referee(s)}
+    for _ in range(limit):
+        game.refresh_from_db()
+        moved = own_movers(game)
+        if playing <= moved:
+            return game
+        seat = next((s for s in game.to_act if s not in moved), game.to_act[0])
+        user = game.seats.get(index=seat).user
+        action = rs.random_action(rs.decode(game.state), seat, rng)
+        game_act(game_id=game.pk, user=user, version=game.version, action=action)
+    raise AssertionError("some seat never got to move")

@@ -28,7 +28,7 @@ _MAKERS = {
 
 SLUGS = tuple(_MAKERS)
 
-__all__ = ["LEVELS", "SLUGS", "Bot", "decide", "get_bot"]
+__all__ = ["LEVELS", "SLUGS", "Bot", "decide", "decide_or_report", "get_bot"]
 
 
 def get_bot(slug: str, level: str) -> Bot:
@@ -45,3 +45,16 @@ def decide(slug: str, level: str, encoded: dict[str, Any], seat: int, seed: int)
     (plain arguments in, a plain action out, so it crosses a process pool)."""
     state = get_ruleset(slug).decode(encoded)
     return get_bot(slug, level).choose(state, seat, seed=seed)
+
+
+def decide_or_report(
+    slug: str, level: str, encoded: dict[str, Any], seat: int, seed: int
+) -> dict[str, Any]:
+    """``decide`` as the bot processes run it: ``{"action": ...}``, or
+    ``{"failed": why}`` when the bot itself failed (even ``Guarded``'s random
+    action). The failure comes back as data, so anything the pool raises is
+    the machinery's, never the bot's: the worker retries that later."""
+    try:
+        return {"action": decide(slug, level, encoded, seat, seed)}
+    except Exception as exc:  # the bot's own bug, reported to the worker
+        return {"failed": f"{type(exc).__name__}: {exc}"[:500]}

@@ -8,6 +8,13 @@ sends would wait for it), pause the rest of a human-like delay on the loop
 (holding nothing), then move through the services, publishing from the loop
 like a socket's move. A turn is never started from a socket request,
 and a game whose bot is to act after a restart is found by the next poll.
+
+A failure of the machinery (a bot process that died and broke the pool, the
+database gone for a moment, any error but the bot's own) never costs the
+bot's seat: the claim is released and the game's turn retried after a
+backoff that doubles up to ``RETRY_MAX_SECONDS``; a broken pool is replaced.
+Only a bot that fails by itself (its ``Guarded`` random action included)
+gives up its seat, as ``services.bots.give_up`` says.
 """
 
 from __future__ import annotations
@@ -18,18 +25,22 @@ import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from ..bots import decide
+from ..bots import decide_or_report
 from ..publish import in_thread_then_publish
 from ..services import bots
 from ..threads import closing_connections
 from .polling import poll_forever
 
 log = logging.getLogger(__name__)
+# Retrying a turn whose thinking machinery failed: 2 s, 4 s, 8 s ... at most 2 minutes.
+RETRY_FIRST_SECONDS = 2.0
+RETRY_MAX_SECONDS = 120.0
 
 
 class Thinkers:
@@ -47,12 +58,21 @@ class Thinkers:
         return self.pool
 
     async def decide(self, *args: Any) -> dict[str, Any]:
+        """``decide_or_report``'s answer; raises only when the pool fails."""
         loop = asyncio.get_running_loop()
+        pool = self.executor()
         try:
-            return await loop.run_in_executor(self.executor(), decide, *args)
+            return await loop.run_in_executor(pool, decide_or_report, *args)
         except BrokenProcessPool:
-            self.pool = None
+            self.replace(pool)
             raise
+
+    def replace(self, broken: Executor) -> None:
+        """Drop a broken pool (its live processes, if any, are let go): the
+        next turn starts a new one."""
+        if self.pool is broken:
+            self.pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
 
 
 thinkers = Thinkers()
@@ -65,12 +85,23 @@ def pause_for(turn: bots.BotTurn) -> float:
     return rng.uniform(low, max(low, high))
 
 
+@dataclass(frozen=True)
+class Retry:
+    failures: int
+    at: float  # loop time
+
+
+def retry_after(failures: int) -> float:
+    return min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (failures - 1))
+
+
 class BotWorker:
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
         self.stopping = asyncio.Event()
         self.busy: set[int] = set()  # games this process is taking a turn in
         self.turns: set[asyncio.Task] = set()
+        self.retries: dict[int, Retry] = {}  # games whose last turn failed here
 
     def ensure_started(self) -> None:
         if self.task is None or self.task.done():
@@ -94,8 +125,13 @@ class BotWorker:
 
     async def start_due_turns(self) -> None:
         due = sync_to_async(closing_connections(bots.due_turns), thread_sensitive=False)
-        for turn in await due():
-            if turn.game_id not in self.busy:
+        now = asyncio.get_running_loop().time()
+        turns = await due()
+        due_games = {turn.game_id for turn in turns}  # a game no longer due forgets its failures
+        self.retries = {g: r for g, r in self.retries.items() if g in due_games}
+        for turn in turns:
+            retry = self.retries.get(turn.game_id)
+            if turn.game_id not in self.busy and (retry is None or retry.at <= now):
                 self.start(turn)
 
     def start(self, turn: bots.BotTurn) -> None:
@@ -115,21 +151,45 @@ class BotWorker:
             action = await self.think(turn, encoded)
             if action is None:
                 await in_thread_then_publish(bots.give_up)(turn)
-                return
-            await asyncio.sleep(max(0.0, pause_for(turn) - (loop.time() - began)))
-            await in_thread_then_publish(bots.move)(turn, action)
+            else:
+                await asyncio.sleep(max(0.0, pause_for(turn) - (loop.time() - began)))
+                await in_thread_then_publish(bots.move)(turn, action)
+            self.retries.pop(turn.game_id, None)
         except Exception:
-            log.exception("bot turn in game %s failed", turn.game_id)
+            await self.retry_later(turn)
         finally:
             self.busy.discard(turn.game_id)
 
     async def think(self, turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
-        """The action, or None after logging why there is none."""
-        try:
-            return await thinkers.decide(*bots.think_args(turn, encoded))
-        except Exception:
-            log.exception("the %s bot found no action in game %s", turn.level, turn.game_id)
+        """The bot's action, or None when the bot itself failed (logged). A
+        failing pool raises: that is no reason for the bot to give up."""
+        answer = await thinkers.decide(*bots.think_args(turn, encoded))
+        if "failed" in answer:
+            log.error(
+                "the %s bot found no action in game %s: %s",
+                turn.level,
+                turn.game_id,
+                answer["failed"],
+            )
             return None
+        return answer["action"]
+
+    async def retry_later(self, turn: bots.BotTurn) -> None:
+        """Release the claim (best effort: it lapses anyway) and back off."""
+        failures = self.retries[turn.game_id].failures + 1 if turn.game_id in self.retries else 1
+        delay = retry_after(failures)
+        log.exception(
+            "bot turn in game %s failed (%s in a row); retried in %.0f s",
+            turn.game_id,
+            failures,
+            delay,
+        )
+        at = asyncio.get_running_loop().time() + delay
+        self.retries[turn.game_id] = Retry(failures, at)
+        try:
+            await sync_to_async(closing_connections(bots.release), thread_sensitive=False)(turn)
+        except Exception:
+            log.warning("could not release the bot's claim in game %s", turn.game_id)
 
 
 bot_worker = BotWorker()

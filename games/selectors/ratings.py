@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..models import Game, Rating, RatingChange
+from django.db.models import BooleanField, ExpressionWrapper, Min, Q
+
+from ..models import Event, Game, Rating, RatingChange
 from ..users import is_bot
 
 # openskill's Plackett-Luce starts everybody at mu 25, sigma 25/3.
@@ -46,10 +48,37 @@ def speed_label(speed: str) -> str:
 
 
 def counts_as_rated(rated: bool | None, users: Iterable[Any]) -> bool:
-    """Rated when chosen; by default rated between people, casual with a bot."""
-    if rated is not None:
-        return rated
-    return not any(is_bot(u) for u in users)
+    """Rated between people unless chosen casual; never with a bot account
+    seated (a bot's rating would rank it, and a person farm it)."""
+    return rated is not False and not any(is_bot(u) for u in users)
+
+
+def own_movers(game: Game) -> set[int]:
+    """The seats that made a move of their own: an ``act`` event of the seat,
+    before a bot took it over if one did (the bot's moves are not the
+    player's). Read once, when a game ends: one grouped query, and one count
+    per handed-over seat."""
+    first_act = dict(
+        Event.objects.filter(game=game, kind=Event.Kind.ACT)
+        .values("seat")
+        .annotate(first=Min("version"))
+        .values_list("seat", "first")
+    )
+    movers = set()
+    for seat, version in first_act.items():
+        handed_at = (game.handovers.get(str(seat)) or {}).get("move")
+        if handed_at is not None:  # the bot plays from act number ``handed_at`` on
+            before = Event.objects.filter(game=game, kind=Event.Kind.ACT, version__lte=version)
+            if before.count() >= handed_at:
+                continue
+        movers.add(seat)
+    return movers
+
+
+def every_seat_moved(game: Game, is_referee: Any) -> bool:
+    """Whether every playing seat (not a game master) made a move of its own."""
+    playing = {s for s in range(game.seat_count) if not is_referee(s)}
+    return playing <= own_movers(game)
 
 
 def ratings_of(user: Any) -> list[dict[str, Any]]:
@@ -82,11 +111,14 @@ def history_of(user: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
 
 
 def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
-    """The best players of one game at one speed; provisional ones included, marked."""
+    """The best players of one game at one speed, bots never: every established
+    player first, then the provisional ones (marked), each by rating."""
+    settled = ExpressionWrapper(Q(games__gte=PROVISIONAL_GAMES), output_field=BooleanField())
     rows = (
-        Rating.objects.filter(ruleset=ruleset, speed=speed, games__gt=0)
+        Rating.objects.filter(ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False)
         .select_related("user")
-        .order_by("-display", "-games", "user__username")[:LEADERBOARD_SIZE]
+        .annotate(settled=settled)
+        .order_by("-settled", "-display", "-games", "user__username")[:LEADERBOARD_SIZE]
     )
     return [
         {

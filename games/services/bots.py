@@ -103,6 +103,12 @@ def claim(turn: BotTurn) -> dict[str, Any] | None:
         return game.state
 
 
+def release(turn: BotTurn) -> None:
+    """Free this process's claim on ``turn`` (its thinking machinery failed):
+    the next poll, here or in another process, may take it again."""
+    Game.objects.filter(pk=turn.game_id, bot_claim=turn.version).update(bot_claim_at=None)
+
+
 def think_args(turn: BotTurn, encoded: dict[str, Any]) -> tuple[Any, ...]:
     """``games.bots.decide``'s arguments for this turn (plain data: the
     worker sends them to a bot process)."""

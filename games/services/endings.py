@@ -13,7 +13,13 @@ from ..models import (
     Event,
     Game,
 )
-from ..reasons import REASON_ABORTED, REASON_DRAW_AGREED, REASON_RESIGNED
+from ..reasons import (
+    REASON_ABORTED,
+    REASON_DRAW_AGREED,
+    REASON_ENDED_EARLY,
+    REASON_NO_PERSON_LEFT,
+    REASON_RESIGNED,
+)
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from . import handover
 from .events import append_event, ended, player_name
@@ -36,10 +42,11 @@ def leave_or_end(
     paused: bool | None = None,
 ) -> Event:
     """A seat is out (resigned or timed out): 2 seats end the game, more seats
-    ask the ruleset whether play goes on without it. With ``offer``, a seat
-    the others may hand to a bot waits for them instead (services/handover.py);
-    ``before``: event items told first (the offer's end), ``paused``: as in
-    ``next_event``."""
+    ask the ruleset whether play goes on without it. The last person leaving
+    ends it whatever the seats (``end_without_people``). With ``offer``, a
+    seat the others may hand to a bot waits for them instead
+    (services/handover.py); ``before``: event items told first (the offer's
+    end), ``paused``: as in ``next_event``."""
     if offer:
         offered = handover.offer_leave(
             game, rs, seat, event_type=event_type, reason=reason, now=now
@@ -50,6 +57,9 @@ def leave_or_end(
     events: list[dict[str, Any]] = [*(before or []), {"type": event_type, "seat": seat}]
     player = player_name(game, seat)
     remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
+    person_leaves = handover.held_by_person(game, seat)  # a bot match plays on without one
+    if person_leaves and not any(handover.held_by_person(game, s) for s in remaining):
+        return end_without_people(game, rs, seat, events, remaining, reason=reason, now=now)
     if game.seat_count > 2 and len(remaining) > 1:
         try:
             state, more = rs.leave(state, seat)
@@ -71,6 +81,39 @@ def leave_or_end(
     result = ended(game, reason, winners=remaining, player=player)
     return append_event(
         game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result, now=now
+    )
+
+
+def end_without_people(
+    game: Game,
+    rs: Ruleset,
+    seat: int,
+    events: list[dict[str, Any]],
+    remaining: list[int],
+    *,
+    reason: str,
+    now,
+) -> Event:
+    """The last person left: bots would play on for nobody, so the game ends
+    now; aborted if nobody moved yet, else the leaver ranks last and the
+    seats still in play share the win (as a resignation ranks them)."""
+    if not Event.objects.filter(game=game, kind=Event.Kind.ACT).exists():
+        result, status = ended(game, REASON_ENDED_EARLY, winners=[]), Game.Status.ABORTED
+    else:
+        if len(remaining) > 1:
+            reason = REASON_NO_PERSON_LEFT
+        result = ended(game, reason, winners=remaining, player=player_name(game, seat))
+        status = Game.Status.FINISHED
+    return append_event(
+        game,
+        rs,
+        rs.decode(game.state),
+        seat=seat,
+        kind=Event.Kind.END,
+        events=events,
+        result=result,
+        status=status,
+        now=now,
     )
 
 

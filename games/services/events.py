@@ -17,6 +17,7 @@ from ..models import (
     RemisRequest,
     Seat,
 )
+from ..reasons import REASON_ENDED_EARLY
 from ..rules import Ruleset
 from ..rules.base import RemisQueue, implements
 from ..selectors.replays import request_build
@@ -70,8 +71,16 @@ def append_event(game: Game, rs: Ruleset, state: Any, **change: Any) -> Event:
 
     ``change`` as ``next_event`` takes it: ``result`` ends the game by the
     platform (resign, flag, draw, abort); otherwise the ruleset's outcome
-    decides.
+    decides. The platform ending a game that would be rated before every
+    seat moved aborts it instead (``ratings.ends_early``): nobody wins it.
     """
+    result, status = change.get("result"), change.get("status", Game.Status.FINISHED)
+    if result is not None and status == Game.Status.FINISHED and ratings.ends_early(game, rs):
+        change = {
+            **change,
+            "result": ended(game, REASON_ENDED_EARLY, winners=[]),
+            "status": Game.Status.ABORTED,
+        }
     before_to_act, status_before = list(game.to_act), game.status
     event = next_event(game, rs, state, **change)
     lobby_changed = changes_lobby(status_before, game, event)

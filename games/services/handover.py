@@ -68,19 +68,16 @@ def offer_leave(
         for s in range(game.seat_count)
         if s != seat and s not in game.left_seats and not leaving(game, s)
     ]
-    if game.seat_count < 3 or len(others) < 2:
-        return None
+    if game.seat_count < 3 or len(others) < 2 or not voters(game, seat):
+        return None  # no person would play on to decide: endings.leave_or_end
     game.draw_offers = [s for s in game.draw_offers if s != seat]
     until = now + timedelta(seconds=decision_seconds(game))
     leave = {"reason": reason, "event": event_type, "until": until.isoformat()}
     game.handovers = {**game.handovers, str(seat): {"votes": [], "move": None, "leave": leave}}
-    items: list[dict[str, Any]] = [{"type": event_type, "seat": seat}]
-    if voters(game, seat):
-        items.append({"type": "handover_offered", "seat": seat, "until": leave["until"]})
-        paused: bool | None = True
-    else:  # every other seat is a bot's: it takes over at once
-        items.append(take_over(game, seat))
-        paused = None
+    items = [
+        {"type": event_type, "seat": seat},
+        {"type": "handover_offered", "seat": seat, "until": leave["until"]},
+    ]
     return append_event(
         game,
         rs,
@@ -88,7 +85,7 @@ def offer_leave(
         seat=seat,
         kind=Event.Kind.HANDOVER,
         events=items,
-        paused=paused,
+        paused=True,
         now=now,
     )
 
@@ -134,16 +131,14 @@ def player_returns(game: Game, seat: int) -> None:
         game.handovers = {k: v for k, v in game.handovers.items() if k != str(seat)}
 
 
+def held_by_person(game: Game, seat: int) -> bool:
+    """Whether a person still plays ``seat``: not a bot's, not left or leaving."""
+    return str(seat) not in game.bots and seat not in game.left_seats and not leaving(game, seat)
+
+
 def voters(game: Game, seat: int) -> list[int]:
     """Who must agree: every seat still in play that a person holds, but ``seat``."""
-    return [
-        s
-        for s in range(game.seat_count)
-        if s != seat
-        and s not in game.left_seats
-        and str(s) not in game.bots
-        and not leaving(game, s)
-    ]
+    return [s for s in range(game.seat_count) if s != seat and held_by_person(game, s)]
 
 
 def parse_seat(value: Any) -> int:

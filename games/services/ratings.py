@@ -2,7 +2,11 @@
 ends it: ``events.store_event`` calls ``rate_game`` for the event that
 finishes a game, whichever way it finished (a move, a resignation, a
 time-out, an agreed draw, an admin's remis, a campaign's end). An abort ends
-as ``aborted``, never ``finished``, so it is never rated.
+as ``aborted``, never ``finished``, so it is never rated; nor is a game with
+a bot account seated, or one in which a playing seat never made a move of
+its own (a resignation at move 0 farms nothing: ``ends_early`` turns such an
+ending into an abort). A seat handed to a bot mid-game still belongs to the
+person who left it: the game stays rated, and they rank by when they left.
 
 Two rated games ending at once for one player both count: the players'
 rating rows are created if missing (insert, ignoring a concurrent twin) and
@@ -21,19 +25,22 @@ from openskill.models import PlackettLuce
 
 from ..errors import GameError
 from ..models import Event, Game, Rating, RatingChange, Seat
+from ..rules import get_ruleset
 from ..selectors.ratings import (
     BASE_DISPLAY,
     BASE_MU,
     BASE_SIGMA,
     counts_as_rated,
+    every_seat_moved,
     shown,
     speed_of,
 )
 
 MODEL = PlackettLuce(mu=BASE_MU, sigma=BASE_SIGMA)
-# Seats that do not compete: Hexenhalma's game master runs the campaign.
-UNRATED_SEATS = {"hexenhalma": frozenset({0})}
-LEAVE_EVENTS = ("resigned", "flagged")
+# Event items that take a seat out of the competition: its player resigned or
+# ran out of time (the seat leaves, or waits for a bot), or a bot took it over.
+LEAVE_EVENTS = ("resigned", "flagged", "handed_to_bot")
+LEAVE_KINDS = (Event.Kind.LEAVE, Event.Kind.END, Event.Kind.HANDOVER)
 
 
 def clean_rated(rated: Any) -> bool | None:
@@ -43,19 +50,43 @@ def clean_rated(rated: Any) -> bool | None:
     raise GameError("bad_request", gettext_noop('"rated" must be true or false.'))
 
 
+def ends_early(game: Game, rs: Any) -> bool:
+    """Whether a game that would be rated is ending before every playing seat
+    made a move of its own: such an ending is an abort (``append_event``)."""
+    if game.imported:
+        return False
+    users = [s.user for s in Seat.objects.filter(game=game).select_related("user") if s.user_id]
+    return counts_as_rated(game.rated, users) and not every_seat_moved(game, rs.is_referee)
+
+
+def leaving_order(game: Game) -> list[int]:
+    """The seats that left, resigned, ran out of time or were handed to a bot,
+    in the order they did (each at its first such event). Few events of a
+    game are of these kinds; they are read once, when it ends."""
+    items = (
+        Event.objects.filter(game=game, kind__in=LEAVE_KINDS)
+        .order_by("version")
+        .values_list("events", flat=True)
+    )
+    order: list[int] = []
+    for events in items:
+        for item in events:
+            if item.get("type") in LEAVE_EVENTS and item.get("seat") not in order:
+                order.append(item["seat"])
+    return order
+
+
 def finishing_places(
-    seats: list[int], result: dict[str, Any], events: list[dict[str, Any]], left: list[int]
+    seats: list[int], result: dict[str, Any], events: list[dict[str, Any]], leavers: list[int]
 ) -> dict[int, int]:
     """Each rated seat's place (1 = first; tied seats share a place).
 
-    Seats that left or ran out of time (a seat handed to a bot included)
-    rank last, a later leaver above an earlier one; among the others, a campaign's standings (Hexenhalma: goals,
-    then points) decide, else a draw ties everybody and otherwise the winners
-    come first and the rest tie (Malefiz).
+    ``leavers`` (in the order they left: a seat handed to a bot included)
+    rank last, a later leaver above an earlier one; among the others, a
+    campaign's standings (Hexenhalma: goals, then points) decide, else a draw
+    ties everybody and otherwise the winners come first and the rest tie
+    (Malefiz).
     """
-    # A seat handed to a bot after its player's time ran out counts as left then.
-    handed = [h["seat"] for h in sorted(result.get("handovers") or [], key=lambda h: h["move"])]
-    leavers = [*handed, *left, *[e["seat"] for e in events if e.get("type") in LEAVE_EVENTS]]
     standings = next(
         (e["standings"] for e in events if e.get("type") == "finished" and "standings" in e), None
     )
@@ -106,16 +137,18 @@ def rate_game(game: Game, event: Event) -> None:
         return
     if not any(e.get("type") == "game_over" for e in event.events):
         return  # not the event that finished it
-    skip = UNRATED_SEATS.get(game.ruleset, frozenset())
-    seated = {
+    rs = get_ruleset(game.ruleset)
+    users = {
         s.index: s.user
         for s in Seat.objects.filter(game=game, user__isnull=False).select_related("user")
-        if s.index not in skip
     }
-    if len(seated) < 2 or not counts_as_rated(game.rated, seated.values()):
+    seated = {i: u for i, u in users.items() if not rs.is_referee(i)}  # a game master: unrated
+    if len(seated) < 2 or not counts_as_rated(game.rated, users.values()):
+        return
+    if not every_seat_moved(game, rs.is_referee):
         return
     order = sorted(seated)
-    places = finishing_places(order, game.result or {}, event.events, list(game.left_seats))
+    places = finishing_places(order, game.result or {}, event.events, leaving_order(game))
     speed = speed_of(game.clock)
     rows = locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
     teams = [

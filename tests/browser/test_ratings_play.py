@@ -1,6 +1,6 @@
 """A rated game in Chromium, end to end: ann opens a rated Halma table from
 the lobby (the Rated box is ticked by default; bob's lobby lists it as
-rated), they play a move, bob resigns, and both profiles show the new
+rated), each plays a move, bob resigns, and both profiles show the new
 ratings, their history charts, the game and the head-to-head record (at
 1280 and 360 px wide: screenshots in artifacts/screenshots/).
 
@@ -40,6 +40,8 @@ class RatedGameTest(BrowserLiveTestCase):
             self.wait_connected(page)
         self.move(a, [[9, 6], [7, 6]])
         self.wait_version(b, 2)
+        self.move(b, [[4, 0], [5, 0]])  # every seat moves: before that, a resignation aborts
+        self.wait_version(a, 3)
         self.resign(b)
         for page in (a, b):
             page.wait_for_function("() => window.__game.model.state.status === 'finished'")

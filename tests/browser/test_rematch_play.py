@@ -7,7 +7,7 @@ import pytest
 
 from games.models import Game, Seat
 from lobby import services as lobby
-from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user
+from tests.factories import BLACK_MOVE, FIRST_MOVE, every_seat_moves, make_user
 
 from .helpers import BrowserLiveTestCase, off_loop
 
@@ -75,6 +75,7 @@ class RematchInTheBrowser(BrowserLiveTestCase):
 
     def test_an_offer_waits_in_the_bell_of_a_player_who_left_the_page(self):
         game, white, black = off_loop(self._started)
+        off_loop(every_seat_moves, game)  # before that, a resignation aborts: no rematch
         b = self.open("black", black, game.pk, 1280)
         b.evaluate("() => window.__game.socket.send({type: 'resign'})")
         b.wait_for_selector("[data-testid=rematch-offer]")

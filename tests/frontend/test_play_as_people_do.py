@@ -69,6 +69,7 @@ def test_the_game_master_has_no_players_commands(command):
 
 def test_the_teams_agree_a_draw_without_the_game_master():
     game_id, _gm, one, two = new_campaign()
+    Game.objects.filter(pk=game_id).update(rated=False)  # rated, no team moved: an abort
     game_offer_draw(game_id=game_id, user=one)
     game_accept_draw(game_id=game_id, user=two)
     game = Game.objects.get(pk=game_id)

@@ -8,7 +8,7 @@ from django.test import Client
 
 from frontend.charts import rating_chart
 from games.services.endings import game_resign
-from tests.factories import make_user, started_game
+from tests.factories import every_seat_moves, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def test_a_profile_shows_ratings_chart_recent_games_and_head_to_head():
     ann, bob = make_user("ann"), make_user("bob")
     for _ in range(2):
-        game = started_game(players=[ann, bob])
+        game = every_seat_moves(started_game(players=[ann, bob]))  # else an abort
         game_resign(game_id=game.pk, user=bob)
     client = Client()
     client.force_login(bob)
@@ -32,7 +32,7 @@ def test_a_profile_shows_ratings_chart_recent_games_and_head_to_head():
 
 def test_the_leaderboard_has_speed_tabs_and_links_players():
     ann, bob = make_user("ann"), make_user("bob")
-    game_resign(game_id=started_game(players=[ann, bob]).pk, user=bob)
+    game_resign(game_id=every_seat_moves(started_game(players=[ann, bob])).pk, user=bob)
     page = Client().get("/leaderboard/halma/").content.decode()
     assert page.index('href="/players/ann/"') < page.index('href="/players/bob/"')
     assert 'aria-current="page"' in page and "?speed=realtime" in page

@@ -123,7 +123,7 @@ def test_vacation_stops_the_clock_and_the_sweeper_waits(clock):
     version = game.version
     clock.advance(4 * DAY)
     sweep_once()
-    assert fresh(realtime).status == Game.Status.FINISHED  # its clock ran out
+    assert fresh(realtime).status == Game.Status.ABORTED  # its clock ran out before a move
     assert fresh(game).version == version  # while this one waits
     clock.advance(DAY)  # the vacation ends: the clock runs again with what it had
     assert sweep_once() == 1

@@ -23,7 +23,7 @@ from games.services.endings import game_resign
 from games.services.handover import game_handover_agree
 from games.services.leavers import game_handover_decline
 from lobby import services as lobby
-from tests.factories import make_user
+from tests.factories import every_seat_moves, make_user
 
 from .test_hexenhalma_platform import act
 
@@ -138,7 +138,9 @@ def test_a_timeout_is_offered_and_the_bot_gets_time_to_play():
     assert game.bots == {str(seat): "medium"} and game.deadline > timezone.now()
 
 
-def test_with_only_bots_left_the_bot_takes_over_at_once():
+def test_with_only_bots_left_no_offer_the_game_ends():
+    """Nobody would be left to decide or to play with: no offer, the game ends
+    (aborted, as nobody moved; tests/games/test_ratings_hold.py plays it on)."""
     game, users = malefiz()
     leaver = game.to_act[0]
     Game.objects.filter(pk=game.pk).update(
@@ -146,19 +148,18 @@ def test_with_only_bots_left_the_bot_takes_over_at_once():
     )
     game_resign(game_id=game.pk, user=users[leaver])
     game.refresh_from_db()
-    assert not game.paused and game.bots[str(leaver)] == "medium"
-    assert [i["type"] for i in Event.objects.filter(game=game).last().events] == [
-        "resigned",
-        "handed_to_bot",
-    ]
+    assert game.status == Game.Status.ABORTED and game.handovers == {}
+    assert [i["type"] for i in Event.objects.filter(game=game).last().events] == ["resigned"]
 
 
 def test_a_two_seat_game_and_a_third_to_last_leaver_are_unaffected():
     game, users = malefiz(2)
+    every_seat_moves(game)
     game_resign(game_id=game.pk, user=users[0])
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.handovers == {}
     game, users = malefiz(3)
+    every_seat_moves(game)
     game_resign(game_id=game.pk, user=users[0])
     game_handover_decline(game_id=game.pk, user=users[1], seat=0)
     game_resign(game_id=game.pk, user=users[1])  # one would remain: no offer

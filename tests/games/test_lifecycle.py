@@ -36,8 +36,12 @@ pytestmark = pytest.mark.django_db
 
 
 def new_game(clock=None, players=2, ruleset="halma"):
+    """A casual game: these tests end games before every seat moved, which
+    aborts a rated one (tests/games/test_ratings_hold.py)."""
     users = [make_user() for _ in range(players)]
-    game = lobby.table_create(host=users[0], ruleset=ruleset, seat_count=players, clock=clock)
+    game = lobby.table_create(
+        host=users[0], ruleset=ruleset, seat_count=players, clock=clock, rated=False
+    )
     for user in users[1:]:
         lobby.table_join(game_id=game.pk, user=user)
     lobby.table_start(game_id=game.pk, user=users[0])

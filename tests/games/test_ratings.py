@@ -3,6 +3,7 @@ aborted games left alone, the table's rated choice and the players API."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -18,7 +19,13 @@ from games.services.leavers import game_handover_decline
 from games.services.play import game_act, game_timeout
 from games.services.ratings import finishing_places
 from games.users import is_bot
-from tests.factories import FIRST_MOVE, client_for, hexenhalma_campaign, make_user, started_game
+from tests.factories import (
+    client_for,
+    every_seat_moves,
+    hexenhalma_campaign,
+    make_user,
+    started_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -49,8 +56,9 @@ def finish_with(monkeypatch, game: Game, outcome: dict) -> None:
     game.refresh_from_db()
     seat = game.to_act[0]
     user = game.seats.get(index=seat).user
+    action = rs.random_action(rs.decode(game.state), seat, random.Random(0))
     monkeypatch.setattr(rs, "outcome", lambda state: dict(outcome))
-    game_act(game_id=game.pk, user=user, version=game.version, action={"type": "roll"})
+    game_act(game_id=game.pk, user=user, version=game.version, action=action)
     monkeypatch.undo()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -58,7 +66,7 @@ def finish_with(monkeypatch, game: Game, outcome: dict) -> None:
 
 def test_three_players_winner_first_the_others_tied_as_openskill_says(monkeypatch):
     players = [make_user() for _ in range(3)]
-    game = started_game("malefiz", players=players)
+    game = every_seat_moves(started_game("malefiz", players=players))
     finish_with(monkeypatch, game, {"winners": [1], "draw": False, "reason": "finished"})
     assert places(game, players) == [2, 1, 2]
     want = expected([2, 1, 2])
@@ -70,7 +78,7 @@ def test_three_players_winner_first_the_others_tied_as_openskill_says(monkeypatc
 
 def test_a_leaver_ranks_last_below_the_players_who_lost(monkeypatch):
     players = [make_user() for _ in range(3)]
-    game = started_game("malefiz", players=players)
+    game = every_seat_moves(started_game("malefiz", players=players))
     game_resign(game_id=game.pk, user=players[2])  # three seats: play goes on without it
     game_handover_decline(game_id=game.pk, user=players[0], seat=2)  # no bot: it leaves
     game.refresh_from_db()
@@ -80,18 +88,17 @@ def test_a_leaver_ranks_last_below_the_players_who_lost(monkeypatch):
     assert stored(game, players) == pytest.approx(expected([1, 2, 3]))
 
 
-def test_finishing_places_rank_leavers_and_handed_over_seats_last():
+def test_finishing_places_rank_leavers_last_a_later_one_higher():
     result = {"winners": [1], "draw": False, "handovers": [{"seat": 3, "move": 9}]}
-    resigned = [{"type": "resigned", "seat": 2}, {"type": "game_over"}]
-    assert finishing_places([0, 1, 2, 3], result, resigned, left=[]) == {0: 2, 1: 1, 2: 3, 3: 4}
+    assert finishing_places([0, 1, 2, 3], result, [], leavers=[3, 2]) == {0: 2, 1: 1, 2: 3, 3: 4}
+    assert finishing_places([0, 1, 2, 3], result, [], leavers=[2, 3]) == {0: 2, 1: 1, 2: 4, 3: 3}
     draw = {"winners": [], "draw": True}
-    assert finishing_places([0, 1, 2], draw, [], left=[1]) == {0: 1, 1: 3, 2: 1}
+    assert finishing_places([0, 1, 2], draw, [], leavers=[1]) == {0: 1, 1: 3, 2: 1}
 
 
 def test_two_seats_resignation_rates_the_winner_first():
     white, black = make_user(), make_user()
-    game = started_game(players=[white, black])
-    game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    game = every_seat_moves(started_game(players=[white, black]))
     game_resign(game_id=game.pk, user=white)
     assert places(game, [white, black]) == [2, 1]
     assert stored(game, [white, black]) == pytest.approx(expected([2, 1]))
@@ -100,16 +107,17 @@ def test_two_seats_resignation_rates_the_winner_first():
 def test_a_time_out_ranks_last_and_rates_the_realtime_speed():
     white, black = make_user(), make_user()
     game = started_game(players=[white, black], clock={"kind": "realtime", "minutes": 1})
+    every_seat_moves(game)
     assert game_timeout(game_id=game.pk, now=timezone.now() + timedelta(hours=1)) is not None
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["winners"] == [1]
-    assert places(game, [white, black]) == [2, 1]
+    assert places(game, [white, black]) == [2, 1]  # white was to move again
     assert set(Rating.objects.values_list("speed", flat=True)) == {"realtime"}
 
 
 def test_an_agreed_draw_ties_everybody():
     white, black = make_user(), make_user()
-    game = started_game(players=[white, black])
+    game = every_seat_moves(started_game(players=[white, black]))
     game_offer_draw(game_id=game.pk, user=white)
     game_offer_draw(game_id=game.pk, user=black)
     assert places(game, [white, black]) == [1, 1]
@@ -138,20 +146,21 @@ def test_casual_and_aborted_games_leave_ratings_alone():
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
-def test_games_against_a_bot_are_casual_unless_chosen_rated():
+def test_games_with_a_bot_account_are_never_rated_even_if_marked_rated():
     person, bot = make_user(), make_user("bot-halma-easy")
     bot.is_bot = True
     bot.save(update_fields=["is_bot"])
     assert is_bot(bot) and not is_bot(person)
-    by_default = started_game(players=[person, bot])
+    by_default = every_seat_moves(started_game(players=[person, bot]))
     game_resign(game_id=by_default.pk, user=person)
-    assert not RatingChange.objects.exists()
     chosen = started_game(players=[person, bot])
-    Game.objects.filter(pk=chosen.pk).update(rated=True)
+    Game.objects.filter(pk=chosen.pk).update(rated=True)  # as an older table may be
+    every_seat_moves(chosen)
     game_resign(game_id=chosen.pk, user=person)
-    assert places(chosen, [person, bot]) == [2, 1]
+    assert Game.objects.get(pk=chosen.pk).status == Game.Status.FINISHED
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
     profile = APIClient().get(f"/api/players/{bot.username}/").json()  # bots have profiles too
-    assert profile["bot"] is True and profile["ratings"][0]["games"] == 1
+    assert profile["bot"] is True and profile["ratings"] == []
 
 
 # The API
@@ -180,7 +189,7 @@ def test_a_table_is_rated_by_default_and_casual_when_chosen():
 
 def test_player_profile_and_leaderboard_shapes():
     white, black = make_user(), make_user()
-    game = started_game(players=[white, black])
+    game = every_seat_moves(started_game(players=[white, black]))
     game_resign(game_id=game.pk, user=white)
     profile = APIClient().get(f"/api/players/{black.username}/").json()
     assert profile["username"] == black.username and profile["bot"] is False

@@ -16,7 +16,7 @@ from django.db import connection
 
 from games.models import Game, Rating, RatingChange
 from games.services.endings import game_resign
-from tests.factories import make_user, started_game
+from tests.factories import every_seat_moves, make_user, started_game
 from tests.together import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ def assert_chained(user) -> None:
 def test_three_games_ending_at_once_for_one_player_all_count(attempt):
     star = make_user()
     rivals = [make_user() for _ in range(3)]
-    games = [started_game(players=[star, rival]) for rival in rivals]
+    games = [every_seat_moves(started_game(players=[star, rival])) for rival in rivals]
     results = resign_at_once(list(zip(games, rivals, strict=True)))
     assert all(isinstance(r, int) for r in results), results
     assert all(Game.objects.get(pk=g.pk).status == Game.Status.FINISHED for g in games)
@@ -54,8 +54,8 @@ def test_three_games_ending_at_once_for_one_player_all_count(attempt):
 @pytest.mark.parametrize("attempt", range(3))
 def test_two_games_between_the_same_players_crossed_seats_end_together(attempt):
     a, b = make_user(), make_user()
-    first = started_game(players=[a, b])
-    second = started_game(players=[b, a])
+    first = every_seat_moves(started_game(players=[a, b]))
+    second = every_seat_moves(started_game(players=[b, a]))
     results = resign_at_once([(first, a), (second, a)])
     assert all(isinstance(r, int) for r in results), results
     assert Rating.objects.get(user=a).games == 2

@@ -10,16 +10,17 @@ from games.models import Game, Notification, Rematch, Seat
 from games.selectors.frames import hello_frame
 from games.selectors.notifications import as_dict
 from games.services.endings import game_abort, game_resign
+from games.services.play import game_act
 from games.services.relations import block_user
 from games.services.rematch import rematch_decline, rematch_offer, seat_rotation
 from lobby import services as lobby
-from tests.factories import client_for, make_user, started_game
+from tests.factories import FIRST_MOVE, client_for, every_seat_moves, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_game(players=None, clock=None):
-    game = started_game(players=players, clock=clock)
+    game = every_seat_moves(started_game(players=players, clock=clock))  # else an abort
     white = Seat.objects.get(game=game, index=0).user
     game_resign(game_id=game.pk, user=white)
     game.refresh_from_db()
@@ -85,6 +86,7 @@ def test_three_seats_rotate_by_one():
     for user in players[1:]:
         lobby.table_join(game_id=game.pk, user=user)
     lobby.table_start(game_id=game.pk, user=players[0])
+    every_seat_moves(game)
     for user in players:  # every seat resigns in turn until the game ends
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
@@ -115,6 +117,7 @@ def test_decline_and_withdraw_end_the_offer_and_a_new_offer_starts_over():
 def test_against_a_bot_the_bot_accepts_at_once():
     human = make_user()
     game = lobby.table_create(host=human, ruleset="halma", bot={"level": "easy"})
+    game_act(game_id=game.pk, user=human, version=1, action=FIRST_MOVE)  # else an abort
     game_resign(game_id=game.pk, user=human)
     done = rematch_offer(game_id=game.pk, user=human)
     assert done["status"] == "accepted"

@@ -14,7 +14,7 @@ from games.models import Game, Rematch
 from games.services.endings import game_resign
 from games.services.leavers import game_handover_decline
 from games.services.rematch import rematch_offer
-from tests.factories import make_user, started_game
+from tests.factories import every_seat_moves, make_user, started_game
 from tests.together import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("offered", [False, True])
 def test_simultaneous_yes_opens_one_game(offered):
     players = [make_user() for _ in range(3)]
-    game = started_game("malefiz", players=players)
+    game = every_seat_moves(started_game("malefiz", players=players))  # else an abort
     game_resign(game_id=game.pk, user=players[0])
     # Two would remain: the others are asked to hand the seat to a bot first.
     game_handover_decline(game_id=game.pk, user=players[1], seat=0)

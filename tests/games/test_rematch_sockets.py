@@ -8,7 +8,7 @@ import pytest
 from games.services.endings import game_resign
 from games.services.relations import block_user
 from tests.db_threads import sync_to_async
-from tests.factories import make_user, started_game
+from tests.factories import every_seat_moves, make_user, started_game
 
 from .test_consumers import connect, receive
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 async def test_rematch_frames_move_both_pages_and_refusals_are_errors():
     def build():
         white, black = make_user(), make_user()
-        game = started_game(players=[white, black])
+        game = every_seat_moves(started_game(players=[white, black]))  # else an abort
         return game, white, black
 
     game, white, black = await sync_to_async(build)()

@@ -10,7 +10,7 @@ from games.models import Event, Game
 from games.rules import get_ruleset
 from games.services.endings import game_resign
 from games.services.play import game_act
-from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
+from tests.factories import BLACK_MOVE, FIRST_MOVE, every_seat_moves, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_acting_in_a_finished_game_is_refused():
 
 
 def test_resign_ends_two_seat_game():
-    game = started_game()
+    game = every_seat_moves(started_game())  # before that, an abort (test_ratings_hold.py)
     game_resign(game_id=game.pk, user=seat_user(game, 0))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
