@@ -169,6 +169,9 @@ class TableOut(serializers.Serializer):
     auto_start = serializers.BooleanField()
     clock = serializers.JSONField()
     rated = serializers.BooleanField(help_text="whether the game will be rated")
+    bots_welcome = serializers.BooleanField(
+        help_text="whether a bot may be invited (false for a table chosen rated)"
+    )
     created = serializers.DateTimeField()
     started = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()

@@ -38,6 +38,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "auto_start": game.auto_start,
         "clock": game.clock,
         "rated": counts_as_rated(game.rated, [s.user for s in seats if s.user_id]),
+        "bots_welcome": game.rated is not True,  # chosen rated: no bot may sit
         "created": game.created.isoformat(),
         "started": game.started.isoformat() if game.started else None,
         "version": game.version,

@@ -73,3 +73,14 @@ class BotPlayTests(InstantBotsLiveTestCase):
         self.assertEqual(Game.objects.get(pk=table.pk).bots, {"1": "easy", "2": "medium"})
         self.shot(page, "started")
         self.assertEqual(self.page_errors, [])
+
+    def test_a_rated_tables_host_is_told_bots_play_casual_tables(self):
+        host = make_user("rita")
+        table = off_loop(table_create, host=host, ruleset="halma", seat_count=2, rated=True)
+        page = self.new_page("rated", user=host)
+        page.goto(f"{self.live_server_url}/g/{table.pk}/")
+        hint = page.wait_for_selector("[data-testid=invite-bot-rated]")
+        self.assertIn("casual", hint.inner_text())
+        self.assertEqual(page.locator("[data-testid=invite-bot]").count(), 0)
+        self.shot(page, "rated-table")
+        self.assertEqual(self.page_errors, [])

@@ -17,6 +17,8 @@ let chosenLevel = "";
 
 export function botInvite(table, me, gameId, onTable) {
   if (!me || table.host !== me || table.status !== "open" || table.taken >= table.seat_count) return null;
+  // Ratings are between people: the server refuses a bot at a rated table.
+  if (table.bots_welcome === false) return h("span", "hint", gettext("Bots play at casual tables only."), { "data-testid": "invite-bot-rated" });
   const select = h("select", "", null, { "aria-label": gettext("Bot level"), "data-testid": "invite-bot-level" });
   for (const [value, label] of LEVELS()) select.append(new Option(label, value));
   if (chosenLevel) select.value = chosenLevel;
