@@ -77,7 +77,7 @@ class ContentSecurityPolicy(BrowserLiveTestCase):
             (None, "/accounts/login/", body),
             (None, "/accounts/signup/", body),
             (None, "/offline/", body),
-            (ann, "/api/docs/", "() => document.querySelector('.swagger-ui .info')"),
+            (ann, "/api/docs/", "() => document.querySelector('.swagger-ui .opblock')"),
         ]
         for user, path, ready in pages:
             with self.subTest(path):
