@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -54,6 +56,7 @@ INSTALLED_APPS = [
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "accounts",
     "games",
     "lobby",
@@ -64,7 +67,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A body over its endpoint's limit is 413 before anything reads it.
     "config.body_limit.body_limit_middleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.odd_requests.NulBytesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -311,6 +316,22 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "brettspiele@localhost
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 # The site's address as players reach it: the links in e-mails (turn digests).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# Production must not start with settings that silently lose what players are
+# told: links to localhost in every e-mail, or mail written to the console.
+if PRODUCTION:
+    site = urlsplit(SITE_URL)
+    if site.scheme != "https" or site.hostname in (None, "localhost", "127.0.0.1", "::1"):
+        raise ImproperlyConfigured(
+            "SITE_URL must be the site's public https:// address in production "
+            f"(it is {SITE_URL!r}): every e-mail links to it."
+        )
+    if EMAIL_BACKEND in {
+        f"django.core.mail.backends.{kind}.EmailBackend" for kind in ("console", "locmem", "dummy")
+    }:
+        raise ImproperlyConfigured(
+            f"EMAIL_BACKEND {EMAIL_BACKEND!r} sends no mail; set an SMTP (or other real) "
+            "backend in production."
+        )
 
 # --- web push (VAPID) --------------------------------------------------------
 # The key pair that signs pushes; without it, one is generated once into
@@ -373,6 +394,28 @@ if PRODUCTION and TRUSTED_PROXY_COUNT:
     # Believed only from the proxy (nginx sets it, replacing the client's);
     # without one the client would write it and claim https over http.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Content-Security-Policy (django-csp) ------------------------------------
+# Everything comes from the site itself; no inline script but the import map,
+# which carries the request's nonce (frontend/templatetags/importmap.py). 'self'
+# covers the sockets' ws:/wss: of the same host (CSP Level 3). The API docs
+# page loosens only its styles (games/api/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],  # nothing embeds the site's pages yet
+    }
+}
 
 # --- the games platform ---------------------------------------------------
 GAME_PING_SECONDS = 10

@@ -36,8 +36,14 @@ class Game(models.Model):
     seed = models.BigIntegerField(default=new_seed)
     to_act = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
+    # A deleted host leaves the game to its other players: their events, chat
+    # and rating history stay (an open table of theirs goes, games/signals.py).
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_games"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_games",
     )
     invite_code = models.CharField(max_length=16, unique=True, default=new_invite_code)
     challenged = models.ForeignKey(
@@ -322,7 +328,11 @@ class RemisRequest(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="remis_requests")
     seat = models.SmallIntegerField()
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="remis_requests"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,  # the game's record outlives the account
+        related_name="remis_requests",
     )
     kind = models.CharField(max_length=12, choices=Kind.choices)
     action = models.JSONField(null=True, blank=True)  # the move not played (repetition)

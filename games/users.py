@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext
+
 if TYPE_CHECKING:
     from typing import TypeAlias
 
@@ -20,3 +22,12 @@ def is_bot(user: object) -> bool:
     games/services/bot_accounts.py): the one place the ratings and the
     players API ask."""
     return bool(getattr(user, "is_bot", False))
+
+
+def shown_name(user: User | None) -> str:
+    """A person's name where a game record shows it, or "deleted user" once
+    the account is gone: the games stay (models.Game.host is SET_NULL). No
+    username can hold the space, so the label never names a real account."""
+    if user is None:
+        return gettext("deleted user")
+    return user.username

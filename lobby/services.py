@@ -21,6 +21,7 @@ from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
+from games.services.guards import lock_user
 from games.services.play import game_start
 from games.services.relations import refuse_if_blocked
 
@@ -117,6 +118,8 @@ def table_create(
     opponent = _challenged_user(host, challenge)
     time_control = clocks.clean_clock(clock)
     with transaction.atomic():
+        # One host's tables one at a time: two at once would both count ten.
+        lock_user(host.pk)
         open_count = Game.objects.filter(host=host, status=Game.Status.OPEN).count()
         if open_count >= MAX_OPEN_TABLES_PER_USER:
             raise GameError(

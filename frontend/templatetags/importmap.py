@@ -63,9 +63,15 @@ def _forget(setting: str, **kwargs) -> None:
         imports.cache_clear()
 
 
-@register.simple_tag
-def import_map() -> str:
+@register.simple_tag(takes_context=True)
+def import_map(context: template.Context) -> str:
+    """The map as an inline script with the request's CSP nonce (django-csp):
+    the one inline script the Content-Security-Policy lets run."""
     payload = json.dumps({"imports": imports()}, sort_keys=True)
+    request = context.get("request")
+    nonce = getattr(request, "csp_nonce", "") if request is not None else ""
     return format_html(
-        '<script type="importmap">{}</script>', mark_safe(payload.translate(_SCRIPT_ESCAPES))
+        '<script type="importmap" nonce="{}">{}</script>',
+        nonce,
+        mark_safe(payload.translate(_SCRIPT_ESCAPES)),
     )

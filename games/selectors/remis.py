@@ -15,6 +15,7 @@ from ..errors import GameError, no_such_game
 from ..models import Event, Game, RemisRequest
 from ..rules import Ruleset, get_ruleset
 from ..rules.base import RemisQueue, implements
+from ..users import shown_name
 from .seats import game_with_seats, seat_list, seat_of
 from .walk import walk
 
@@ -117,7 +118,7 @@ def request_summary(request: RemisRequest) -> dict[str, Any]:
         "id": request.pk,
         "game": request.game_id,
         "seat": request.seat,
-        "requested_by": request.requested_by.username,
+        "requested_by": shown_name(request.requested_by),
         "kind": request.kind,
         "move_numbers": request.move_numbers,
         "path": (request.action or {}).get("path"),

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from ..models import Game, Seat
 from ..rules import RULESETS, get_ruleset
 from ..store import presence
+from ..users import shown_name
 from .ratings import counts_as_rated
 
 
@@ -32,7 +33,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "seats": [s.user.username if s.user_id else None for s in seats],
         "taken": sum(1 for s in seats if s.user_id),
         "bots": [s.index for s in seats if s.user_id and s.user.is_bot],
-        "host": game.host.username,
+        "host": shown_name(game.host),
         "challenged": game.challenged.username if game.challenged_id else None,
         "quickplay": game.is_quickplay,
         "auto_start": game.auto_start,

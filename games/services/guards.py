@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import json
+import logging
 from functools import wraps
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 from django.utils.translation import gettext_noop
 
 from .. import plain_json
 from ..errors import GameError, no_such_game
 from ..models import (
+    Event,
     Game,
     Seat,
 )
 from ..rules import get_ruleset
 from ..store import rows
+from ..store.constraints import broke
+
+log = logging.getLogger(__name__)
 
 
 def parse_game_id(value: Any) -> int:
@@ -65,13 +71,21 @@ def require_json_object(action: Any) -> None:
 
 def conflicts_are_stale(service):
     """The unique (game, version) constraint is the last line of defence: a
-    conflict there means someone else moved first, never a server error."""
+    conflict there means someone else moved first, never a server error. Any
+    other constraint is no stale version: a clear "conflict", and logged."""
 
     @wraps(service)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return service(*args, **kwargs)
-        except IntegrityError:
+        except IntegrityError as exc:
+            if not broke(exc, Event, "event_unique_version"):
+                log.exception("%s: a constraint other than the version's", service.__name__)
+                raise GameError(
+                    "conflict",
+                    gettext_noop("That clashed with another change made at the same moment."),
+                    status=409,
+                ) from None
             current = Game.objects.filter(pk=kwargs.get("game_id")).values_list(
                 "version", flat=True
             )
@@ -149,3 +163,11 @@ def locked_player_seat(game_id: Any, user: Any) -> tuple[Game, int]:
             version=game.version,
         )
     return game, seat
+
+
+def lock_user(user_id: int) -> None:
+    """Serialise one user's work (vacations, digests, open tables) on their
+    row, inside the caller's transaction. FOR NO KEY UPDATE, not FOR UPDATE:
+    a move's rows that refer to the user (a notification) take KEY SHARE on it
+    at commit, and FOR UPDATE would deadlock with them."""
+    get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id).first()

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
@@ -32,6 +34,7 @@ from django.utils.translation import gettext, ngettext
 from ..models import DigestSent, Game, Notification, OutgoingMail
 from ..rules import get_ruleset
 from ..selectors.notifications import notification_text
+from .guards import lock_user
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -96,13 +99,10 @@ def _send(mail_id: int, lease: datetime, now: datetime) -> int:
 def _send_digest(mail: OutgoingMail, lease: datetime, now: datetime) -> int:
     """One mail for all of a user's queued turn notices (``mail`` among them)."""
     user = mail.notification.user
-    rows = OutgoingMail.objects.filter(notification__user=user, digest=True)
-    mine = rows.filter(due=lease) | rows.filter(due__lte=now)
-    last = DigestSent.objects.filter(user=user).values_list("sent", flat=True).first()
-    if last is not None and last + DIGEST_EVERY > now:  # one an hour: wait for the next
-        mine.update(due=last + DIGEST_EVERY)
+    claimed = _claim_digest(user, lease, now)
+    if claimed is None:
         return 0
-    ids = list(mine.values_list("pk", flat=True))
+    ids, last = claimed
     notes = list(Notification.objects.filter(mail__pk__in=ids).order_by("pk"))
     with translation.override(user.language_or_default()):
         subject, body = digest_text(user, notes)
@@ -112,11 +112,39 @@ def _send_digest(mail: OutgoingMail, lease: datetime, now: datetime) -> int:
     try:
         send_mail(subject[:SUBJECT_LENGTH], body, None, [user.email])
     except Exception as exc:
+        _unclaim_digest(user, last, now)
         OUTBOX.retry_later(mail, exc, now)
         return 0
     OutgoingMail.objects.filter(pk__in=ids).delete()
-    DigestSent.objects.update_or_create(user=user, defaults={"sent": now})
     return 1
+
+
+def _claim_digest(user: Any, lease: datetime, now: datetime) -> tuple[list[int], Any] | None:
+    """Take this hour's digest for ``user``: its notices and the previous send
+    time, or None (one went out less than an hour ago). The user's row lock
+    makes two processes holding two of the user's notices take turns, so only
+    one digest goes out; the send itself happens after the commit."""
+    with transaction.atomic():
+        lock_user(user.pk)
+        rows = OutgoingMail.objects.filter(notification__user=user, digest=True)
+        mine = rows.filter(due=lease) | rows.filter(due__lte=now)
+        last = DigestSent.objects.filter(user=user).values_list("sent", flat=True).first()
+        if last is not None and last + DIGEST_EVERY > now:  # one an hour: wait for the next
+            mine.update(due=last + DIGEST_EVERY)
+            return None
+        ids = list(mine.values_list("pk", flat=True))
+        OutgoingMail.objects.filter(pk__in=ids).update(due=lease)  # out of other drains' reach
+        DigestSent.objects.update_or_create(user=user, defaults={"sent": now})
+    return ids, last
+
+
+def _unclaim_digest(user: Any, last: datetime | None, now: datetime) -> None:
+    """The send failed: the hour is not used up (unless a later digest took it)."""
+    taken = DigestSent.objects.filter(user=user, sent=now)
+    if last is None:
+        taken.delete()
+    else:
+        taken.update(sent=last)
 
 
 def game_url(game_id: int) -> str:

@@ -128,7 +128,8 @@ def _open_new_game(old: Game, holders: dict[int, int | None], bot_seats: list[in
         ruleset=old.ruleset,
         options=old.options,
         seat_count=n,
-        host_id=old.host_id,
+        # The old host, or (their account deleted) the first player back.
+        host_id=old.host_id or next((uid for uid in holders.values() if uid), None),
         clock=old.clock,
         rated=old.rated,  # rated or casual as the first game was
         auto_start=True,

@@ -19,7 +19,6 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -29,6 +28,7 @@ from ..errors import GameError
 from ..models import Event, Game, Seat, Vacation
 from ..rules import Ruleset, get_ruleset
 from .events import append_event
+from .guards import lock_user
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -126,7 +126,7 @@ def vacation_start(*, user: User, until: datetime | None, now: datetime | None =
     """Start a vacation now, until ``until`` (None: as long as the allowance lasts)."""
     now = now or timezone.now()
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one at a time
+        lock_user(user.pk)  # one at a time
         if current(user.pk, now) is not None:
             raise _bad("already_on_vacation", gettext_noop("You are already on vacation."))
         end = _planned_end(user.pk, until, now)
@@ -141,7 +141,7 @@ def vacation_stop(*, user: User, now: datetime | None = None) -> Vacation:
     """End the current vacation now: the days not taken stay in the allowance."""
     now = now or timezone.now()
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        lock_user(user.pk)
         vacation = current(user.pk, now)
         if vacation is None:
             raise _bad("not_on_vacation", gettext_noop("You are not on vacation."))
@@ -162,7 +162,13 @@ def _correspondence_seats(user_id: int) -> list[tuple[Game, int]]:
             game__clock__kind="correspondence",
         ).values_list("game_id", "index")
     )
-    games = Game.objects.select_for_update().filter(pk__in=list(seats)).order_by("pk")
+    # Still running once locked: a game that ended while we waited for its
+    # lock must not be marked (that would reopen its turns).
+    games = (
+        Game.objects.select_for_update()
+        .filter(pk__in=list(seats), status=Game.Status.ACTIVE)
+        .order_by("pk")
+    )
     return [(game, seats[game.pk]) for game in games]
 
 

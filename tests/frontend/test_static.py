@@ -28,7 +28,7 @@ IMPORT_RE = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*)["'`](\.{1,2}/[^"'`]+)[
 
 
 def import_map(html: str) -> dict[str, str]:
-    maps = re.findall(r'<script type="importmap">(.*?)</script>', html, re.S)
+    maps = re.findall(r'<script type="importmap" nonce="[^"]+">(.*?)</script>', html, re.S)
     assert len(maps) == 1, "one import map per page"
     return json.loads(maps[0])["imports"]
 

@@ -22,6 +22,8 @@ PRODUCTION = {
     **BASE,
     "DJANGO_ENV": "production",
     "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+    "SITE_URL": "https://brettspiele.example",
+    "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
     "VAPID_PUBLIC_KEY": "",
     "VAPID_PRIVATE_KEY": "",
 }

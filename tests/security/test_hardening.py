@@ -46,13 +46,21 @@ def vapid_keys() -> dict[str, str]:
     return {"VAPID_PUBLIC_KEY": public, "VAPID_PRIVATE_KEY": private}
 
 
+# What a production start needs besides the secret key (docs/deploy.md).
+PRODUCTION = {
+    "DJANGO_ENV": "production",
+    "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+    "SITE_URL": "https://brettspiele.example",
+    "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+    **vapid_keys(),
+}
+
+
 def test_check_deploy_is_clean_in_production():
     result = run_django(
         ["manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
-        DJANGO_ENV="production",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+        **PRODUCTION,
         DJANGO_ALLOWED_HOSTS="brettspiele.example",
-        **vapid_keys(),
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout, result.stdout + result.stderr
@@ -64,18 +72,32 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("SITE_URL", None),  # the default, http://localhost:8000
+        ("SITE_URL", "http://brettspiele.example"),
+        ("SITE_URL", "https://127.0.0.1:8443"),
+        ("EMAIL_BACKEND", None),  # the default, the console
+        ("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend"),
+    ],
+)
+def test_production_refuses_to_start_with_a_local_site_url_or_no_real_mail(name, value):
+    env = {k: v for k, v in PRODUCTION.items() if k != name}
+    if value is not None:
+        env[name] = value
+    for args in (["manage.py", "check"], ["-m", "daphne", "config.asgi:application"]):
+        result = run_django(args, **env)
+        assert result.returncode != 0
+        assert "ImproperlyConfigured" in result.stderr and name in result.stderr, result.stderr
+
+
 def test_debug_is_off_unless_asked_for():
     code = "from django.conf import settings; print(settings.DEBUG)"
     setup = "import django; django.setup(); "
     base = {"DJANGO_SETTINGS_MODULE": "config.settings"}
     assert run_django(["-c", setup + code], **base).stdout.strip() == "False"
-    production = {
-        **base,
-        "DJANGO_ENV": "production",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
-        "DJANGO_DEBUG": "true",
-        **vapid_keys(),
-    }
+    production = {**base, **PRODUCTION, "DJANGO_DEBUG": "true"}
     assert run_django(["-c", setup + code], **production).stdout.strip() == "False"
     assert settings.DEBUG is False  # and the suite itself runs without it
 
