@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -160,6 +161,20 @@ def _failed(push: OutgoingPush, exc: Exception, now: datetime) -> None:
     OUTBOX.retry_later(push, exc, now)
 
 
+_THREAD = threading.local()
+
+
+def _session() -> requests.Session:
+    """The sending thread's session: its connections to the push services are
+    kept, and it follows no redirect (the push would go to an address that no
+    check has seen; requests raises TooManyRedirects, tried again later)."""
+    session = getattr(_THREAD, "session", None)
+    if session is None:
+        session = _THREAD.session = requests.Session()
+        session.max_redirects = 0
+    return session
+
+
 def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> None:
     """Encrypt, sign and post one push (raises what pywebpush raises)."""
     keys = push_keys.keys()
@@ -171,6 +186,7 @@ def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> 
         timeout=settings.PUSH_TIMEOUT,
         ttl=ttl,
         headers={"Urgency": urgency},  # RFC 8030 5.3
+        requests_session=_session(),
     )
 
 

@@ -69,12 +69,14 @@ def check_vapid(authorization: str, public_key: str, audience: str) -> dict[str,
 
 
 class PushService:
-    """Answers ``status`` (201 unless told otherwise); with ``hang`` set, holds
-    every request until ``release`` is set."""
+    """Answers ``status`` (201 unless told otherwise), with a ``Location``
+    header when ``location`` is set; with ``hang`` set, holds every request
+    until ``release`` is set."""
 
     def __init__(self) -> None:
         self.received: list[tuple[str, dict[str, str], bytes]] = []
         self.status = 201
+        self.location: str | None = None
         self.hang = False
         self.entered = threading.Event()
         self.release = threading.Event()
@@ -89,6 +91,8 @@ class PushService:
                 if service.hang:
                     service.release.wait(30)
                 self.send_response(service.status)
+                if service.location:
+                    self.send_header("Location", service.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

@@ -216,3 +216,19 @@ def test_a_realtime_turn_not_pushed_in_time_is_dropped_unsent(service):
     assert push.send_due_pushes(late) == 0
     assert len(service.received) == 1  # only the failed try
     assert not OutgoingPush.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_push_service_redirecting_elsewhere_is_not_followed(service):
+    """A redirect would post the push to an address no check has seen."""
+    white, black = make_user(), make_user()
+    stored(black, service.endpoint("black"))
+    with PushService() as elsewhere:
+        service.status, service.location = 307, elsewhere.endpoint("stolen")
+        game = started_game(players=[white, black])
+        game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+        assert push.send_due_pushes() == 0
+        assert len(service.received) == 1
+        assert elsewhere.received == []
+    [queued] = OutgoingPush.objects.all()
+    assert queued.due is not None and queued.attempts == 1  # tried again later, as any odd answer
