@@ -44,6 +44,9 @@ def test_the_admin_delete_keeps_the_hosted_games_for_the_other_players():
     admin_delete(gone)
 
     assert set(Game.objects.values_list("pk", flat=True)) == {finished.pk, running.pk}
+    running.refresh_from_db()  # resigned, not left waiting on a seat nobody holds
+    assert running.status == Game.Status.ABORTED  # nobody had moved: unrated
+    assert running.events.last().kind == Event.Kind.END
     assert not Game.objects.filter(pk=table.pk).exists()  # never started: nobody could start it
     assert Game.objects.get(pk=finished.pk).host is None
     assert Event.objects.filter(game=finished).count() == events
