@@ -157,6 +157,11 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     # collected STATIC_ROOT (tests/conftest.py): channels' own static handler looks
     # files up by their plain names and would not find the hashed ones.
     serve_static = False
+    # Playwright's bypass_csp for this class's contexts: a test that injects a
+    # script or style of its own (axe-core, a colour filter) needs it, since the
+    # site's policy allows no inline ones. Off by default: the pages keep their
+    # policy (tests/browser/test_csp.py checks it).
+    bypass_csp = False
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -230,7 +235,9 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     # -- pages -------------------------------------------------------------------
     def new_page(self, name: str, user=None):
         """A fresh browser context (own cookies) and page; ``user`` logs it in by cookie."""
-        ctx = self.browser.new_context(viewport={"width": 1200, "height": 850})
+        ctx = self.browser.new_context(
+            viewport={"width": 1200, "height": 850}, bypass_csp=self.bypass_csp
+        )
         ctx.set_default_timeout(TIMEOUT_MS)
         self._contexts.append(ctx)
         if user is not None:

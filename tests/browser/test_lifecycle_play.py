@@ -7,7 +7,7 @@ import pytest
 
 from games.models import Game
 from lobby import services as lobby
-from tests.factories import make_user
+from tests.factories import every_seat_moves, make_user
 
 from .helpers import BrowserLiveTestCase, off_loop
 
@@ -15,10 +15,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
 class LifecycleInTheBrowser(BrowserLiveTestCase):
-    def started(self, clock):
-        return off_loop(self._started, clock)
+    def started(self, clock, *, every_seat_moved=False):
+        return off_loop(self._started, clock, every_seat_moved)
 
-    def _started(self, clock):
+    def _started(self, clock, every_seat_moved):
         white, black = make_user("wendy"), make_user("bruno")
         game = lobby.table_create(
             host=white, ruleset="halma", clock={"kind": "realtime", "minutes": 1, "increment": 0}
@@ -27,6 +27,10 @@ class LifecycleInTheBrowser(BrowserLiveTestCase):
         # Shorter than the lobby allows, so the test does not wait a minute.
         Game.objects.filter(pk=game.pk).update(clock=clock)
         lobby.table_start(game_id=game.pk, user=white)
+        if every_seat_moved:
+            # A game ending before every seat made a move of its own is aborted,
+            # unrated; after a move each, running out of time loses it.
+            every_seat_moves(Game.objects.get(pk=game.pk))
         return Game.objects.get(pk=game.pk), white, black
 
     def open(self, name, user, game):
@@ -36,7 +40,9 @@ class LifecycleInTheBrowser(BrowserLiveTestCase):
         return page
 
     def test_clock_runs_out_and_both_pages_show_the_result(self):
-        game, white, black = self.started({"kind": "realtime", "minutes": 0.1, "increment": 0})
+        game, white, black = self.started(
+            {"kind": "realtime", "minutes": 0.1, "increment": 0}, every_seat_moved=True
+        )
         w = self.open("white", white, game)
         b = self.open("black", black, game)
         w.wait_for_selector("#players .clock.running")

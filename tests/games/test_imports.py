@@ -22,7 +22,7 @@ from games.rules import get_ruleset
 from games.selectors import replays
 from games.selectors.walk import step_full
 from games.services import game_import, import_jobs
-from tests.factories import client_for, make_user, started_game
+from tests.factories import client_for, every_seat_moves, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -186,7 +186,7 @@ def test_a_claim_whose_worker_died_expires_and_the_job_is_picked_up():
 def finished_halma():
     from games.services.endings import game_resign
 
-    game = started_game()
+    game = every_seat_moves(started_game())  # else the resignation aborts it
     white = game.seats.get(index=0).user
     game_resign(game_id=game.pk, user=white)
     game.refresh_from_db()

@@ -11,7 +11,14 @@ from games.models import Game, Notification, OutgoingMail, OutgoingPush, PushSub
 from games.services.endings import game_decline_draw, game_offer_draw, game_resign
 from games.services.play import game_act
 from games.services.rematch import rematch_decline, rematch_offer
-from tests.factories import BLACK_MOVE, FIRST_MOVE, client_for, make_user, started_game
+from tests.factories import (
+    BLACK_MOVE,
+    FIRST_MOVE,
+    client_for,
+    every_seat_moves,
+    make_user,
+    started_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +48,7 @@ def told(user, kind: str) -> tuple[int, int, int]:
 
 def test_rematch_offers_withdrawn_and_made_again_tell_the_opponent_once():
     white, black = make_user(), reachable(make_user())
-    game = started_game(players=[white, black])
+    game = every_seat_moves(started_game(players=[white, black]))  # else aborted: no rematch
     game_resign(game_id=game.pk, user=black)
     before = told(black, Notification.Kind.CHALLENGE)
     for _ in range(CYCLES):
@@ -56,7 +63,7 @@ def test_rematch_offers_withdrawn_and_made_again_tell_the_opponent_once():
 
 def test_a_renewed_offer_is_unread_again_and_the_new_game_is_still_told():
     white, black = make_user(), reachable(make_user())
-    game = started_game(players=[white, black])
+    game = every_seat_moves(started_game(players=[white, black]))  # else aborted: no rematch
     game_resign(game_id=game.pk, user=black)
     rematch_offer(game_id=game.pk, user=white)
     Notification.objects.filter(user=black).update(read=True)
