@@ -35,6 +35,7 @@ def test_a_vacation_never_marks_a_game_that_ended_while_it_waited(attempt):
     white, black = make_user(), make_user()
     game = started_game(players=[white, black], clock=CORRESPONDENCE)
     game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+    game_act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)  # rated: both moved
     result = while_held(
         lambda: game_resign(game_id=game.pk, user=white),
         lambda: vacation.vacation_start(user=black, until=None),

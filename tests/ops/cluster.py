@@ -797,6 +797,7 @@ def _setup_main() -> None:
             ruleset=g.get("ruleset", "halma"),
             seat_count=len(users),
             clock=g.get("clock"),
+            rated=g.get("rated"),
         )
         for user in users[1:]:
             table_join(game_id=game.pk, user=user)

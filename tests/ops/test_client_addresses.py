@@ -19,6 +19,8 @@ import urllib.request
 
 import pytest
 
+from tests.security.test_hardening import PRODUCTION
+
 from .cluster import DAPHNE, ROOT, Daphne, wait_until
 
 pytestmark = [pytest.mark.live, pytest.mark.postgres, pytest.mark.redis]
@@ -127,11 +129,7 @@ async def test_without_a_proxy_forged_forwarded_headers_change_no_count(cluster)
 
 
 async def test_x_forwarded_proto_is_believed_only_from_a_trusted_proxy(cluster):
-    production = {
-        "DJANGO_ENV": "production",
-        "DJANGO_SECRET_KEY": "x" * 60,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-    }
+    production = {**PRODUCTION, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
     direct = Daphne("direct", cluster.env(**production), cluster.log_dir)
     proxied = Daphne("proxied", cluster.env(TRUSTED_PROXY_COUNT="1", **production), cluster.log_dir)
     for server in (direct, proxied):

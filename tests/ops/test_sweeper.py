@@ -17,7 +17,10 @@ GAMES = 8
 
 async def test_exactly_one_sweeper_applies_each_timeout(cluster):
     clock = {"kind": "realtime", "minutes": 5, "increment": 0}
-    specs = [{"players": cluster.player_names(), "clock": clock} for _ in range(GAMES)]
+    # Casual: a rated game flagged before both sides moved is aborted instead.
+    specs = [
+        {"players": cluster.player_names(), "clock": clock, "rated": False} for _ in range(GAMES)
+    ]
     games = cluster.games(*specs)
     ids = [g["id"] for g in games]
     db = cluster.db
