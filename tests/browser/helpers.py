@@ -151,8 +151,6 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
 
     playwright = None
     browser = None
-    _old_refresh: str | None = None
-    _old_async_unsafe: str | None = None
     # Static files come from WhiteNoise, as in production, out of the session's
     # collected STATIC_ROOT (tests/conftest.py): channels' own static handler looks
     # files up by their plain names and would not find the hashed ones.
@@ -162,6 +160,9 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
     # site's policy allows no inline ones. Off by default: the pages keep their
     # policy (tests/browser/test_csp.py checks it).
     bypass_csp = False
+    # Settings the live server process starts with (read from its environment).
+    SERVER_ENV: dict[str, str] = {}
+    _saved_env: dict[str, str | None] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -171,14 +172,14 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
         # is per process, so every such push is lost. The server answers those
         # pings from the database each time, as it did before pings were
         # answered from what a process knows (games/realtime/watch.py).
-        cls._old_refresh = os.environ.get("PING_REFRESH_SECONDS")
-        os.environ["PING_REFRESH_SECONDS"] = "0"
+        # The live server is a spawned process: it reads SERVER_ENV afresh.
+        cls._saved_env = _set_env({"PING_REFRESH_SECONDS": "0", **cls.SERVER_ENV})
         super().setUpClass()
         # The sync Playwright API keeps an event loop running in this thread; ORM
         # calls in the tests would otherwise raise SynchronousOnlyOperation.
-        # Set for this class only, so the rest of the suite keeps the check.
-        cls._old_async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        # Set for this class only (and after the server started), so the rest of
+        # the suite and the server keep the check.
+        cls._saved_env.update(_set_env({"DJANGO_ALLOW_ASYNC_UNSAFE": "true"}))
         try:
             from playwright.sync_api import sync_playwright
 
@@ -206,14 +207,7 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
             cls._stop_browser()
             super().tearDownClass()
         finally:
-            for name, old in [
-                ("DJANGO_ALLOW_ASYNC_UNSAFE", cls._old_async_unsafe),
-                ("PING_REFRESH_SECONDS", cls._old_refresh),
-            ]:
-                if old is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = old
+            _restore_env(cls._saved_env)
 
     def setUp(self) -> None:
         super().setUp()
@@ -369,26 +363,22 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
 class InstantBotsLiveTestCase(BrowserLiveTestCase):
     """The live server's bot worker moves at once, without its human-like pause."""
 
-    BOT_DELAYS = ("BOT_DELAY_MIN", "BOT_DELAY_MAX")
-    _old_delays: dict[str, str | None] = {}
+    SERVER_ENV = {"BOT_DELAY_MIN": "0", "BOT_DELAY_MAX": "0"}
 
-    @classmethod
-    def setUpClass(cls) -> None:
-        # The live server (a spawned process) reads these: no human-like pause.
-        cls._old_delays = {k: os.environ.get(k) for k in cls.BOT_DELAYS}
-        os.environ.update(dict.fromkeys(cls.BOT_DELAYS, "0"))
-        super().setUpClass()
 
-    @classmethod
-    def tearDownClass(cls) -> None:
-        try:
-            super().tearDownClass()
-        finally:
-            for name, old in cls._old_delays.items():
-                if old is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = old
+def _set_env(values: dict[str, str]) -> dict[str, str | None]:
+    """Sets ``values`` in this process's environment; returns what they replaced."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    return saved
+
+
+def _restore_env(saved: dict[str, str | None]) -> None:
+    for name, old in saved.items():
+        if old is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = old
 
 
 def _path_json(path: list[list[int]]) -> str:

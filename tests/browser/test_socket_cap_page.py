@@ -3,8 +3,6 @@ so, in the page's language (the lobby socket closed with 4429)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from .helpers import BrowserLiveTestCase
@@ -13,24 +11,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
 class SocketCapPage(BrowserLiveTestCase):
-    _old_cap: str | None = None
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        # The live server is a spawned process: it reads its settings afresh.
-        cls._old_cap = os.environ.get("SOCKETS_PER_ADDRESS")
-        os.environ["SOCKETS_PER_ADDRESS"] = "1"
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        try:
-            super().tearDownClass()
-        finally:
-            if cls._old_cap is None:
-                os.environ.pop("SOCKETS_PER_ADDRESS", None)
-            else:
-                os.environ["SOCKETS_PER_ADDRESS"] = cls._old_cap
+    SERVER_ENV = {"SOCKETS_PER_ADDRESS": "1"}
 
     def lobby(self, name: str, language: str):
         page = self.new_page(name)

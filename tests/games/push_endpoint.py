@@ -118,3 +118,15 @@ class PushService:
         self.release.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+def use_test_push_service(settings: Any, hosts: list[str]) -> None:
+    """Settings that let the site push to a PushService on plain http, signed
+    with fresh VAPID keys."""
+    from games.services import push_keys
+
+    settings.PUSH_ALLOW_HTTP = True  # the test's push service is plain http
+    settings.PUSH_SERVICE_HOSTS = hosts
+    settings.PUSH_TIMEOUT = 2.0
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()
+    settings.VAPID_SUBJECT = "mailto:admin@example.org"

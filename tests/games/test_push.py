@@ -20,23 +20,13 @@ from games.models import Notification, OutgoingPush, PushSubscription
 from games.services import notifications, push, push_keys
 from games.services.play import game_act
 from tests.factories import BLACK_MOVE, FIRST_MOVE, client_for, make_user, started_game
-from tests.games.push_endpoint import Device, PushService, check_vapid
+from tests.games.push_endpoint import Device, check_vapid, use_test_push_service
 from tests.games.test_mail import in_thread
 
 
 @pytest.fixture(autouse=True)
-def _push_settings(settings, tmp_path):
-    settings.PUSH_ALLOW_HTTP = True  # the test's push service is plain http
-    settings.PUSH_SERVICE_HOSTS = [*settings.PUSH_SERVICE_HOSTS, "localhost", "push.example"]
-    settings.PUSH_TIMEOUT = 2.0
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()
-    settings.VAPID_SUBJECT = "mailto:admin@example.org"
-
-
-@pytest.fixture
-def service():
-    with PushService() as running:
-        yield running
+def _push_settings(settings):
+    use_test_push_service(settings, [*settings.PUSH_SERVICE_HOSTS, "localhost", "push.example"])
 
 
 def subscribe(user, device: Device, endpoint: str) -> None:

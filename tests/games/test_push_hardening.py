@@ -15,10 +15,10 @@ import pytest
 from django.utils import timezone
 
 from games.models import Notification, OutgoingPush, PushSubscription
-from games.services import notifications, push, push_keys
+from games.services import notifications, push
 from games.services.play import game_act
 from tests.factories import FIRST_MOVE, client_for, make_user, started_game
-from tests.games.push_endpoint import Device, PushService
+from tests.games.push_endpoint import Device, PushService, use_test_push_service
 
 FCM = "fcm.googleapis.com"
 # Each of these looks like FCM to one reading or another; none is posted to.
@@ -54,17 +54,7 @@ SAME_HOST = [
 
 @pytest.fixture(autouse=True)
 def _push_settings(settings):
-    settings.PUSH_ALLOW_HTTP = True  # the test's push service is plain http
-    settings.PUSH_SERVICE_HOSTS = [FCM, "localhost"]
-    settings.PUSH_TIMEOUT = 2.0
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()
-    settings.VAPID_SUBJECT = "mailto:admin@example.org"
-
-
-@pytest.fixture
-def service():
-    with PushService() as running:
-        yield running
+    use_test_push_service(settings, [FCM, "localhost"])
 
 
 def post_subscription(user, endpoint: str, device: Device | None = None):
