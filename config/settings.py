@@ -454,6 +454,7 @@ PLAYBAN_MEMORY_DAYS = 7
 # Boosting: a pair with this many rated games in this many days, one side winning this share.
 BOOSTING_GAMES = (5, 7)
 BOOSTING_SHARE = 0.8
+MANY_REPORTS = 3  # open reports from this many people file a signal
 # Request bodies (config/body_limit.py answers 413 beyond): the API takes what
 # the game socket takes in one frame (64 KiB), an import more, a page's form
 # (sign-up, the admin's) what Django takes by default.

@@ -233,3 +233,7 @@ def user_named(username: Any) -> Any:
     if found is None:
         raise GameError("not_found", "There is no such player.", status=404)
     return found
+
+
+def usernames(ids: list[int]) -> list[tuple[int, str]]:
+    return list(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))

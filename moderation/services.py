@@ -66,6 +66,7 @@ def file_report(
                 evidence=evidence,
             )
             publish.after_commit(partial(announce, report.pk))
+            many_reports(target.pk)
     except IntegrityError:
         raise GameError(
             "already_reported",
@@ -233,6 +234,24 @@ def settle_reports(target: Any, moderator: Any, *, acted: bool) -> None:
         )
     for report in open_reports:
         publish.after_commit(partial(announce, report.pk))
+
+
+def many_reports(target_id: int) -> None:
+    """Reports from several people at once are a signal of their own."""
+    people = (
+        Report.objects.filter(
+            target_id=target_id, status=Report.Status.OPEN, reporter__isnull=False
+        )
+        .values("reporter_id")
+        .distinct()
+        .count()
+    )
+    if people >= settings.MANY_REPORTS:
+        file_signal(
+            target_id=target_id,
+            reason=Report.Reason.MANY_REPORTS,
+            evidence={"reporters": people},
+        )
 
 
 def file_signal(*, target_id: int, reason: str, evidence: dict[str, Any], text: str = "") -> bool:

@@ -3,22 +3,27 @@
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
-from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 
 
 def staff_groups(apps, schema_editor):
     """The two staff roles as groups; existing staff keep deciding remis."""
-    create_permissions(apps.get_app_config("moderation"), verbosity=0, apps=apps)
+    ContentType = apps.get_model("contenttypes", "ContentType")
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     User = apps.get_model("accounts", "User")
-    roles = {"Moderators": "moderate", "Remis arbiters": "arbitrate_remis"}
-    for name, codename in roles.items():
-        group, _ = Group.objects.get_or_create(name=name)
-        group.permissions.add(
-            Permission.objects.get(content_type__app_label="moderation", codename=codename)
+    # The permissions exist only after post_migrate; made here (the same rows).
+    report, _ = ContentType.objects.get_or_create(app_label="moderation", model="report")
+    roles = {
+        "Moderators": ("moderate", "Can settle reports and sanction accounts"),
+        "Remis arbiters": ("arbitrate_remis", "Can decide remis requests"),
+    }
+    for group_name, (codename, label) in roles.items():
+        group, _ = Group.objects.get_or_create(name=group_name)
+        perm, _ = Permission.objects.get_or_create(
+            content_type=report, codename=codename, defaults={"name": label}
         )
+        group.permissions.add(perm)
     arbiters = Group.objects.get(name="Remis arbiters")
     for user in User.objects.filter(is_staff=True):
         user.groups.add(arbiters)
@@ -30,6 +35,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0004_blocks_and_follows'),
+        ('auth', '0012_alter_user_first_name_max_length'),
+        ('contenttypes', '0002_remove_content_type_name'),
         ('games', '0017_keep_games_of_deleted_users'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
