@@ -173,8 +173,16 @@ def test_warn_close_and_clear(world):
     b.refresh_from_db()
     assert not b.is_active
     web = APIClient()
-    web.force_login(a)
-    assert b'data-testid="closed"' in web.get("/players/bob/").content
+    web.force_login(b)  # a session from before the closing
+    assert web.get("/api/reports/").status_code in (401, 403)
+    game.refresh_from_db()
+    assert [s.user_id for s in game.seats.order_by("index")] == [a.pk, b.pk]  # games stay
+    history = client.get(f"/api/moderation/reports/{Report.objects.get().pk}/").json()["history"]
+    assert history["closed"] and [s["action"] for s in history["sanctions"]] == [
+        "close",
+        "clear",
+        "warn",
+    ]
 
 
 def test_moderators_cannot_act_on_staff_or_without_a_note(world):
