@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import WriteThrottle, valid
+from games.api.serializers import answers
 
 from . import roles, selectors, services
 from .models import Report, Sanction
@@ -52,13 +53,13 @@ class Reports(APIView):
     throttle_scope = "writes"
 
     @extend_schema(
-        responses={200: inline_serializer("MyReports", {"items": serializers.ListField()})}
+        responses=answers({200: inline_serializer("MyReports", {"items": serializers.ListField()})})
     )
     def get(self, request: Request) -> Response:
         """The caller's own reports: open, acted (on) or cleared."""
         return Response(selectors.mine(request.user))
 
-    @extend_schema(request=ReportIn, responses={201: REPORT_OUT})
+    @extend_schema(request=ReportIn, responses=answers({201: REPORT_OUT}))
     def post(self, request: Request) -> Response:
         data = valid(ReportIn, request)
         report = services.file_report(reporter=request.user, **data)
@@ -72,7 +73,9 @@ class Queue(APIView):
     permission_classes = [IsModerator]
 
     @extend_schema(
-        responses={200: inline_serializer("ReportQueue", {"items": serializers.ListField()})}
+        responses=answers(
+            {200: inline_serializer("ReportQueue", {"items": serializers.ListField()})}
+        )
     )
     def get(self, request: Request) -> Response:
         status = request.query_params.get("status", Report.Status.OPEN)
@@ -83,7 +86,9 @@ class Case(APIView):
     permission_classes = [IsModerator]
 
     @extend_schema(
-        responses={200: inline_serializer("ReportCase", {"id": serializers.IntegerField()})}
+        responses=answers(
+            {200: inline_serializer("ReportCase", {"id": serializers.IntegerField()})}
+        )
     )
     def get(self, request: Request, pk: int) -> Response:
         return Response(selectors.case(pk))
@@ -102,7 +107,9 @@ class Moderate(APIView):
 
     @extend_schema(
         request=ModerateIn,
-        responses={200: inline_serializer("ModerationDone", {"action": serializers.CharField()})},
+        responses=answers(
+            {200: inline_serializer("ModerationDone", {"action": serializers.CharField()})}
+        ),
     )
     def post(self, request: Request, username: str) -> Response:
         data = valid(ModerateIn, request)
