@@ -55,7 +55,10 @@ class ModerationInTheBrowser(BrowserLiveTestCase):
         queue.fill("[data-testid=mod-days]", "2")
         queue.fill("[data-testid=mod-note]", "insults in chat")
         queue.click("[data-testid=mod-submit]")
-        queue.wait_for_selector("[data-testid=mod-result]:has-text('Done')")
+        queue.wait_for_selector("[data-testid=mod-result]:not(:empty)")
+        assert "Done" in queue.inner_text("[data-testid=mod-result]"), queue.inner_text(
+            "[data-testid=mod-result]"
+        )
         self.shot(queue, "case-acted")
 
         b.fill("#chat-input", "sorry, one more")
