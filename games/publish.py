@@ -218,8 +218,8 @@ def publish_sanction(user_id: int, code: str) -> None:
     """A suspended or closed account's pages hear it at once: the bell on
     every page, and each game page it plays on (which then refuses moves)."""
     publish_to_user(user_id, {"kind": "sanction", "code": code})
-    playing = Game.objects.filter(
-        status=Game.Status.ACTIVE, seats__user_id=user_id
-    ).values_list("pk", flat=True)
+    playing = Game.objects.filter(status=Game.Status.ACTIVE, seats__user_id=user_id).values_list(
+        "pk", flat=True
+    )
     for game_id in playing:
         _send(player_group(game_id, user_id), {"type": "game.sanction", "code": code})

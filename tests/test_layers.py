@@ -32,8 +32,29 @@ LAYERS = [
     (4, ("games.clocks", "games.store")),
     (5, ("games.selectors", "moderation.selectors", "moderation.standing")),
     (6, ("games.publish",)),
-    (7, ("games.services", "lobby.services", "moderation.services", "moderation.playbans", "moderation.refunds", "moderation.signals")),
-    (8, ("games.realtime", "games.api", "lobby", "accounts", "frontend", "games.admin", "moderation")),
+    (
+        7,
+        (
+            "games.services",
+            "lobby.services",
+            "moderation.services",
+            "moderation.playbans",
+            "moderation.refunds",
+            "moderation.signals",
+        ),
+    ),
+    (
+        8,
+        (
+            "games.realtime",
+            "games.api",
+            "lobby",
+            "accounts",
+            "frontend",
+            "games.admin",
+            "moderation",
+        ),
+    ),
     (9, ("config",)),
 ]
 

@@ -298,14 +298,15 @@ class GameConsumer(
         names = table["seats"]
         return names.index(self.user.username) if self.user.username in names else None
 
-
     async def game_sanction(self, message: dict[str, Any]) -> None:
         """This user was suspended or closed: refuse their moves from now on."""
         self.suspended = await db(standing.suspended_until)(self.user.pk)
         if message["code"] == "closed" or self.suspended is not None:
             code = message["code"]
-            text = _("Your account was closed.") if code == "closed" else _(
-                "Your account is suspended: you cannot play for now."
+            text = (
+                _("Your account was closed.")
+                if code == "closed"
+                else _("Your account is suspended: you cannot play for now.")
             )
             if code == "closed":
                 self.suspended = timezone.now() + timedelta(days=36500)

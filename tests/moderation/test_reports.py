@@ -9,7 +9,6 @@ from rest_framework.test import APIClient
 
 from games.models import Notification
 from games.services.chat import chat_post
-from games.services.play import game_act
 from lobby import services as lobby
 from moderation.models import Report, Sanction
 from tests.factories import FIRST_MOVE, client_for, make_user, started_game
@@ -40,14 +39,19 @@ def test_a_chat_line_report_carries_the_line_and_its_context(world):
     assert set(answer.json()) == {"id", "username", "game", "reason", "status", "created"}
     stored = Report.objects.get()
     lines = stored.evidence["chat"]
-    assert [line["text"] for line in lines] == ["hello", "good luck", "you are a fool", "please stop"]
+    assert [line["text"] for line in lines] == [
+        "hello",
+        "good luck",
+        "you are a fool",
+        "please stop",
+    ]
     assert [line["reported"] for line in lines] == [False, False, True, False]
     assert stored.evidence["game"]["players"] == ["alice", "bob"]
     assert stored.evidence["pair_games"] == []  # their rated games: none yet
 
 
 def test_bad_reports_are_refused_and_store_nothing(world):
-    game, a, b, _ = world
+    _game, a, _b, _ = world
     bot = make_user("bot-halma-1")
     bot.is_bot = True
     bot.save()
@@ -71,7 +75,7 @@ def test_bad_reports_are_refused_and_store_nothing(world):
 
 
 def test_one_open_report_per_reporter_and_target_and_a_daily_limit(world):
-    game, a, b, _ = world
+    _game, a, _b, _ = world
     assert report(client_for(a), username="bob").status_code == 201
     again = report(client_for(a), username="bob")
     assert again.status_code == 409 and again.json()["code"] == "already_reported"
@@ -83,7 +87,7 @@ def test_one_open_report_per_reporter_and_target_and_a_daily_limit(world):
 
 
 def test_non_moderators_learn_nothing(world):
-    game, a, b, _ = world
+    _game, a, _b, _ = world
     report(client_for(a), username="bob")
     arbiter = make_user(staff=True)  # a remis arbiter is no moderator
     for user in (a, arbiter):
@@ -91,7 +95,9 @@ def test_non_moderators_learn_nothing(world):
         for answer in (
             client.get("/api/moderation/reports/"),
             client.get(f"/api/moderation/reports/{Report.objects.get().pk}/"),
-            client.post("/api/moderation/users/bob/", {"action": "warn", "note": "x"}, format="json"),
+            client.post(
+                "/api/moderation/users/bob/", {"action": "warn", "note": "x"}, format="json"
+            ),
         ):
             assert answer.status_code == 403
             assert "bob" not in answer.content.decode()
@@ -102,7 +108,7 @@ def test_non_moderators_learn_nothing(world):
 
 
 def test_the_queue_and_a_case(world):
-    game, a, b, mod = world
+    game, a, _b, mod = world
     report(client_for(a), username="bob", game=game.pk, text="insults")
     client = client_for(mod)
     items = client.get("/api/moderation/reports/").json()["items"]
@@ -123,7 +129,9 @@ def test_mute_refuses_chat_and_tells_the_reporter(world):
     game, a, b, mod = world
     report(client_for(a), username="bob")
     done = client_for(mod).post(
-        "/api/moderation/users/bob/", {"action": "mute", "days": 2, "note": "insults"}, format="json"
+        "/api/moderation/users/bob/",
+        {"action": "mute", "days": 2, "note": "insults"},
+        format="json",
     )
     assert done.status_code == 200, done.content
     answer = client_for(b).post(f"/api/games/{game.pk}/chat/", {"text": "hi"}, format="json")
@@ -143,7 +151,7 @@ def test_mute_refuses_chat_and_tells_the_reporter(world):
 
 
 def test_suspension_refuses_tables_joins_and_moves(world):
-    game, a, b, mod = world
+    game, a, _b, mod = world
     client_for(mod).post(
         "/api/moderation/users/alice/", {"action": "suspend", "days": 1, "note": "x"}, format="json"
     )
@@ -186,11 +194,13 @@ def test_warn_close_and_clear(world):
 
 
 def test_moderators_cannot_act_on_staff_or_without_a_note(world):
-    game, a, b, mod = world
+    _game, _a, _b, mod = world
     client = client_for(mod)
     for name in ("mod", make_user(staff=True).username, make_user(moderator=True).username):
         answer = client.post(
-            f"/api/moderation/users/{name}/", {"action": "mute", "days": 1, "note": "x"}, format="json"
+            f"/api/moderation/users/{name}/",
+            {"action": "mute", "days": 1, "note": "x"},
+            format="json",
         )
         assert answer.status_code == 403, name
     bad = [

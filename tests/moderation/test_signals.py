@@ -59,7 +59,7 @@ def test_accounts_sharing_a_device_that_play_rated_are_flagged():
 
 
 def test_reports_from_three_people_file_a_signal():
-    target = make_user("target")
+    make_user("target")
     for _ in range(3):
         answer = client_for(make_user()).post(
             "/api/reports/", {"username": "target", "reason": "abuse"}, format="json"

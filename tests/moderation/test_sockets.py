@@ -31,7 +31,7 @@ async def test_a_report_arrives_live_and_outsiders_are_refused():
     def build():
         return make_user("alice"), make_user("bob"), make_user("mod", moderator=True)
 
-    alice, bob, mod = await sync_to_async(build)()
+    alice, _bob, mod = await sync_to_async(build)()
     arbiter = await sync_to_async(make_user)(staff=True)
     for outsider in (None, alice, arbiter):
         assert await refused("/ws/moderation/", outsider) == 4403
