@@ -3,6 +3,7 @@ anyone else gets 403 and learns nothing about reports)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
@@ -17,7 +18,7 @@ from .models import Report, Sanction
 
 
 class IsModerator(permissions.BasePermission):
-    message = "Only moderators may see this."
+    message = gettext_noop("Only moderators may see this.")
 
     def has_permission(self, request, view) -> bool:
         return roles.is_moderator(request.user)

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.errors import GameError
 from games.models import ChatMessage, Game, RatingChange, Seat
@@ -44,7 +45,7 @@ def open_count() -> int:
 
 def queue(status: str = Report.Status.OPEN) -> dict[str, Any]:
     if status not in Report.Status.values:
-        raise GameError("bad_request", "status must be open, acted or cleared.")
+        raise GameError("bad_request", gettext_noop("status must be open, acted or cleared."))
     rows = Report.objects.filter(status=status).select_related("target", "reporter")
     return {
         "items": [report_summary(r) for r in rows.order_by("created", "pk")[:PER_PAGE]],
@@ -218,7 +219,7 @@ def case(report_id: Any) -> dict[str, Any]:
     try:
         report = Report.objects.select_related("target", "reporter").get(pk=int(report_id))
     except (TypeError, ValueError, Report.DoesNotExist):
-        raise GameError("not_found", "There is no such report.", status=404) from None
+        raise GameError("not_found", gettext_noop("There is no such report."), status=404) from None
     return {
         **report_summary(report),
         "evidence": report.evidence,
@@ -228,10 +229,10 @@ def case(report_id: Any) -> dict[str, Any]:
 
 def user_named(username: Any) -> Any:
     if not isinstance(username, str) or not username or len(username) > 150:
-        raise GameError("not_found", "There is no such player.", status=404)
+        raise GameError("not_found", gettext_noop("There is no such player."), status=404)
     found = get_user_model().objects.filter(username=username).first()
     if found is None:
-        raise GameError("not_found", "There is no such player.", status=404)
+        raise GameError("not_found", gettext_noop("There is no such player."), status=404)
     return found
 
 
