@@ -66,3 +66,19 @@ def test_reports_from_three_people_file_a_signal():
         )
         assert answer.status_code == 201
     assert signals("many_reports") == [("target", None)]
+
+
+def test_a_login_records_the_address_and_the_device_cookie():
+    from django.conf import settings
+    from django.test import Client
+
+    user = make_user("seen")
+    browser = Client(REMOTE_ADDR="10.1.2.3")
+    form = {"username": "seen", "password": "pw-123456789"}
+    assert browser.post("/accounts/login/", form).status_code == 302
+    assert list(Sighting.objects.values_list("address", "device")) == [("10.1.2.3", "")]
+    assert settings.DEVICE_COOKIE_NAME in browser.cookies  # this browser is known from now on
+    browser.post("/accounts/logout/")
+    browser.post("/accounts/login/", form)
+    seen = sorted(Sighting.objects.filter(user=user).values_list("device", flat=True))
+    assert seen[0] == "" and len(seen) == 2 and seen[1]
