@@ -455,6 +455,7 @@ PLAYBAN_MEMORY_DAYS = 7
 BOOSTING_GAMES = (5, 7)
 BOOSTING_SHARE = 0.8
 MANY_REPORTS = 3  # open reports from this many people file a signal
+RATING_JUMP = 400  # shown points gained in one game and speed within 24 hours
 # Request bodies (config/body_limit.py answers 413 beyond): the API takes what
 # the game socket takes in one frame (64 KiB), an import more, a page's form
 # (sign-up, the admin's) what Django takes by default.

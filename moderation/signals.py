@@ -4,6 +4,8 @@ the transaction that rates a two-player game, a few indexed reads each.
 - boosting: the pair played at least ``BOOSTING_GAMES`` rated games within
   its days and one side won at least ``BOOSTING_SHARE`` of them; the
   winner's account gets a ``boosting`` report naming the pair;
+- rating jump: a player gained ``RATING_JUMP`` points in one game and speed
+  within 24 hours (``rating_jump``);
 - shared device: the two accounts were seen logging in with one device
   cookie and just played each other rated (``shared_device``).
 
@@ -17,6 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from games.models import Game, RatingChange
@@ -26,6 +29,8 @@ from .models import Report, Sighting
 
 
 def after_rated(game: Game, user_ids: list[int]) -> None:
+    for user_id in user_ids:
+        check_rating_jump(user_id)
     if len(user_ids) != 2 or game.seat_count != 2:
         return
     a, b = sorted(user_ids)
@@ -69,6 +74,24 @@ def check_boosting(a: int, b: int) -> bool:
         "pair_games": selectors.pair_games(winner, loser),
     }
     return services.file_signal(target_id=winner, reason=Report.Reason.BOOSTING, evidence=evidence)
+
+
+def check_rating_jump(user_id: int) -> bool:
+    """A day's rating gains (in one game and speed) far beyond what honest
+    play brings: ``RATING_JUMP`` shown points within 24 hours."""
+    since = timezone.now() - timedelta(hours=24)
+    gains = (
+        RatingChange.objects.filter(user_id=user_id, created__gte=since)
+        .values("ruleset", "speed")
+        .annotate(gain=Sum(F("after") - F("before")))
+        .order_by()
+    )
+    jumps = [g for g in gains if g["gain"] >= settings.RATING_JUMP]
+    if not jumps:
+        return False
+    return services.file_signal(
+        target_id=user_id, reason=Report.Reason.RATING_JUMP, evidence={"jumps": jumps}
+    )
 
 
 def check_shared_device(game: Game, a: int, b: int) -> bool:

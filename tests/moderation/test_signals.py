@@ -82,3 +82,16 @@ def test_a_login_records_the_address_and_the_device_cookie():
     browser.post("/accounts/login/", form)
     seen = sorted(Sighting.objects.filter(user=user).values_list("device", flat=True))
     assert seen[0] == "" and len(seen) == 2 and seen[1]
+
+
+def test_a_days_rating_jump_files_a_signal():
+    from django.test import override_settings
+
+    climber = make_user("climber")
+    with override_settings(RATING_JUMP=120):
+        play(climber, make_user())
+        assert signals("rating_jump") == []  # about 80 points: expected
+        play(climber, make_user())
+        assert signals("rating_jump") == [("climber", None)]
+    [jump] = Report.objects.get(reason="rating_jump").evidence["jumps"]
+    assert jump["ruleset"] == "halma" and jump["gain"] >= 120
