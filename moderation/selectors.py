@@ -217,7 +217,10 @@ def iso(value: Any) -> str | None:
 
 def case(report_id: Any) -> dict[str, Any]:
     try:
-        report = Report.objects.select_related("target", "reporter").get(pk=int(report_id))
+        pk = int(report_id)
+        if not 0 < pk < 2**63:  # beyond a bigint: PostgreSQL would refuse the query
+            raise ValueError(pk)
+        report = Report.objects.select_related("target", "reporter").get(pk=pk)
     except (TypeError, ValueError, Report.DoesNotExist):
         raise GameError("not_found", gettext_noop("There is no such report."), status=404) from None
     return {
