@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "games",
     "lobby",
     "frontend",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -442,6 +443,19 @@ BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "1"))
 BOT_CLAIM_SECONDS = 30.0
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500
+
+# Fair play (moderation/): reports per reporter, their text, play-bans.
+REPORT_RATE = (10, 86400)  # at most 10 reports a day per user
+REPORT_TEXT_MAX = 1000
+PLAYBAN_OFFENCES = (3, 24)  # this many realtime aborts or time-outs within these hours
+PLAYBAN_FIRST_MINUTES = 15  # doubling with each ban of the last PLAYBAN_MEMORY_DAYS
+PLAYBAN_MAX_MINUTES = 1440
+PLAYBAN_MEMORY_DAYS = 7
+# Boosting: a pair with this many rated games in this many days, one side winning this share.
+BOOSTING_GAMES = (5, 7)
+BOOSTING_SHARE = 0.8
+MANY_REPORTS = 3  # open reports from this many people file a signal
+RATING_JUMP = 400  # shown points gained in one game and speed within 24 hours
 # Request bodies (config/body_limit.py answers 413 beyond): the API takes what
 # the game socket takes in one frame (64 KiB), an import more, a page's form
 # (sign-up, the admin's) what Django takes by default.

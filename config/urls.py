@@ -8,6 +8,7 @@ from django.views.i18n import JavaScriptCatalog
 from accounts import views as account_pages
 from frontend import pwa
 from frontend import views as pages
+from moderation import urls as moderation_urls
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
@@ -24,6 +25,8 @@ urlpatterns = [
     path("accounts/settings/push/", pwa.push_settings, name="push-settings"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
+    path("api/", include(moderation_urls.api_urls)),
+    *moderation_urls.pages,
     # Django's language switch, which also stores a logged-in user's choice.
     path("i18n/setlang/", account_pages.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend"]), name="javascript-catalog"),

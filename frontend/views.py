@@ -19,6 +19,7 @@ from games.selectors.relations import friends_playing
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from games.users import is_bot
 from lobby.services import table_join_by_invite
+from moderation import roles
 
 from .charts import rating_chart, summary
 
@@ -199,7 +200,7 @@ def remis_queue(request):
     """The admins' remis queue (the data comes over /ws/remis/ and /api/remis/)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if not request.user.is_staff:
+    if not roles.is_arbiter(request.user):
         return HttpResponseForbidden(gettext("Only admins may see the remis queue."))
     return render(request, "frontend/remis_queue.html")
 

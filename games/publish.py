@@ -204,3 +204,22 @@ def publish_queue(request_id: int) -> None:
         pk=request_id
     )
     _send(QUEUE_GROUP, {"type": "remis.changed", "request": request_summary(request)})
+
+
+MODERATION_GROUP = "moderation-queue"
+
+
+def publish_report(report: dict[str, Any], open_count: int) -> None:
+    """Tell the moderators' queue pages that a report was filed or settled."""
+    _send(MODERATION_GROUP, {"type": "report.changed", "report": report, "open": open_count})
+
+
+def publish_sanction(user_id: int, code: str) -> None:
+    """A suspended or closed account's pages hear it at once: the bell on
+    every page, and each game page it plays on (which then refuses moves)."""
+    publish_to_user(user_id, {"kind": "sanction", "code": code})
+    playing = Game.objects.filter(status=Game.Status.ACTIVE, seats__user_id=user_id).values_list(
+        "pk", flat=True
+    )
+    for game_id in playing:
+        _send(player_group(game_id, user_id), {"type": "game.sanction", "code": code})

@@ -24,6 +24,7 @@ from games.services import bot_accounts, notifications, ratings
 from games.services.guards import lock_user
 from games.services.play import game_start
 from games.services.relations import refuse_if_blocked
+from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 if TYPE_CHECKING:
     from games.users import Visitor
@@ -103,6 +104,7 @@ def table_create(
     per level and no host: a bot-against-bot game, started at once.
     """
     _require_user(host)
+    refuse_if_suspended(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
     if bot is not None:
@@ -117,6 +119,7 @@ def table_create(
         raise GameError("bad_request", gettext_noop("Choose one of the table's seats."))
     opponent = _challenged_user(host, challenge)
     time_control = clocks.clean_clock(clock)
+    refuse_if_playbanned(host, time_control)
     with transaction.atomic():
         # One host's tables one at a time: two at once would both count ten.
         lock_user(host.pk)
@@ -198,8 +201,10 @@ def _close_table(game: Game, reason: str, user: Visitor) -> None:
 def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
     """Take a free seat (the first one unless ``seat`` names one)."""
     _require_user(user)
+    refuse_if_suspended(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
+        refuse_if_playbanned(user, game.clock)
         seats = list(Seat.objects.filter(game=game).order_by("index"))
         if any(s.user_id == user.pk for s in seats):
             raise GameError("already_seated", gettext_noop("You already sit at this table."))
@@ -313,6 +318,8 @@ def quickplay(
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)
     time_control = clocks.clean_clock(clock)
+    refuse_if_suspended(user)
+    refuse_if_playbanned(user, time_control)
     with transaction.atomic():
         _serialise_seeks(rs.slug, seats, clean, time_control)
         candidates = (

@@ -9,15 +9,22 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from lobby import services as lobby
+from moderation import roles
 
 _names = itertools.count(1)
 
 
-def make_user(name: str | None = None, *, staff: bool = False):
+def make_user(name: str | None = None, *, staff: bool = False, moderator: bool = False):
+    """``staff``: a remis arbiter; ``moderator``: a moderator (separate roles)."""
     name = name or f"user{next(_names)}"
-    return get_user_model().objects.create_user(
-        username=name, password="pw-123456789", is_staff=staff
+    user = get_user_model().objects.create_user(
+        username=name, password="pw-123456789", is_staff=staff or moderator
     )
+    if staff:
+        roles.grant(user, roles.ARBITERS)
+    if moderator:
+        roles.grant(user, roles.MODERATORS)
+    return user
 
 
 def client_for(user) -> APIClient:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "lobby", "accounts", "frontend", "config")
+PACKAGES = ("games", "lobby", "accounts", "frontend", "config", "moderation")
 MAX_LINES = 800
 
 # Lower numbers sit lower: a module may import its own layer and those below.
@@ -27,12 +27,34 @@ LAYERS = [
     (2, ("games.redis_clients",)),
     (2, ("games.ratelimit",)),
     (2, ("games.addresses",)),
-    (3, ("games.models", "accounts.models")),
+    (2, ("moderation.roles",)),
+    (3, ("games.models", "accounts.models", "moderation.models")),
     (4, ("games.clocks", "games.store")),
-    (5, ("games.selectors",)),
+    (5, ("games.selectors", "moderation.selectors", "moderation.standing")),
     (6, ("games.publish",)),
-    (7, ("games.services", "lobby.services")),
-    (8, ("games.realtime", "games.api", "lobby", "accounts", "frontend", "games.admin")),
+    (
+        7,
+        (
+            "games.services",
+            "lobby.services",
+            "moderation.services",
+            "moderation.playbans",
+            "moderation.refunds",
+            "moderation.signals",
+        ),
+    ),
+    (
+        8,
+        (
+            "games.realtime",
+            "games.api",
+            "lobby",
+            "accounts",
+            "frontend",
+            "games.admin",
+            "moderation",
+        ),
+    ),
     (9, ("config",)),
 ]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import template
 
 from games.selectors.remis import waiting_count
+from moderation import roles
 
 register = template.Library()
 
@@ -16,6 +17,6 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def remis_waiting(context) -> int:
     user = getattr(context.get("request"), "user", None)
-    if user is None or not user.is_staff:
+    if not roles.is_arbiter(user):
         return 0
     return waiting_count()

@@ -11,6 +11,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from moderation import roles
+
 from .. import ratelimit
 from ..errors import GameError
 from .throttles import AddressIdent
@@ -42,7 +44,7 @@ class IsStaff(permissions.BasePermission):
     message = "Only admins may see the remis queue."
 
     def has_permission(self, request, view) -> bool:
-        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+        return roles.is_arbiter(request.user)
 
 
 def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:

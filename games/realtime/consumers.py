@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 import logging
 import time
+from datetime import timedelta
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from moderation import roles, standing
 
 from ..i18n import TranslatedConsumerMixin
 from ..publish import (
@@ -99,6 +103,8 @@ class GameConsumer(
         self.seat = hello["seat"]
         # Chat lines of players this user blocked are never sent (read once per connection).
         self.hidden = frozenset(await db(relation_reads.blocked_names)(self.user)) or None
+        # Read once; a suspension after this is pushed (``game_sanction``).
+        self.suspended = await db(standing.suspended_until)(getattr(self.user, "pk", None))
         session = self.scope.get("session")
         self.person = presence.person_key(
             self.user, getattr(session, "session_key", None), self.channel_name
@@ -184,6 +190,8 @@ class GameConsumer(
 
     async def on_act(self, frame: dict[str, Any]) -> None:
         admitted, self.admission = self.admission, None
+        if self.suspended is not None and self.suspended > timezone.now():
+            raise standing.suspended_error(self.suspended)
         version, action = socket_input.act(frame)
         version = await moves_on_loop.act(
             game_id=self.game_id,
@@ -290,6 +298,20 @@ class GameConsumer(
         names = table["seats"]
         return names.index(self.user.username) if self.user.username in names else None
 
+    async def game_sanction(self, message: dict[str, Any]) -> None:
+        """This user was suspended or closed: refuse their moves from now on."""
+        self.suspended = await db(standing.suspended_until)(self.user.pk)
+        if message["code"] == "closed" or self.suspended is not None:
+            code = message["code"]
+            text = (
+                _("Your account was closed.")
+                if code == "closed"
+                else _("Your account is suspended: you cannot play for now.")
+            )
+            if code == "closed":
+                self.suspended = timezone.now() + timedelta(days=36500)
+            await self.send(text_data=error_frame(code, text))
+
 
 class NotifyConsumer(
     AddressCapMixin,
@@ -384,7 +406,7 @@ class RemisQueueConsumer(
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated or not user.is_staff:
+        if not await db(roles.is_arbiter)(user):
             await self.close(code=4403)
             return
         self.user = user

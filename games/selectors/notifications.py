@@ -37,6 +37,12 @@ APPROVED = gettext_noop("An admin approved the remis request in game #%(game)s."
 REJECTED = gettext_noop("An admin rejected the remis request in game #%(game)s: %(reason)s")
 
 
+REPORT_ACTED = gettext_noop("Your report about %(report_on)s was acted on. Thank you.")
+
+
+WARNING = gettext_noop("A moderator warns you: %(warning)s")
+
+
 def notification_text(kind: str, params: dict[str, Any]) -> str:
     """The text in the reader's language: msgids in the params are translated now."""
     values = dict(params)
@@ -51,6 +57,10 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
         template = REMATCH_BEGUN
     if kind == Notification.Kind.DECISION and "approved" in values:
         template = APPROVED if values["approved"] else REJECTED
+    if kind == Notification.Kind.DECISION and "report_on" in values:
+        template = REPORT_ACTED
+    if kind == Notification.Kind.DECISION and "warning" in values:
+        template = WARNING
     template = gettext(template)
     try:
         return template % values

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from moderation.standing import refuse_if_muted
+
 from .. import plain_json, publish, ratelimit
 from ..errors import GameError, no_such_game
 from ..models import (
@@ -37,6 +39,7 @@ def chat_post(*, game_id: int, user: Visitor, text: str) -> dict[str, Any]:
         raise GameError(
             "too_long", gettext_noop("Messages are limited to %(n)s characters."), n=limit
         )
+    refuse_if_muted(user)
     with transaction.atomic():
         game = Game.objects.filter(pk=_int(game_id)).first()
         if game is None:

@@ -8,6 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from moderation import playbans
+
 from ..errors import GameError
 from ..models import (
     Event,
@@ -240,6 +242,7 @@ def game_abort(*, game_id: int, user: Visitor) -> int:
         rs = get_ruleset(game.ruleset)
         result = ended(game, REASON_ABORTED, winners=[], player=player_name(game, seat))
         events = [{"type": "aborted", "seat": seat}]
+        playbans.record_offence(game, seat, "abort")
         return append_event(
             game,
             rs,

@@ -9,6 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from moderation import playbans
+from moderation.standing import refuse_if_suspended
+
 from .. import clocks
 from ..errors import GameError
 from ..models import (
@@ -110,6 +113,7 @@ def game_act(*, game_id: int, user: Visitor, version: int, action: dict[str, Any
     Clients' input is parsed before (the API's ActIn, the socket's
     ``socket_input``); the checks here guard the database against any caller."""
     check_act_input(version, action)
+    refuse_if_suspended(user)
     with transaction.atomic():
         game = locked_game(game_id, user)
         before_to_act = list(game.to_act)
@@ -159,6 +163,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
                     events=events,
                     now=now,
                 ).version
+        playbans.record_offence(game, seat, "flag", now)
         return leave_or_end(
             game, rs, seat, reason=REASON_FLAGGED, event_type="flagged", now=now
         ).version

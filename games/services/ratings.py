@@ -23,6 +23,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 from openskill.models import PlackettLuce
 
+from moderation import signals
+
 from ..errors import GameError
 from ..models import Event, Game, Rating, RatingChange, Seat
 from ..rules import get_ruleset
@@ -178,3 +180,4 @@ def rate_game(game: Game, event: Event) -> None:
             )
         )
     RatingChange.objects.bulk_create(changes)
+    signals.after_rated(game, [seated[s].pk for s in order])  # boosting and the like

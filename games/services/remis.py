@@ -19,6 +19,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from moderation import roles
+
 from .. import publish
 from ..errors import GameError
 from ..models import (
@@ -180,7 +182,7 @@ def remis_decide(
     *, request_id: int, admin: Visitor, approve: bool, reason: str = ""
 ) -> RemisRequest:
     """Approve (the game ends as remis) or reject with a reason (play resumes)."""
-    if admin is None or not admin.is_authenticated or not admin.is_staff:
+    if not roles.is_arbiter(admin):
         raise GameError("forbidden", gettext_noop("Only admins decide remis requests."), status=403)
     if not isinstance(approve, bool):
         raise _bad("bad_request", gettext_noop("Say whether you approve or reject."))

@@ -20,6 +20,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from lobby.services import table_create, table_join, table_start
+from moderation import roles
+from moderation.services import file_report
 
 from .helpers import SHOTS, BrowserLiveTestCase, off_loop, settle
 
@@ -64,6 +66,9 @@ class AxeTests(BrowserLiveTestCase):
         staff = User.objects.create_user(
             username="staff", password="s3cret-pass-123", is_staff=True
         )
+        roles.grant(staff, roles.ARBITERS)  # the remis queue
+        roles.grant(staff, roles.MODERATORS)  # the reports queue and a case
+        report = file_report(reporter=users[1], username=users[0].username, reason="other")
 
         def make(ruleset, extra):
             game = table_create(host=users[0], ruleset=ruleset, **extra)
@@ -94,6 +99,11 @@ class AxeTests(BrowserLiveTestCase):
         admin = self.new_page("staff", user=staff)
         admin.goto(self.live_server_url + "/remis/")
         results["remis-queue"] = self.axe(admin, "remis-queue")
+        admin.goto(self.live_server_url + "/moderation/")
+        admin.wait_for_selector("#reports li")
+        results["moderation-queue"] = self.axe(admin, "moderation-queue")
+        admin.goto(f"{self.live_server_url}/moderation/reports/{report.pk}/")
+        results["moderation-case"] = self.axe(admin, "moderation-case")
 
         (SHOTS / "axe-results.json").write_text(json.dumps(results, indent=1))
         bad = {

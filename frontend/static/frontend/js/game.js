@@ -452,7 +452,7 @@ setInterval(renderClocks, 200);
 // --- chat ---------------------------------------------------------------------
 function addChat(message) {
   if (mine.blocks.has(message.user)) return; // the server hides them too, from the next connection
-  const li = h("li", "", [h("strong", "", message.user ?? "?")]);
+  const li = h("li", "", [h("strong", "", message.user ?? "?")], { "data-chat": message.id });
   if (message.spectator) li.append(" ", h("span", "badge", gettext("spectator")));
   li.append(`: ${message.text}`); // text node: never parsed as HTML
   const log = $("chat-log");

@@ -1,6 +1,6 @@
 // The bell: live notifications on every page (your turn, draw offers, challenges, results).
 import { $, h } from "./dom.js";
-import { LiveSocket, toast } from "./socket.js";
+import { LiveSocket, gettext, toast } from "./socket.js";
 
 let items = [];
 let newest = 0; // the newest notification this page has: the server answers a tiny pong
@@ -12,6 +12,10 @@ const socket = new LiveSocket(() => "/ws/notify/", {
     if (frame.type === "notifications") {
       newest = Math.max(newest, frame.newest || 0);
       items = frame.items;
+    } else if (frame.type === "notify" && frame.kind === "sanction") {
+      // A moderator suspended or closed this account: say so at once.
+      toast(frame.code === "closed" ? gettext("Your account was closed.") : gettext("Your account is suspended: you cannot play for now."), "error", 15000);
+      return;
     } else if (frame.type === "notify") {
       newest = Math.max(newest, frame.notification.id);
       items = [frame.notification, ...items.filter((n) => n.id !== frame.notification.id)];

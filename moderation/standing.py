@@ -1,0 +1,109 @@
+"""What an account's sanctions refuse: chat (``muted``), play (``suspended``),
+new realtime tables and quick play (``playban`` with ``retry_after``).
+
+Each check is one indexed read of a small table, asked by the services that
+a sanction refuses; none of them runs on a move's hot path (the game socket
+reads the standing once when it opens and is told of a suspension).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from games.errors import GameError
+
+from .models import PlayBan, Standing
+
+
+def standing_of(user_id: int | None) -> Standing | None:
+    if user_id is None:
+        return None
+    return Standing.objects.filter(user_id=user_id).first()
+
+
+def muted_until(user_id: int | None, now: datetime | None = None) -> datetime | None:
+    found = standing_of(user_id)
+    now = now or timezone.now()
+    if found and found.muted_until and found.muted_until > now:
+        return found.muted_until
+    return None
+
+
+def suspended_until(user_id: int | None, now: datetime | None = None) -> datetime | None:
+    found = standing_of(user_id)
+    now = now or timezone.now()
+    if found and found.suspended_until and found.suspended_until > now:
+        return found.suspended_until
+    return None
+
+
+def refuse_if_muted(user: Any) -> None:
+    until = muted_until(getattr(user, "pk", None))
+    if until is not None:
+        raise GameError(
+            "muted",
+            gettext_noop("A moderator muted your chat until %(until)s."),
+            status=403,
+            until=until.strftime("%Y-%m-%d %H:%M UTC"),
+        )
+
+
+def suspended_error(until: datetime) -> GameError:
+    return GameError(
+        "suspended",
+        gettext_noop("Your account is suspended until %(until)s: you cannot play until then."),
+        status=403,
+        until=until.strftime("%Y-%m-%d %H:%M UTC"),
+    )
+
+
+def refuse_if_suspended(user: Any) -> None:
+    until = suspended_until(getattr(user, "pk", None))
+    if until is not None:
+        raise suspended_error(until)
+
+
+def playban_left(user_id: int | None, now: datetime | None = None) -> tuple[int, str] | None:
+    """The seconds a play-ban still runs and its reason, or None."""
+    if user_id is None:
+        return None
+    now = now or timezone.now()
+    ban = PlayBan.objects.filter(user_id=user_id, until__gt=now).order_by("-until").first()
+    if ban is None:
+        return None
+    return math.ceil((ban.until - now).total_seconds()), ban.reason
+
+
+PLAYBAN_TEXTS = {
+    "abort": gettext_noop(
+        "You aborted too many games: no new realtime games for %(minutes)s more minutes."
+    ),
+    "leave": gettext_noop(
+        "You left too many games: no new realtime games for %(minutes)s more minutes."
+    ),
+    "flag": gettext_noop(
+        "You let the clock run out too often: no new realtime games for %(minutes)s more minutes."
+    ),
+}
+
+
+def refuse_if_playbanned(user: Any, clock: dict[str, Any] | None) -> None:
+    """Realtime tables and quick play only: correspondence stays open."""
+    if (clock or {}).get("kind") != "realtime":
+        return
+    left = playban_left(getattr(user, "pk", None))
+    if left is None:
+        return
+    seconds, reason = left
+    raise GameError(
+        "playban",
+        PLAYBAN_TEXTS.get(reason, PLAYBAN_TEXTS["leave"]),
+        status=403,
+        retry_after=seconds,
+        minutes=math.ceil(seconds / 60),
+    )

@@ -1,0 +1,104 @@
+"""Play-bans with a controllable clock: 3 realtime aborts or time-outs within
+24 hours ban new realtime tables and quick play for 15 minutes, doubling on
+repeat up to a day; correspondence time-outs never ban; completion rate."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game
+from games.services.endings import game_abort
+from games.services.play import game_timeout
+from moderation import playbans, standing
+from moderation.models import Offence, PlayBan
+from tests.factories import client_for, every_seat_moves, make_user, started_game
+
+pytestmark = pytest.mark.django_db
+
+REALTIME = {"kind": "realtime", "minutes": 5}
+
+
+def realtime_game(user):
+    return started_game(players=[user, make_user()], clock=REALTIME)
+
+
+def test_three_realtime_aborts_ban_quick_play_and_realtime_tables():
+    leaver = make_user()
+    for _ in range(3):
+        game_abort(game_id=realtime_game(leaver).pk, user=leaver)
+    client = client_for(leaver)
+    table = client.post("/api/tables/", {"ruleset": "halma", "clock": REALTIME}, format="json")
+    assert table.status_code == 403, table.content
+    body = table.json()
+    assert body["code"] == "playban" and 890 <= body["retry_after"] <= 900
+    assert "15" in body["message"] and "aborted" in body["message"]
+    quick = client.post("/api/quickplay/", {"ruleset": "halma", "clock": REALTIME}, format="json")
+    assert quick.status_code == 403 and quick.json()["code"] == "playban"
+    # Correspondence stays open to them.
+    assert client.post("/api/tables/", {"ruleset": "halma"}, format="json").status_code == 201
+
+
+def test_bans_double_on_repeat_up_to_a_day_and_then_are_forgotten():
+    leaver = make_user()
+    game = realtime_game(leaver)
+    clock = timezone.now()
+    minutes = []
+    for _round in range(9):
+        for _ in range(3):
+            clock += timedelta(minutes=1)
+            ban = playbans.record_offence(game, 0, "abort", clock)
+        assert ban is not None
+        minutes.append(ban.minutes)
+        assert standing.playban_left(leaver.pk, clock) == (ban.minutes * 60, "abort")
+        clock = ban.until + timedelta(minutes=1)  # served
+        assert standing.playban_left(leaver.pk, clock) is None
+    assert minutes == [15, 30, 60, 120, 240, 480, 960, 1440, 1440]
+    # A week without bans: the next one is 15 minutes again.
+    clock += timedelta(days=8)
+    for _ in range(3):
+        ban = playbans.record_offence(game, 0, "abort", clock)
+    assert ban.minutes == 15
+
+
+def test_offences_spread_beyond_a_day_ban_nobody():
+    leaver = make_user()
+    game = realtime_game(leaver)
+    clock = timezone.now()
+    for _ in range(6):
+        clock += timedelta(hours=13)
+        assert playbans.record_offence(game, 0, "flag", clock) is None
+    assert not PlayBan.objects.exists()
+
+
+def test_realtime_time_outs_count_and_correspondence_ones_do_not_ban():
+    flagger = make_user()
+    for clock, kind, step in [
+        (REALTIME, "realtime", timedelta(hours=1)),  # 3 within a day: banned
+        (None, "correspondence", timedelta(days=4)),  # past a move's 3 days
+    ]:
+        later = timezone.now()
+        for _ in range(3):
+            game = every_seat_moves(started_game(players=[flagger, make_user()], clock=clock))
+            later += step
+            assert game_timeout(game_id=game.pk, now=later) is not None
+        offences = Offence.objects.filter(user=flagger, correspondence=kind != "realtime")
+        assert offences.count() == 3, kind
+    bans = list(PlayBan.objects.filter(user=flagger))
+    assert [b.reason for b in bans] == ["flag"]  # the realtime ones only
+
+
+def test_completion_rate_on_every_profile():
+    player = make_user("finisher")
+    game_abort(game_id=realtime_game(player).pk, user=player)
+    other = make_user()
+    game = realtime_game(other)
+    game.seats.filter(index=1).update(user=player)
+    game_abort(game_id=game.pk, user=other)  # the other one aborted: not the player's fault
+    assert Game.objects.filter(status="aborted").count() == 2
+    client = client_for(player)
+    client.force_login(player)
+    page = client.get("/players/finisher/")
+    assert b"50%" in page.content and b"1 of 2" in page.content
