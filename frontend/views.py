@@ -8,7 +8,7 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import GameError
 from games.models import Game
@@ -20,6 +20,7 @@ from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_
 from games.users import is_bot
 from lobby.services import table_join_by_invite
 
+from .budget import write_budget
 from .charts import rating_chart, summary
 
 
@@ -56,6 +57,7 @@ def _ruleset_catalog() -> list[dict]:
     ]
 
 
+@require_safe
 def lobby(request):
     context = {"catalog": _ruleset_catalog(), "friends_playing": _friends_playing(request.user)}
     return render(request, "frontend/lobby.html", context)
@@ -70,6 +72,7 @@ def _friends_playing(user) -> list[dict]:
     return games
 
 
+@require_safe
 def game_page(request, game_id: int):
     try:
         game = game_with_seats(game_id)
@@ -89,6 +92,7 @@ def game_page(request, game_id: int):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@write_budget("tables")  # the API's table join
 def invite(request, code: str):
     """An invitation: GET shows the table and a Join button; only the POST
     (CSRF-checked) takes a seat, so following a link never seats anyone."""
@@ -176,6 +180,7 @@ def _chosen_options(rs, options: dict) -> list[dict]:
     return chosen
 
 
+@require_safe
 @login_required
 def my_games(request):
     games = games_of(request.user)
@@ -186,6 +191,7 @@ def my_games(request):
     return render(request, "frontend/my_games.html", {"running": running, "finished": finished})
 
 
+@require_safe
 def replay_page(request, game_id: int):
     try:
         game = game_with_seats(game_id)
@@ -195,6 +201,7 @@ def replay_page(request, game_id: int):
     return render(request, "frontend/replay.html", context)
 
 
+@require_safe
 def remis_queue(request):
     """The admins' remis queue (the data comes over /ws/remis/ and /api/remis/)."""
     if not request.user.is_authenticated:
@@ -209,6 +216,7 @@ def _ruleset_title(slug: str) -> str:
     return gettext(rs.title) if rs else slug
 
 
+@require_safe
 def player_page(request, username: str):
     """A player's profile: ratings with their history charts, recent games,
     and the head-to-head record with the viewer."""
@@ -242,6 +250,7 @@ def player_page(request, username: str):
     return render(request, "frontend/player.html", context)
 
 
+@require_safe
 def leaderboard_page(request, ruleset: str):
     if ruleset not in RULESETS:
         raise Http404(gettext("There is no such game."))
