@@ -13,10 +13,10 @@ from django.utils.translation import ngettext
 from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
+from frontend.budget import write_budget
 from games import ratelimit
 from games.addresses import request_key
 from games.api.common import write_wait
-from frontend.budget import write_budget
 from games.errors import GameError
 from games.selectors import relations
 from games.services import vacation as vacations

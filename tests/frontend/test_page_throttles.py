@@ -19,6 +19,7 @@ def client_for(user) -> Client:
     client.force_login(user)
     return client
 
+
 PACKAGES = ("frontend.", "accounts.")
 OWN_LIMITS = {"login", "signup", "logout"}  # lock-outs, sign-ups per address, a session only
 BUDGET = 2
