@@ -264,3 +264,18 @@ def test_one_ipv6_64_shares_one_budget(reads_3_a_minute):
     assert APIClient(REMOTE_ADDR="2001:db8:1:3::1").get(url).status_code == 200
     assert APIClient(REMOTE_ADDR="192.0.2.1").get(url).status_code == 200
     assert APIClient(REMOTE_ADDR="192.0.2.2").get(url).status_code == 200
+
+
+def test_django_s_own_body_limit_answers_with_the_view_s_limit(settings):
+    """RequestDataTooBig (a body without Content-Length read past Django's
+    limit) names the limit of the endpoint that refused it."""
+    from django.core.exceptions import RequestDataTooBig
+
+    from games.api.errors import exception_handler
+    from games.api.replays import GameImport
+
+    answer = exception_handler(RequestDataTooBig(), {"view": GameImport()})
+    assert answer.status_code == 413
+    assert str(settings.API_IMPORT_MAX_BYTES) in answer.data["message"]
+    answer = exception_handler(RequestDataTooBig(), {"view": None})
+    assert str(settings.API_MAX_BODY_BYTES) in answer.data["message"]
