@@ -298,6 +298,7 @@ def test_two_imports_at_once_cannot_both_pass_the_waiting_limit(settings, monkey
     """Count, then insert: two requests at once each counted the other's job
     as not there yet. Each waits for the other to have counted (or, with the
     user's row locked, for a second that never comes)."""
+    import contextlib
     import threading
 
     from django.db.models.query import QuerySet
@@ -313,10 +314,8 @@ def test_two_imports_at_once_cannot_both_pass_the_waiting_limit(settings, monkey
     def count(self):
         counted = real_count(self)
         if self.model is ImportJob:
-            try:
+            with contextlib.suppress(threading.BrokenBarrierError):
                 both_counted.wait(timeout=1)
-            except threading.BrokenBarrierError:
-                pass
         return counted
 
     monkeypatch.setattr(QuerySet, "count", count)
