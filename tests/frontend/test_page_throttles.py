@@ -79,3 +79,15 @@ def test_the_refusal_says_how_long_to_wait(small_budgets):
     refused = client.post("/accounts/settings/push/", {"kinds": []})
     assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 60
     assert "try again in" in refused.content.decode()
+
+
+def test_the_refusal_is_in_the_reader_s_language(small_budgets, settings):
+    user = make_user()
+    user.language = "de"
+    user.save(update_fields=["language"])
+    client = client_for(user)
+    for _ in range(BUDGET + 1):
+        refused = client.post("/accounts/settings/push/", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert "Zu viele Änderungen" in page and "sende das Formular noch einmal" in page
