@@ -13,10 +13,11 @@ answering 404 or 410 has forgotten the subscription: it is deleted with its
 queued pushes. A timeout, a connection error or any other answer is tried
 again after 1, 2, 4 ... minutes. Each endpoint is checked again before it is
 posted to (push_endpoints.py), and the device's keys too: a subscription whose
-keys or endpoint the libraries refuse (no P-256 key, py_vapid's
-``VapidException``) is deleted with its queued pushes, as a forgotten one is.
-Anything else a row raises gives up that row alone (kept a few days with its
-reason: outbox.py).
+keys cannot encrypt (no P-256 key, no 16-byte secret) is deleted with its
+queued pushes, as a forgotten one is. Anything else a row raises gives up that
+row alone (kept a few days with its reason: outbox.py); py_vapid's
+``VapidException`` is one such: with the endpoint checked it can only mean the
+site's own VAPID settings, which deleting devices would not mend.
 
 A realtime game's turn or draw offer is urgent and soon stale: it goes out
 with ``Urgency: high`` and a TTL of minutes, and is dropped unsent once older
@@ -38,7 +39,6 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
-from py_vapid import VapidException
 from pywebpush import WebPushException, webpush
 
 from ..models import Notification, OutgoingPush, PushSettings, PushSubscription
@@ -150,8 +150,6 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
     except (WebPushException, requests.RequestException) as exc:
         _failed(push, exc, now)
         return 0
-    except VapidException as exc:  # the claims py_vapid makes of its endpoint
-        return _forget(sub, f"py_vapid refuses it: {exc}")
     push.delete()
     PushSubscription.objects.filter(pk=sub.pk).update(last_success=now)
     return 1

@@ -193,6 +193,19 @@ def test_a_device_whose_keys_cannot_encrypt_is_removed(service, caplog, p256dh, 
 
 
 @pytest.mark.django_db
+def test_broken_vapid_settings_delete_no_device(service, settings):
+    """py_vapid refusing the site's own claims is no device's fault."""
+    user = make_user()
+    sub = stored(user, service.endpoint("kept"))
+    settings.VAPID_SUBJECT = "nobody"  # neither mailto: nor https:
+    challenge(user)
+    assert push.send_due_pushes() == 0
+    assert PushSubscription.objects.filter(pk=sub.pk).exists()
+    given_up = OutgoingPush.objects.get()
+    assert given_up.due is None and "VapidException" in given_up.last_error  # kept
+
+
+@pytest.mark.django_db
 def test_a_database_failing_in_passing_gives_nothing_up(service, monkeypatch):
     """An OperationalError while sending is the database's, not the row's:
     the push is tried again later and goes out then."""
