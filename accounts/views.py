@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
+from frontend.budget import write_budget
 from games import ratelimit
 from games.addresses import request_key
 from games.api.common import write_wait
@@ -77,6 +78,7 @@ class LoginView(auth_views.LoginView):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@write_budget("writes")
 def account_settings(request):
     """E-mail address, whether notifications also go out by e-mail, and the
     language of the site and of everything sent to the user."""
@@ -150,6 +152,7 @@ def _set_language_cookie(response, code: str) -> None:
     )
 
 
+@write_budget("writes")
 def set_language(request):
     """Django's language switch (the selector in every page's header); a
     logged-in user's choice is stored too, so mail and notifications follow it."""

@@ -1,4 +1,4 @@
-"""Every request's body limit, before anything reads the body.
+"""Every request's body limit, checked before anything parses the body.
 
 The limit is the view's (``max_body_setting``: the import takes 8 MiB), else
 the API's 64 KiB (what the game socket takes in one frame), else a page
@@ -7,6 +7,11 @@ API's ``bad_request`` shape under ``/api/``, plain text elsewhere. Django's
 own ``DATA_UPLOAD_MAX_MEMORY_SIZE`` sits at the largest limit, so it never
 turns an allowed body into an error. Sync and async: on Daphne no request
 pays a thread hop for it.
+
+This spares the parsing only, not the reading: Daphne receives the whole
+body and Django's ASGIHandler buffers it before any middleware runs. The
+limits that keep a large body off the server are the proxy's
+(``client_max_body_size`` in docs/deploy.md); Daphne never faces clients.
 """
 
 from __future__ import annotations

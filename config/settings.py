@@ -294,9 +294,8 @@ REST_FRAMEWORK = {
         # Imports queue a replay (games/services/import_jobs.py).
         "imports": os.environ.get("IMPORT_RATE", "10/hour"),
     },
-    # Anonymous clients are told apart by address: games/api/common.py asks
-    # games/addresses.py; DRF's own get_ident (unused here) agrees with it.
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
+    # Anonymous clients are told apart by the address games/addresses.py
+    # resolves (games/api/throttles.py, AddressIdent), not by DRF's get_ident.
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",
@@ -327,7 +326,8 @@ if PRODUCTION:
             f"(it is {SITE_URL!r}): every e-mail links to it."
         )
     if EMAIL_BACKEND in {
-        f"django.core.mail.backends.{kind}.EmailBackend" for kind in ("console", "locmem", "dummy")
+        f"django.core.mail.backends.{kind}.EmailBackend"
+        for kind in ("console", "locmem", "dummy", "filebased")
     }:
         raise ImproperlyConfigured(
             f"EMAIL_BACKEND {EMAIL_BACKEND!r} sends no mail; set an SMTP (or other real) "

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.models import Notification
 from games.services import push
 
+from .budget import write_budget
 from .templatetags.importmap import module_names
 
 SHELL_FILES = [
@@ -117,6 +118,7 @@ def offline(request):
 
 @login_required
 @require_POST
+@write_budget("push")  # the API's push settings
 def push_settings(request):
     """The settings page's push section: the kinds ticked are pushed, the
     others switched off (for all of the user's devices)."""

@@ -8,7 +8,7 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import GameError
 from games.models import Game
@@ -21,6 +21,7 @@ from games.users import is_bot
 from lobby.services import table_join_by_invite
 from moderation import roles
 
+from .budget import write_budget
 from .charts import rating_chart, summary
 
 
@@ -57,6 +58,7 @@ def _ruleset_catalog() -> list[dict]:
     ]
 
 
+@require_safe
 def lobby(request):
     context = {"catalog": _ruleset_catalog(), "friends_playing": _friends_playing(request.user)}
     return render(request, "frontend/lobby.html", context)
@@ -71,6 +73,7 @@ def _friends_playing(user) -> list[dict]:
     return games
 
 
+@require_safe
 def game_page(request, game_id: int):
     try:
         game = game_with_seats(game_id)
@@ -90,6 +93,7 @@ def game_page(request, game_id: int):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@write_budget("tables")  # the API's table join
 def invite(request, code: str):
     """An invitation: GET shows the table and a Join button; only the POST
     (CSRF-checked) takes a seat, so following a link never seats anyone."""
@@ -177,6 +181,7 @@ def _chosen_options(rs, options: dict) -> list[dict]:
     return chosen
 
 
+@require_safe
 @login_required
 def my_games(request):
     games = games_of(request.user)
@@ -187,6 +192,7 @@ def my_games(request):
     return render(request, "frontend/my_games.html", {"running": running, "finished": finished})
 
 
+@require_safe
 def replay_page(request, game_id: int):
     try:
         game = game_with_seats(game_id)
@@ -196,6 +202,7 @@ def replay_page(request, game_id: int):
     return render(request, "frontend/replay.html", context)
 
 
+@require_safe
 def remis_queue(request):
     """The admins' remis queue (the data comes over /ws/remis/ and /api/remis/)."""
     if not request.user.is_authenticated:
@@ -210,6 +217,7 @@ def _ruleset_title(slug: str) -> str:
     return gettext(rs.title) if rs else slug
 
 
+@require_safe
 def player_page(request, username: str):
     """A player's profile: ratings with their history charts, recent games,
     and the head-to-head record with the viewer."""
@@ -243,6 +251,7 @@ def player_page(request, username: str):
     return render(request, "frontend/player.html", context)
 
 
+@require_safe
 def leaderboard_page(request, ruleset: str):
     if ruleset not in RULESETS:
         raise Http404(gettext("There is no such game."))

@@ -1,6 +1,7 @@
 """The client's address, the one place that decides it: for HTTP requests
 (login lock-outs, sign-ups, the API's throttles) and for socket scopes (the
-cap on sockets per address).
+cap on sockets per address). ``address_key`` turns it into the key all those
+limits count under (an IPv6 address counts as its /64).
 
 ``TRUSTED_PROXY_COUNT`` proxies in front of Daphne each append the address
 they saw to X-Forwarded-For. With 0 the socket's peer is the client and every
@@ -42,8 +43,19 @@ def scope_address(scope: dict[str, Any]) -> str | None:
 
 
 def address_key(address: str | None) -> str:
-    """``address`` as a counter's key part; unreadable ones share one key."""
-    return address or UNKNOWN
+    """``address`` as a counter's key part; unreadable ones share one key.
+
+    An IPv6 address counts as its /64: one subscriber usually holds a whole
+    /64 and could otherwise take a fresh address for every request.
+    """
+    if not address:
+        return UNKNOWN
+    ip = ipaddress.ip_address(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return address
 
 
 def request_key(request: Any) -> str:

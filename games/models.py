@@ -37,7 +37,8 @@ class Game(models.Model):
     to_act = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
     # A deleted host leaves the game to its other players: their events, chat
-    # and rating history stay (an open table of theirs goes, games/signals.py).
+    # and rating history stay (an open table of theirs goes,
+    # games/services/account_deletion.py).
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -8,19 +8,14 @@ from django.utils.translation import gettext_noop
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from moderation import roles
 
 from .. import ratelimit
 from ..errors import GameError
-from .throttles import AddressIdent
+from .throttles import ReadThrottle as ReadThrottle
 from .throttles import WriteThrottle as WriteThrottle  # the views' throttle, as before
-
-
-class ReadThrottle(AddressIdent, ScopedRateThrottle):
-    """DRF's scoped throttle, per user, else per address (games/addresses.py)."""
 
 
 def write_wait(user, scope: str) -> int | None:

@@ -6,7 +6,6 @@ import logging
 import math
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
@@ -14,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
 from ..errors import GameError, unexpected
+from .parsers import body_limit
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             response["Retry-After"] = str(exc.retry_after)
         return response
     if isinstance(exc, RequestDataTooBig):  # Django's own limit, read before any parser
-        return Response(too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE), status=413)
+        return Response(too_large(body_limit(context.get("view"))), status=413)
     response = drf_handler(exc, context)
     if response is None:
         # Not a client's mistake: a clear JSON error all the same, never a traceback.

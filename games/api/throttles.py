@@ -18,23 +18,18 @@ class AddressIdent:
         return request_key(request)
 
 
-class WriteThrottle(AddressIdent, ScopedRateThrottle):
-    """Per-user limits on writes only (reads stay free): the view's
-    ``throttle_scope``, else the ``writes`` budget. The default throttle of
-    every API view (settings), so a new write view cannot forget one.
-
-    Keyed by user, else by address (``AddressIdent``), under the key the
-    sockets count their twin frames with (``ratelimit.API_SCOPES``). Counted
-    with ratelimit.hit() in the shared cache: DRF's own history is a
-    read-modify-write that racing requests overwrite, so two processes (or
-    threads) let through up to twice the rate.
+class SharedThrottle(AddressIdent, ScopedRateThrottle):
+    """The view's ``throttle_scope`` (else ``default_scope``) per user, else
+    per address (``AddressIdent``), under the key the sockets count their twin
+    frames with (``ratelimit.API_SCOPES``). Counted with ratelimit.hit() in
+    the shared cache: DRF's own history is a read-modify-write that racing
+    requests overwrite, so two processes (or threads) let through up to twice
+    the rate.
     """
 
     default_scope = "writes"
 
     def allow_request(self, request, view) -> bool:
-        if request.method in permissions.SAFE_METHODS:
-            return True
         self.scope = getattr(view, self.scope_attr, None) or self.default_scope
         self.num_requests, self.duration = ratelimit.scope_rate(self.scope)
         key = self.get_cache_key(request, view)
@@ -48,3 +43,20 @@ class WriteThrottle(AddressIdent, ScopedRateThrottle):
 
     def wait(self) -> float | None:
         return self.retry_after
+
+
+class WriteThrottle(SharedThrottle):
+    """Per-user limits on writes only (reads stay free): the view's
+    ``throttle_scope``, else the ``writes`` budget. The default throttle of
+    every API view (settings), so a new write view cannot forget one."""
+
+    def allow_request(self, request, view) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)
+
+
+class ReadThrottle(SharedThrottle):
+    """Costly reads (and whatever else the view's scope names) counted too."""
+
+    default_scope = "reads"

@@ -13,7 +13,9 @@ A failure of the machinery (a bot process that died and broke the pool, the
 database gone for a moment, any error but the bot's own) never costs the
 bot's seat: the claim is released and the game's turn retried after a
 backoff that doubles up to ``RETRY_MAX_SECONDS``; a broken pool is replaced.
-Only a bot that fails by itself (its ``Guarded`` random action included)
+A turn whose pool failed ``MACHINERY_LIMIT`` times in a row is played with a
+random legal action, thought in this process (logged), so a pool that keeps
+breaking (memory, a bad deploy) stalls no game for ever. Only a bot that fails by itself (its ``Guarded`` random action included)
 gives up its seat, as ``services.bots.give_up`` says.
 """
 
@@ -33,6 +35,7 @@ from django.conf import settings
 
 from ..bots import decide_or_report
 from ..publish import in_thread_then_publish
+from ..rules import get_ruleset
 from ..services import bots
 from ..threads import closing_connections
 from .polling import poll_forever
@@ -41,6 +44,7 @@ log = logging.getLogger(__name__)
 # Retrying a turn whose thinking machinery failed: 2 s, 4 s, 8 s ... at most 2 minutes.
 RETRY_FIRST_SECONDS = 2.0
 RETRY_MAX_SECONDS = 120.0
+MACHINERY_LIMIT = 3  # pool failures in a row on one turn before a random legal action
 
 
 class Thinkers:
@@ -83,6 +87,13 @@ def pause_for(turn: bots.BotTurn) -> float:
     low, high = settings.BOT_DELAY_MIN, settings.BOT_DELAY_MAX
     rng = random.Random(bots.turn_seed(turn.game_id, turn.version, turn.seat))
     return rng.uniform(low, max(low, high))
+
+
+def random_action(turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
+    """A legal action for the turn without the bot processes (cheap, seeded)."""
+    rs = get_ruleset(turn.ruleset)
+    rng = random.Random(bots.turn_seed(turn.game_id, turn.version, turn.seat))
+    return rs.random_action(rs.decode(encoded), turn.seat, rng)
 
 
 @dataclass(frozen=True)
@@ -162,8 +173,20 @@ class BotWorker:
 
     async def think(self, turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
         """The bot's action, or None when the bot itself failed (logged). A
-        failing pool raises: that is no reason for the bot to give up."""
-        answer = await thinkers.decide(*bots.think_args(turn, encoded))
+        failing pool raises: that is no reason for the bot to give up; the
+        ``MACHINERY_LIMIT``th failure in a row plays a random legal action."""
+        try:
+            answer = await thinkers.decide(*bots.think_args(turn, encoded))
+        except Exception:
+            retry = self.retries.get(turn.game_id)
+            if (retry.failures if retry else 0) + 1 < MACHINERY_LIMIT:
+                raise
+            log.exception(
+                "the bot processes failed %s times in a row in game %s: a random legal move",
+                MACHINERY_LIMIT,
+                turn.game_id,
+            )
+            return await sync_to_async(random_action, thread_sensitive=False)(turn, encoded)
         if "failed" in answer:
             log.error(
                 "the %s bot found no action in game %s: %s",

@@ -40,8 +40,9 @@ from .play import decide_seat_act
 
 log = logging.getLogger(__name__)
 BATCH = 50
-# A refusal that means someone else changed the game first: think again later.
-BENIGN = {"stale_version", "not_your_turn", "paused", "deadline_passed", "game_over"}
+# A refusal that means someone else changed the game first: think again later
+# ("conflict": a write clashed with another at the same moment; try again).
+BENIGN = {"stale_version", "not_your_turn", "paused", "deadline_passed", "game_over", "conflict"}
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,8 @@ def move(turn: BotTurn, action: dict[str, Any]) -> int | None:
             game_id=turn.game_id, seat=turn.seat, version=turn.version, action=action
         )
     except GameError as exc:
+        if exc.code == "conflict":
+            release(turn)  # the game did not move on: the next poll tries again
         if exc.code in BENIGN:
             return None
         log.error("bot action refused in game %s: %s; the bot resigns", turn.game_id, exc)

@@ -98,7 +98,12 @@ def end_without_people(
 ) -> Event:
     """The last person left: bots would play on for nobody, so the game ends
     now; aborted if nobody moved yet, else the leaver ranks last and the
-    seats still in play share the win (as a resignation ranks them)."""
+    seats still in play share the win (as a resignation ranks them). A seat
+    whose player resigned while its handover vote is pending is out too: its
+    offer closes with the game."""
+    pending = handover.pending_leaves(game)
+    remaining = [s for s in remaining if s not in pending]
+    game.handovers = {k: v for k, v in game.handovers.items() if int(k) not in pending}
     if not Event.objects.filter(game=game, kind=Event.Kind.ACT).exists():
         result, status = ended(game, REASON_ENDED_EARLY, winners=[]), Game.Status.ABORTED
     else:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 from ..errors import GameError
 from ..models import ImportJob
 from . import game_import
+from .guards import lock_user
 from .outbox import Outbox
 
 if TYPE_CHECKING:
@@ -50,16 +51,18 @@ def import_enqueue(*, user: Visitor, data: Any) -> ImportJob:
     """Queue an export for its replay once its header is sound (else the
     error now, nothing stored); a user has a few imports waiting at most."""
     game_import.check_export(user=user, data=data)
-    waiting = ImportJob.objects.filter(user=user, status=ImportJob.Status.PENDING).count()
-    if waiting >= settings.IMPORT_PENDING_PER_USER:
-        raise GameError(
-            "rate_limited",
-            gettext_noop("You have %(n)s imports waiting; try again once they are done."),
-            status=429,
-            retry_after=RETRY_AFTER_SECONDS,
-            n=waiting,
-        )
-    return ImportJob.objects.create(user=user, data=data)
+    with transaction.atomic():
+        lock_user(user.pk)  # two requests at once cannot both count the same waiting jobs
+        waiting = ImportJob.objects.filter(user=user, status=ImportJob.Status.PENDING).count()
+        if waiting >= settings.IMPORT_PENDING_PER_USER:
+            raise GameError(
+                "rate_limited",
+                gettext_noop("You have %(n)s imports waiting; try again once they are done."),
+                status=429,
+                retry_after=RETRY_AFTER_SECONDS,
+                n=waiting,
+            )
+        return ImportJob.objects.create(user=user, data=data)
 
 
 def run_imports() -> int:

@@ -11,9 +11,13 @@ thread of its own: it leases due rows in a short transaction, then encrypts
 language, signed with the site's VAPID key (push_keys.py). A push service
 answering 404 or 410 has forgotten the subscription: it is deleted with its
 queued pushes. A timeout, a connection error or any other answer is tried
-again after 1, 2, 4 ... minutes; anything else a row raises (an endpoint or
-keys the libraries refuse) gives up that row alone (outbox.py). Each endpoint
-is checked again before it is posted to (push_endpoints.py).
+again after 1, 2, 4 ... minutes. Each endpoint is checked again before it is
+posted to (push_endpoints.py), and the device's keys too: a subscription whose
+keys cannot encrypt (no P-256 key, no 16-byte secret) is deleted with its
+queued pushes, as a forgotten one is. Anything else a row raises gives up that
+row alone (kept a few days with its reason: outbox.py); py_vapid's
+``VapidException`` is one such: with the endpoint checked it can only mean the
+site's own VAPID settings, which deleting devices would not mend.
 
 A realtime game's turn or draw offer is urgent and soon stale: it goes out
 with ``Urgency: high`` and a TTL of minutes, and is dropped unsent once older
@@ -22,6 +26,8 @@ than that; everything else may wait a day for a device that is off.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import logging
 import threading
@@ -29,6 +35,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import requests
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -131,6 +138,8 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
         log.warning("push subscription %s removed, its endpoint is refused: %s", sub.pk, exc)
         sub.delete()  # and with it every push queued for that device
         return 0
+    if keys_refused(sub.p256dh, sub.auth):
+        return _forget(sub, "its keys are no P-256 key and 16-byte secret")
     ttl, urgency = (URGENT_TTL, "high") if urgent(note) else (TTL, "normal")
     if now - note.created > timedelta(seconds=ttl):
         log.info("push %s dropped unsent: older than its TTL of %s s", push.pk, ttl)
@@ -144,6 +153,23 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
     push.delete()
     PushSubscription.objects.filter(pk=sub.pk).update(last_success=now)
     return 1
+
+
+def _forget(sub: PushSubscription, why: str) -> int:
+    log.warning("push subscription %s removed, %s", sub.pk, why)
+    sub.delete()  # and with it every push queued for that device
+    return 0
+
+
+def keys_refused(p256dh: str, auth: str) -> bool:
+    """Whether a device's keys cannot encrypt a push (stored before the API
+    checked them): the same checks as the API's."""
+    try:
+        key = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)
+        return len(base64.urlsafe_b64decode(auth + "=" * (-len(auth) % 4))) != 16
+    except (binascii.Error, ValueError, TypeError):
+        return True
 
 
 def _failed(push: OutgoingPush, exc: Exception, now: datetime) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
-from games.addresses import request_address, request_key, scope_address
+from games.addresses import address_key, request_address, request_key, scope_address
 
 CASES = [
     # (proxies, peer, X-Forwarded-For, the client's address)
@@ -34,7 +34,8 @@ def test_requests_and_scopes_agree(settings, proxies, peer, forwarded, expected)
     request = RequestFactory().get("/", **extra)
     assert request_address(request) == expected
     assert scope_address({"client": (peer, 5000), "headers": headers}) == expected
-    assert request_key(request) == (expected or "unknown")
+    key = "2001:db8::/64" if expected == "2001:db8::1" else expected
+    assert request_key(request) == (key or "unknown")
 
 
 def test_x_real_ip_is_never_read(settings):
@@ -49,3 +50,18 @@ def test_x_real_ip_is_never_read(settings):
 def test_a_scope_without_a_peer_has_no_address(settings):
     settings.TRUSTED_PROXY_COUNT = 0
     assert scope_address({"client": None, "headers": []}) is None
+
+
+@pytest.mark.parametrize(
+    ("address", "key"),
+    [
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:192.0.2.1", "192.0.2.1"),
+        ("192.0.2.1", "192.0.2.1"),
+        (None, "unknown"),
+    ],
+)
+def test_limits_count_an_ipv6_address_as_its_64(address, key):
+    assert address_key(address) == key

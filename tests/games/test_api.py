@@ -227,14 +227,13 @@ def test_unicode_beyond_the_basic_plane_is_fine():
     assert response.status_code == 201 and response.json()["text"] == "gg \U0001f600"
 
 
-def test_costly_reads_are_throttled_per_address(monkeypatch):
-    from rest_framework.throttling import ScopedRateThrottle
+@pytest.fixture
+def reads_3_a_minute(settings):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "reads": "3/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
 
-    monkeypatch.setattr(
-        ScopedRateThrottle,
-        "THROTTLE_RATES",
-        {**ScopedRateThrottle.THROTTLE_RATES, "reads": "3/min"},
-    )
+
+def test_costly_reads_are_throttled_per_address(reads_3_a_minute):
     game = started_game()
     anon = APIClient()
     codes = [anon.get(f"/api/games/{game.pk}/replay/").status_code for _ in range(4)]
@@ -242,3 +241,41 @@ def test_costly_reads_are_throttled_per_address(monkeypatch):
     assert anon.get(f"/api/games/{game.pk}/records/").status_code == 429
     other = APIClient(REMOTE_ADDR="10.1.2.3")
     assert other.get(f"/api/games/{game.pk}/records/").status_code == 200
+
+
+def test_costly_reads_count_in_the_shared_cache(reads_3_a_minute, monkeypatch):
+    """Counted with ratelimit.hit(), not DRF's per-process history list."""
+    from games import ratelimit
+
+    counted = []
+    real = ratelimit.hit
+    monkeypatch.setattr(ratelimit, "hit", lambda *args: counted.append(args) or real(*args))
+    game = started_game()
+    APIClient().get(f"/api/games/{game.pk}/replay/")
+    assert counted == [("throttle_reads_127.0.0.1", 3, 60)]
+
+
+def test_one_ipv6_64_shares_one_budget(reads_3_a_minute):
+    """A client holding a /64 cannot take a fresh address for each request."""
+    game = started_game()
+    url = f"/api/games/{game.pk}/replay/"
+    codes = [APIClient(REMOTE_ADDR=f"2001:db8:1:2::{i}").get(url).status_code for i in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert APIClient(REMOTE_ADDR="2001:db8:1:3::1").get(url).status_code == 200
+    assert APIClient(REMOTE_ADDR="192.0.2.1").get(url).status_code == 200
+    assert APIClient(REMOTE_ADDR="192.0.2.2").get(url).status_code == 200
+
+
+def test_django_s_own_body_limit_answers_with_the_view_s_limit(settings):
+    """RequestDataTooBig (a body without Content-Length read past Django's
+    limit) names the limit of the endpoint that refused it."""
+    from django.core.exceptions import RequestDataTooBig
+
+    from games.api.errors import exception_handler
+    from games.api.replays import GameImport
+
+    answer = exception_handler(RequestDataTooBig(), {"view": GameImport()})
+    assert answer.status_code == 413
+    assert str(settings.API_IMPORT_MAX_BYTES) in answer.data["message"]
+    answer = exception_handler(RequestDataTooBig(), {"view": None})
+    assert str(settings.API_MAX_BODY_BYTES) in answer.data["message"]

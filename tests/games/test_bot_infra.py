@@ -81,6 +81,24 @@ async def test_a_pool_that_refuses_work_never_costs_the_bot_its_seat(settings, m
     assert game.to_act == [0] and game_id not in worker.retries
 
 
+async def test_a_pool_failing_again_and_again_plays_a_random_legal_move(
+    settings, monkeypatch, caplog
+):
+    """Not retried for ever: the third failure in a row on one turn moves."""
+    settings.BOT_DELAY_MIN = settings.BOT_DELAY_MAX = 0.0
+    game_id, turn = await sync_to_async(bot_to_move)()
+    monkeypatch.setattr(bot_worker.thinkers, "pool", RefusingPool())
+    monkeypatch.setattr(bot_worker.Thinkers, "executor", lambda self: RefusingPool())
+    worker = BotWorker()
+    await worker.take(turn)
+    game = await retried_until_it_moves(worker, game_id)
+    assert game.version == turn.version and worker.retries[game_id].failures == 2
+    game = await retried_until_it_moves(worker, game_id)
+    assert game.status == Game.Status.ACTIVE and game.version == turn.version + 1
+    assert game.to_act == [0] and game_id not in worker.retries
+    assert "a random legal move" in caplog.text
+
+
 async def test_a_killed_bot_process_is_replaced_and_the_bot_moves(settings):
     """The real pool: its worker process killed with SIGKILL mid-life."""
     settings.BOT_DELAY_MIN = settings.BOT_DELAY_MAX = 0.0

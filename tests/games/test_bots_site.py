@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import IntegrityError
 from django.utils import timezone
 
 from games.errors import GameError
@@ -104,6 +105,23 @@ def test_a_bot_with_no_action_resigns_rather_than_stall(monkeypatch):
     assert bots.play_due_bots() == 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["winners"] == [1]
+
+
+def test_a_bot_tries_again_after_a_clash_in_the_database(monkeypatch):
+    """A "conflict" (a constraint other than the version's) is no reason to resign."""
+    game, _ = vs_bot(host_seat=1)
+    real = bots.store_event
+
+    def clash(*args, **kwargs):
+        raise IntegrityError("another constraint")
+
+    monkeypatch.setattr(bots, "store_event", clash)
+    assert bots.play_due_bots() == 0
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and versions(game) == [1]
+    monkeypatch.setattr(bots, "store_event", real)
+    assert bots.play_due_bots() == 1  # released: the next poll plays the turn
+    assert versions(game) == [1, 2]
 
 
 def test_the_host_invites_a_bot_to_an_open_seat():

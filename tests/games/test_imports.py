@@ -291,3 +291,34 @@ def test_a_user_has_a_few_imports_waiting_at_most(settings):
     assert waiting.status_code == 429 and waiting.json()["code"] == "rate_limited"
     decide_all()
     assert post_import(client, export).status_code == 202
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_imports_at_once_cannot_both_pass_the_waiting_limit(settings, monkeypatch):
+    """Count, then insert: two requests at once each counted the other's job
+    as not there yet. Each waits for the other to have counted (or, with the
+    user's row locked, for a second that never comes)."""
+    import contextlib
+    import threading
+
+    from django.db.models.query import QuerySet
+
+    from tests.together import at_once
+
+    settings.IMPORT_PENDING_PER_USER = 1
+    data = replays.export_game(finished_halma()[0])
+    user = make_user()
+    both_counted = threading.Barrier(2)
+    real_count = QuerySet.count
+
+    def count(self):
+        counted = real_count(self)
+        if self.model is ImportJob:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                both_counted.wait(timeout=1)
+        return counted
+
+    monkeypatch.setattr(QuerySet, "count", count)
+    results = at_once([lambda: import_jobs.import_enqueue(user=user, data=data)] * 2)
+    assert ImportJob.objects.filter(user=user).count() == 1, results
+    assert sorted(type(r).__name__ for r in results) == ["GameError", "ImportJob"]

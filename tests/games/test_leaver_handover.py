@@ -186,3 +186,20 @@ def test_api_bad_input():
     twice = client.post(url, {"seat": leaver, "agree": False}, format="json")
     assert twice.status_code == 400 and twice.json()["code"] == "already_agreed"
     assert Game.objects.get(pk=game.pk).version == version + 1
+
+
+def test_seats_still_leaving_are_no_winners_when_the_last_person_resigns():
+    """Malefiz A, B, C (people) and a bot D: A and B resign (offers pending),
+    then C; the game ends for want of people and only the bot wins."""
+    game, users = malefiz(4)
+    game = every_seat_moves(game)
+    Game.objects.filter(pk=game.pk).update(bots={"3": "easy"}, has_bots=True)
+    for seat in (0, 1):
+        game_resign(game_id=game.pk, user=users[seat])
+    assert sorted(Game.objects.get(pk=game.pk).handovers) == ["0", "1"]
+    game_resign(game_id=game.pk, user=users[2])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.result["winners"] == [3]
+    assert game.handovers == {} and not game.paused
+    refused("game_over", game_handover_agree, game_id=game.pk, user=users[2], seat=0)

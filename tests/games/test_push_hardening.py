@@ -146,13 +146,20 @@ def test_a_row_pywebpush_refuses_holds_up_no_other_push(service, caplog):
 
 
 @pytest.mark.django_db
-def test_a_row_that_raises_anything_else_is_given_up_alone(service, caplog):
-    """Keys the encryption refuses (stored before the API checked them): not
-    a transport error, so not retried 8 times: given up at once, logged."""
+def test_a_row_that_raises_anything_else_is_given_up_alone(service, caplog, monkeypatch):
+    """Not a transport error, so not retried 8 times: given up at once (kept,
+    with its reason), logged; the rows beside it go out in the same pass."""
     first, broken, last = make_user(), make_user(), make_user()
     for user, name in ((first, "first"), (broken, "broken"), (last, "last")):
         stored(user, service.endpoint(name))
-    PushSubscription.objects.filter(user=broken).update(p256dh="BAAA")
+    real = push._post
+
+    def post(sub, *args):
+        if sub.user_id == broken.pk:
+            raise RuntimeError("a bug of this row's")
+        return real(sub, *args)
+
+    monkeypatch.setattr(push, "_post", post)
     for user in (first, broken, last):
         challenge(user)
     with caplog.at_level(logging.ERROR, logger="games.services.push"):
@@ -162,6 +169,83 @@ def test_a_row_that_raises_anything_else_is_given_up_alone(service, caplog):
     assert given_up.subscription.user == broken and given_up.due is None
     assert given_up.last_error and f"push {given_up.pk}" in caplog.text
     assert push.send_due_pushes(timezone.now() + push.LAST_RETRY * 2) == 0  # never again
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("p256dh", "auth"), [("BAAA", None), ("B" + "A" * 86, None), (None, "AAAA")]
+)
+def test_a_device_whose_keys_cannot_encrypt_is_removed(service, caplog, p256dh, auth):
+    """Keys stored before the API checked them: the subscription goes with its
+    pushes (not a given-up row per notification, forever)."""
+    first, broken = make_user(), make_user()
+    stored(first, service.endpoint("first"))
+    sub = stored(broken, service.endpoint("broken"))
+    PushSubscription.objects.filter(pk=sub.pk).update(
+        p256dh=p256dh or sub.p256dh, auth=auth or sub.auth
+    )
+    challenge(first, broken)
+    with caplog.at_level(logging.WARNING, logger="games.services.push"):
+        assert push.send_due_pushes() == 1
+    assert [path for path, _h, _b in service.received] == ["/push/first"]
+    assert not PushSubscription.objects.filter(pk=sub.pk).exists()
+    assert not OutgoingPush.objects.exists() and "keys" in caplog.text
+
+
+@pytest.mark.django_db
+def test_broken_vapid_settings_delete_no_device(service, settings):
+    """py_vapid refusing the site's own claims is no device's fault."""
+    user = make_user()
+    sub = stored(user, service.endpoint("kept"))
+    settings.VAPID_SUBJECT = "nobody"  # neither mailto: nor https:
+    challenge(user)
+    assert push.send_due_pushes() == 0
+    assert PushSubscription.objects.filter(pk=sub.pk).exists()
+    given_up = OutgoingPush.objects.get()
+    assert given_up.due is None and "VapidException" in given_up.last_error  # kept
+
+
+@pytest.mark.django_db
+def test_a_database_failing_in_passing_gives_nothing_up(service, monkeypatch):
+    """An OperationalError while sending is the database's, not the row's:
+    the push is tried again later and goes out then."""
+    from django.db import OperationalError
+
+    user = make_user()
+    stored(user, service.endpoint("later"))
+    real = push._post
+
+    def post(*args):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(push, "_post", post)
+    challenge(user)
+    now = timezone.now()
+    assert push.send_due_pushes(now) == 0
+    queued = OutgoingPush.objects.get()
+    assert queued.due is not None and queued.due > now and queued.attempts == 1
+    assert "server closed" in queued.last_error
+    monkeypatch.setattr(push, "_post", real)
+    assert push.send_due_pushes(queued.due) == 1
+    assert [path for path, _h, _b in service.received] == ["/push/later"]
+
+
+@pytest.mark.django_db
+def test_given_up_rows_are_purged_after_a_few_days(service):
+    from games.services import outbox
+
+    user = make_user()
+    stored(user, service.endpoint("x"))
+    for _ in range(3):
+        challenge(user)
+    old, recent, pending = OutgoingPush.objects.order_by("pk")
+    now = timezone.now()
+    OutgoingPush.objects.filter(pk__in=[old.pk, recent.pk]).update(due=None)
+    OutgoingPush.objects.filter(pk=old.pk).update(created=now - outbox.KEEP_GIVEN_UP * 2)
+    OutgoingPush.objects.filter(pk=pending.pk).update(due=now + timedelta(hours=1))
+    push.OUTBOX.next_purge.clear()
+    push.send_due_pushes(now)
+    assert sorted(OutgoingPush.objects.values_list("pk", flat=True)) == [recent.pk, pending.pk]
 
 
 REALTIME = {"kind": "realtime", "minutes": 5, "increment": 0}

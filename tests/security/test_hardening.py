@@ -80,6 +80,7 @@ def test_production_refuses_to_start_without_a_secret_key():
         ("SITE_URL", "https://127.0.0.1:8443"),
         ("EMAIL_BACKEND", None),  # the default, the console
         ("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend"),
+        ("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend"),
     ],
 )
 def test_production_refuses_to_start_with_a_local_site_url_or_no_real_mail(name, value):

@@ -7,14 +7,22 @@ const form = $("import-form");
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Ask for the import until the server has decided it; its last answer.
+ * Ask for the import until the server has decided it; its last answer. Gives up
+ * after the form's `data-deadline-seconds` (3 minutes): a server that never
+ * decides (its import worker down) is told, not waited on for ever.
  * @param {number} id
  */
 async function decided(id) {
+  const deadline = Date.now() + Number(form.dataset.deadlineSeconds || 180) * 1000;
   let pause = 500;
   for (;;) {
     const job = await api(`/api/games/import/${id}/`);
     if (job.status !== "pending") return job;
+    if (Date.now() + pause > deadline) {
+      throw new Error(
+        gettext("The server has not finished checking the game; try the import again later."),
+      );
+    }
     await wait(pause);
     pause = Math.min(pause * 2, 4000); // a long campaign takes a minute or so
   }

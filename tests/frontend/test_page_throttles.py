@@ -1,0 +1,93 @@
+"""Every page that takes a POST spends a per-user budget, as the API's writes
+do (tests/games/test_throttles.py): walked from the URL patterns, so a new
+page form cannot forget one. Pages that only show something refuse POST."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from games.models import Game
+from tests.factories import make_user, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+PACKAGES = ("frontend.", "accounts.")
+OWN_LIMITS = {"login", "signup", "logout"}  # lock-outs, sign-ups per address, a session only
+BUDGET = 2
+
+
+def page_routes(patterns=None, prefix=""):
+    """(route, name, view) of every page view of the site's own apps."""
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(entry, URLResolver):
+            yield from page_routes(entry.url_patterns, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            view = entry.callback
+            module = getattr(getattr(view, "view_class", view), "__module__", "")
+            if module.startswith(PACKAGES):
+                yield prefix + str(entry.pattern), entry.name, view
+
+
+def url_of(route: str, game: Game, user) -> str:
+    values = {
+        "<int:game_id>": str(game.pk),
+        "<str:code>": game.invite_code or "nope",
+        "<str:username>": user.username,
+        "<str:ruleset>": "halma",
+    }
+    for pattern, value in values.items():
+        route = route.replace(pattern, value)
+    assert "<" not in route, route
+    return "/" + route
+
+
+@pytest.fixture
+def small_budgets(settings):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    rates = {scope: f"{BUDGET}/min" for scope in rates}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+def test_every_page_post_is_throttled_or_refused(small_budgets):
+    game = started_game()
+    user = make_user()
+    routes = [r for r in page_routes() if r[1] not in OWN_LIMITS]
+    assert len(routes) > 10, routes  # the walk found the pages
+    unthrottled = []
+    for route, name, _view in routes:
+        client = client_for(make_user())  # a fresh budget for each page
+        url = url_of(route, game, user)
+        codes = [client.post(url, {}).status_code for _ in range(BUDGET + 1)]
+        if codes[-1] not in (405, 429):
+            unthrottled.append((name, codes))
+    assert unthrottled == []
+
+
+def test_the_refusal_says_how_long_to_wait(small_budgets):
+    client = client_for(make_user())
+    for _ in range(BUDGET):
+        assert client.post("/accounts/settings/push/", {"kinds": []}).status_code == 302
+    refused = client.post("/accounts/settings/push/", {"kinds": []})
+    assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 60
+    assert "try again in" in refused.content.decode()
+
+
+def test_the_refusal_is_in_the_reader_s_language(small_budgets, settings):
+    user = make_user()
+    user.language = "de"
+    user.save(update_fields=["language"])
+    client = client_for(user)
+    for _ in range(BUDGET + 1):
+        refused = client.post("/accounts/settings/push/", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert "Zu viele Änderungen" in page and "sende das Formular noch einmal" in page
