@@ -259,7 +259,7 @@ class Notification(models.Model):
         indexes = [
             models.Index(fields=["user", "read", "-created"]),
             # The bell's list and newest id: newest first from the index.
-            models.Index(fields=["user", "-id"], name="notification_user_newest"),
+            models.Index(fields=["user", "-created", "-id"], name="notification_user_newest"),
         ]
 
     def __str__(self) -> str:

@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='notification',
-            index=models.Index(fields=['user', '-id'], name='notification_user_newest'),
+            index=models.Index(fields=['user', '-created', '-id'], name='notification_user_newest'),
         ),
         migrations.AddIndex(
             model_name='ratingchange',
