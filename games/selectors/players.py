@@ -60,9 +60,7 @@ def recent_games(user: Any, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
     """The player's newest finished games (newest started first, from the
     seat index), with their result and rating change."""
     newest = _newest_game_ids(user, limit, None, Game.Status.FINISHED)
-    games = list(
-        Game.objects.filter(pk__in=newest).prefetch_related("seats__user").order_by("-pk")
-    )
+    games = list(Game.objects.filter(pk__in=newest).prefetch_related("seats__user").order_by("-pk"))
     changes = {
         game_id: after - before
         for game_id, before, after in RatingChange.objects.filter(

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test.utils import CaptureQueriesContext
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game, Notification, Rating, RatingChange, Seat
