@@ -42,11 +42,19 @@ IMPORT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import")
 
 def sweep_once() -> int:
     """Apply every due deadline once; returns how many were applied."""
-    due = list(
-        Game.objects.filter(status=Game.Status.ACTIVE, paused=False, deadline__lte=timezone.now())
+    # Only running games have a deadline (clocks.set_deadline), so the index
+    # on it alone finds the due ones: no status in the query, which would let
+    # a planner walk every running game instead. One left on a game that is
+    # over (an older path) is cleared here, so it cannot crowd out others.
+    rows = (
+        Game.objects.filter(deadline__lte=timezone.now(), paused=False)
         .order_by("deadline")
-        .values_list("pk", flat=True)[:BATCH]
+        .values_list("pk", "status")[:BATCH]
     )
+    due = [pk for pk, status in rows if status == Game.Status.ACTIVE]
+    stale = [pk for pk, status in rows if status != Game.Status.ACTIVE]
+    if stale:
+        Game.objects.filter(pk__in=stale).exclude(status=Game.Status.ACTIVE).update(deadline=None)
     applied = 0
     for game_id in due:
         # A phase deadline can be due for several seats (every team of a round):

@@ -68,7 +68,7 @@ def expire_offers(now: datetime | None = None) -> int:
     Only games whose earliest open offer has run out are read (``offer_due``,
     derived on every save and cleared with the offer; a partial index)."""
     now = now or timezone.now()
-    waiting = Game.objects.filter(offer_due__lte=now, status=Game.Status.ACTIVE)
+    waiting = Game.objects.filter(offer_due__lte=now)  # only running games have one (mark_due)
     done = 0
     for game_id, offers in waiting.values_list("pk", "handovers")[:BATCH]:
         for seat, offer in offers.items():
