@@ -40,7 +40,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SQLITE_TEST_PATH", "/tmp/bench_scale.sqlite3")
 os.environ["GAME_SWEEPER"] = "false"
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
