@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import BooleanField, ExpressionWrapper, Min, Q
+from django.db.models import Min
 
 from ..models import Event, Game, Rating, RatingChange
 from ..users import is_bot
@@ -133,14 +133,17 @@ def older_history(history: dict[tuple[str, str], list[dict[str, Any]]]) -> datet
 
 def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     """The best players of one game at one speed, bots never: every established
-    player first, then the provisional ones (marked), each by rating."""
-    settled = ExpressionWrapper(Q(games__gte=PROVISIONAL_GAMES), output_field=BooleanField())
-    rows = (
+    player first, then the provisional ones (marked), each by rating. Two
+    reads each walking the index (ruleset, speed, -display) until the page is
+    full, rather than sorting every rated player by a computed column."""
+    rated = (
         Rating.objects.filter(ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False)
         .select_related("user")
-        .annotate(settled=settled)
-        .order_by("-settled", "-display", "-games", "user__username")[:LEADERBOARD_SIZE]
+        .order_by("-display", "-games", "user__username")
     )
+    rows = list(rated.filter(games__gte=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
+    if len(rows) < LEADERBOARD_SIZE:
+        rows += list(rated.filter(games__lt=PROVISIONAL_GAMES)[: LEADERBOARD_SIZE - len(rows)])
     return [
         {
             "rank": n,
