@@ -306,7 +306,12 @@ def pages(call: Callable[[], Any]) -> int:
                 continue
             cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)
             plan = cursor.fetchone()[0][0]["Plan"]
-            touched += plan.get("Shared Hit Blocks", 0) + plan.get("Shared Read Blocks", 0)
+            blocks = plan.get("Shared Hit Blocks", 0) + plan.get("Shared Read Blocks", 0)
+            touched += blocks
+            if os.environ.get("BENCH_EXPLAIN") and blocks > 100:  # what walks that much
+                cursor.execute("EXPLAIN " + sql)
+                print(f"-- {blocks} pages: {sql[:300]}")
+                print("\n".join(line for (line,) in cursor.fetchall()))
     return touched
 
 
@@ -368,8 +373,8 @@ def run(levels: list[int]) -> None:
             store.ratings()
             stored = level
         with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                cursor.execute("ANALYZE")
+            if connection.vendor == "postgresql":  # as autovacuum leaves a table
+                cursor.execute("VACUUM ANALYZE")
         games = Game.objects.count()
         print(f"# level {level}: {games} games stored in {time.perf_counter() - started:.0f} s")
         results[level] = measure(busy, long_game, player)
