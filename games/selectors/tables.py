@@ -47,13 +47,26 @@ def table_summary(game: Game) -> dict[str, Any]:
     }
 
 
+LOBBY_TABLES = 200
+
+
 def lobby_tables() -> list[dict[str, Any]]:
-    games = (
-        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        .select_related("host", "challenged")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-created")[:200]
-    )
+    """The newest open tables and live games, up to ``LOBBY_TABLES``: one
+    read per status on the index (status, -created), merged here (``status
+    IN (...)`` ordered by date would sort every open and live game)."""
+    with_seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    current = Game.objects.select_related("host", "challenged").prefetch_related(with_seats)
+    newest = sorted(
+        (
+            row
+            for status in (Game.Status.OPEN, Game.Status.ACTIVE)
+            for row in Game.objects.filter(status=status)
+            .order_by("-created")
+            .values_list("created", "pk")[:LOBBY_TABLES]
+        ),
+        reverse=True,
+    )[:LOBBY_TABLES]
+    games = current.filter(pk__in=[pk for _created, pk in newest]).order_by("-created", "-pk")
     return [table_summary(g) for g in games]
 
 

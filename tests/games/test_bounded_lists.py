@@ -122,3 +122,17 @@ def test_the_bell_keeps_a_bounded_history_newest_first(monkeypatch):
     )
     assert sorted(n.params["n"] for n in kept) == [3, 4, 5, 6, 7]  # the oldest went
     assert Notification.objects.filter(user=bob).count() == 3  # nobody else's
+
+
+def test_the_lobby_lists_the_newest_tables_and_games_from_the_index(monkeypatch):
+    from games.selectors import tables
+
+    monkeypatch.setattr(tables, "LOBBY_TABLES", 5)
+    host = make_user()
+    made = Game.objects.bulk_create(
+        Game(ruleset="halma", host=host, status=status)
+        for status in [Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED] * 4
+    )
+    listed = [t["id"] for t in tables.lobby_tables()]
+    shown = [g.pk for g in made if g.status != Game.Status.FINISHED]
+    assert listed == sorted(shown, reverse=True)[:5]  # open and live mixed, newest first
