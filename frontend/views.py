@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.staticfiles import finders
@@ -14,7 +16,7 @@ from games.errors import GameError
 from games.models import Game
 from games.rules import RULESETS
 from games.selectors import players, ratings
-from games.selectors.players import games_of
+from games.selectors.players import MY_GAMES_PAGE, games_of
 from games.selectors.relations import friends_playing
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from games.users import is_bot
@@ -184,12 +186,30 @@ def _chosen_options(rs, options: dict) -> list[dict]:
 @require_safe
 @login_required
 def my_games(request):
-    games = games_of(request.user)
+    """My games, a page at a time, newest first; ``?before=<game id>`` pages back."""
+    before = _whole_number(request.GET.get("before"))
+    games = games_of(request.user, before=before)
     for game in games:
         game.title = gettext(RULESETS[game.ruleset].title)
     running = [g for g in games if g.status in (Game.Status.OPEN, Game.Status.ACTIVE)]
     finished = [g for g in games if g.status == Game.Status.FINISHED]
-    return render(request, "frontend/my_games.html", {"running": running, "finished": finished})
+    older = games[-1].pk if len(games) == MY_GAMES_PAGE else None
+    context = {"running": running, "finished": finished, "older": older, "paged": before}
+    return render(request, "frontend/my_games.html", context)
+
+
+def _whole_number(text: str | None) -> int | None:
+    """A page's cursor from the query string; anything else is the first page."""
+    return int(text) if text and text.isdigit() and len(text) < 19 else None
+
+
+def _moment(text: str | None) -> datetime | None:
+    """An ISO date-time cursor from the query string, else None (the newest)."""
+    try:
+        found = datetime.fromisoformat(text or "")
+    except ValueError:
+        return None
+    return found if found.tzinfo is not None else None
 
 
 @require_safe
@@ -225,7 +245,8 @@ def player_page(request, username: str):
         player = players.player_by_name(username)
     except GameError:
         raise Http404(gettext("There is no such player.")) from None
-    history = ratings.history_of(player)
+    before = _moment(request.GET.get("before"))
+    history = ratings.history_of(player, before=before)
     cards = []
     for row in ratings.ratings_of(player):
         key = (row["ruleset"], row["speed"])
@@ -247,6 +268,8 @@ def player_page(request, username: str):
         "cards": cards,
         "recent": players.recent_games(player),
         "versus": ratings.head_to_head(viewer, player) if viewer and viewer != player else None,
+        "older": ratings.older_history(history),
+        "paged": before,
     }
     return render(request, "frontend/player.html", context)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -95,6 +96,12 @@ class Game(models.Model):
     # Seats whose player is on vacation, {"<seat>": {"username", "until"}}: their
     # correspondence clock stands still (games/services/vacation.py).
     away = models.JSONField(default=dict, blank=True)
+    # What the background loops look for, derived from the fields above on
+    # every save (``mark_due``), each with a partial index holding only the
+    # rows due: a bot seat is to act (the bot worker's poll), and when the
+    # earliest open leave offer runs out (``leavers.expire_offers``).
+    bot_due = models.BooleanField(default=False)
+    offer_due = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
@@ -102,14 +109,54 @@ class Game(models.Model):
             models.Index(
                 fields=["status"], condition=models.Q(has_bots=True), name="game_bot_play"
             ),
+            models.Index(fields=["id"], condition=models.Q(bot_due=True), name="game_bot_due"),
+            models.Index(
+                fields=["offer_due"],
+                condition=models.Q(offer_due__isnull=False),
+                name="game_offer_due",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk} ({self.status})"
 
+    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        """Derive the due columns whenever what they depend on is saved."""
+        fields = kwargs.get("update_fields")
+        if fields is None or DUE_SOURCES.intersection(fields):
+            self.mark_due()
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, *DUE_FIELDS}
+        super().save(*args, **kwargs)
+
+    def mark_due(self) -> None:
+        """Set ``bot_due`` and ``offer_due`` from the game as it is now."""
+        running = self.status == self.Status.ACTIVE
+        left = set(self.left_seats or [])
+        self.bot_due = (
+            running
+            and not self.paused
+            and any(str(s) in (self.bots or {}) and s not in left for s in self.to_act or [])
+        )
+        until = [
+            offer["leave"]["until"]
+            for offer in (self.handovers or {}).values()
+            if offer.get("leave") and offer.get("move") is None
+        ]
+        self.offer_due = min(map(_parse_time, until)) if running and until else None
+
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+# The fields ``Game.mark_due`` reads, and those it writes.
+DUE_SOURCES = frozenset(("status", "to_act", "bots", "left_seats", "paused", "handovers"))
+DUE_FIELDS = ("bot_due", "offer_due")
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
 
 
 class Seat(models.Model):
@@ -126,6 +173,8 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["index"]
+        # A player's games, newest first (the player page, My games): from the index.
+        indexes = [models.Index(fields=["user", "-game"], name="seat_user_newest")]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.UniqueConstraint(
@@ -208,7 +257,11 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created", "-pk"]
-        indexes = [models.Index(fields=["user", "read", "-created"])]
+        indexes = [
+            models.Index(fields=["user", "read", "-created"]),
+            # The bell's list and newest id: newest first from the index.
+            models.Index(fields=["user", "-created", "-id"], name="notification_user_newest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"
@@ -418,7 +471,11 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["created", "pk"]
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_change_once")]
-        indexes = [models.Index(fields=["user", "ruleset", "speed", "created"])]
+        indexes = [
+            models.Index(fields=["user", "ruleset", "speed", "created"]),
+            # The rating chart: a player's newest changes first, paged back.
+            models.Index(fields=["user", "-created", "-id"], name="rating_change_user_newest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} in game {self.game_id}: {self.before} -> {self.after}"

@@ -1,6 +1,7 @@
 """The bots' worker, run inside every server process beside the sweeper.
 
-Every ``BOT_POLL_SECONDS`` it asks for due bot turns (games/services/bots.py)
+Every ``BOT_POLL_SECONDS`` the process holding the lease "bots"
+(games/realtime/leases.py) asks for due bot turns (games/services/bots.py)
 and takes each in a task of its own: claim the turn (one process per turn),
 think in a pool of bot processes (a search is seconds of pure Python: in a
 thread of this process it would hold the GIL, and every frame the event loop
@@ -132,6 +133,7 @@ class BotWorker:
             settings.BOT_POLL_SECONDS,
             "polling for bot turns failed",
             self.stopping,
+            lease="bots",
         )
 
     async def start_due_turns(self) -> None:

@@ -1,10 +1,12 @@
-"""The deadline sweeper, the mail sender and the presence refresh: run inside
-every server process.
+"""The deadline sweeper, the mail sender and the presence refresh: started in
+every server process; each sweep runs in one of them at a time (its lease,
+games/realtime/leases.py), the presence refresh in each (its own entries).
 
 The in-memory channel layer exists only inside one process, so a timer must
-fire where the sockets are. Each process polls for due games; with several
-processes ``select_for_update(skip_locked=True)`` in ``game_timeout`` makes
-sure exactly one applies each deadline. The outbox's mail (games/services/mail.py)
+fire where the sockets are (with Redis, any process reaches every socket).
+The process holding the lease polls for due games; should two ever overlap
+(a lease handed over mid-round), ``select_for_update(skip_locked=True)`` in
+``game_timeout`` still makes sure exactly one applies each deadline. The outbox's mail (games/services/mail.py)
 goes out from here too, in a thread of its own, and so do web pushes
 (games/services/push.py), in another; imports (games/services/import_jobs.py)
 are replayed in a third, one at a time.
@@ -40,11 +42,19 @@ IMPORT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import")
 
 def sweep_once() -> int:
     """Apply every due deadline once; returns how many were applied."""
-    due = list(
-        Game.objects.filter(status=Game.Status.ACTIVE, paused=False, deadline__lte=timezone.now())
+    # Only running games have a deadline (clocks.set_deadline), so the index
+    # on it alone finds the due ones: no status in the query, which would let
+    # a planner walk every running game instead. One left on a game that is
+    # over (an older path) is cleared here, so it cannot crowd out others.
+    rows = (
+        Game.objects.filter(deadline__lte=timezone.now(), paused=False)
         .order_by("deadline")
-        .values_list("pk", flat=True)[:BATCH]
+        .values_list("pk", "status")[:BATCH]
     )
+    due = [pk for pk, status in rows if status == Game.Status.ACTIVE]
+    stale = [pk for pk, status in rows if status != Game.Status.ACTIVE]
+    if stale:
+        Game.objects.filter(pk__in=stale).exclude(status=Game.Status.ACTIVE).update(deadline=None)
     applied = 0
     for game_id in due:
         # A phase deadline can be due for several seats (every team of a round):
@@ -139,6 +149,7 @@ class Sweeper:
             getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
             "preparing replays failed",
             self.stopping,
+            lease="replays",
         )
 
     async def run_imports(self) -> None:
@@ -154,6 +165,7 @@ class Sweeper:
             getattr(settings, "GAME_IMPORT_SECONDS", 1.0),
             "importing a game failed",
             self.stopping,
+            lease="imports",
         )
 
     async def run(self) -> None:
@@ -162,6 +174,7 @@ class Sweeper:
             getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
             "deadline sweep failed",
             self.stopping,
+            lease="deadlines",
         )
 
     async def run_mail(self) -> None:
@@ -176,6 +189,7 @@ class Sweeper:
             getattr(settings, "GAME_MAIL_SECONDS", 2.0),
             "sending mail failed",
             self.stopping,
+            lease="mail",
         )
 
     async def run_push(self) -> None:
@@ -190,6 +204,7 @@ class Sweeper:
             getattr(settings, "GAME_PUSH_SECONDS", 1.0),
             "sending pushes failed",
             self.stopping,
+            lease="pushes",
         )
 
 

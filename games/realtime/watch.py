@@ -178,7 +178,9 @@ class LobbyState:
 
     async def _read(self) -> None:
         started = time.monotonic()
-        fresh = await sync_to_async(closing_connections(lobby_snapshot), thread_sensitive=False)()
+        listed = [i for i, t in self.tables.items() if t["status"] == "active"]
+        read = sync_to_async(closing_connections(lobby_snapshot), thread_sensitive=False)
+        fresh = await read(listed)
         tables = {table["id"]: table for table in fresh["tables"]}
         if self.snapshot is None or self.differs(tables, fresh):
             self.changes += 1

@@ -87,10 +87,16 @@ def as_dict(note: Notification) -> dict[str, Any]:
     }
 
 
+# Notifications kept per user (services/notifications.py trims the rest).
+KEEP = 500
+
+
 def unread(user: Any, limit: int = 30) -> list[dict[str, Any]]:
-    """The newest notifications, in the user's stored language like the pushed ones."""
+    """The newest notifications, in the user's stored language like the pushed
+    ones: newest first from the index ``notification_user_newest``."""
+    newest = Notification.objects.filter(user=user).order_by("-created", "-pk")[:limit]
     with translation.override(user.language_or_default()):
-        return [as_dict(n) for n in Notification.objects.filter(user=user)[:limit]]
+        return [as_dict(n) for n in newest]
 
 
 def newest_ids(user_ids: list[int]) -> dict[int, int]:

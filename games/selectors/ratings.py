@@ -4,9 +4,10 @@ leaderboard. The scale is documented in docs/protocol.md ("Ratings")."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
-from django.db.models import BooleanField, ExpressionWrapper, Min, Q
+from django.db.models import Min
 
 from ..models import Event, Game, Rating, RatingChange
 from ..users import is_bot
@@ -94,10 +95,21 @@ def ratings_of(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-def history_of(user: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """Every rated game's rating after it, per (ruleset, speed), oldest first."""
+HISTORY_SIZE = 2000  # rating changes a chart shows at once, the newest
+
+
+def history_of(
+    user: Any, *, before: datetime | None = None, size: int = HISTORY_SIZE
+) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """The newest ``size`` rated games' ratings (those before ``before``, to
+    page back), per (ruleset, speed), oldest first: from the index
+    ``rating_change_user_newest``, however long the player's history."""
+    changes = RatingChange.objects.filter(user=user)
+    if before is not None:
+        changes = changes.filter(created__lt=before)
+    newest = list(changes.order_by("-created", "-pk")[:size])
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for change in RatingChange.objects.filter(user=user).order_by("created", "pk")[:2000]:
+    for change in reversed(newest):
         out.setdefault((change.ruleset, change.speed), []).append(
             {
                 "game": change.game_id,
@@ -110,16 +122,28 @@ def history_of(user: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
     return out
 
 
+def older_history(history: dict[tuple[str, str], list[dict[str, Any]]]) -> datetime | None:
+    """Where the next page back starts (``history_of(before=...)``), or None
+    when ``history`` is all there is (fewer than a page)."""
+    points = [p for chart in history.values() for p in chart]
+    if len(points) < HISTORY_SIZE:
+        return None
+    return min(p["date"] for p in points)
+
+
 def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     """The best players of one game at one speed, bots never: every established
-    player first, then the provisional ones (marked), each by rating."""
-    settled = ExpressionWrapper(Q(games__gte=PROVISIONAL_GAMES), output_field=BooleanField())
-    rows = (
+    player first, then the provisional ones (marked), each by rating. Two
+    reads each walking the index (ruleset, speed, -display) until the page is
+    full, rather than sorting every rated player by a computed column."""
+    rated = (
         Rating.objects.filter(ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False)
         .select_related("user")
-        .annotate(settled=settled)
-        .order_by("-settled", "-display", "-games", "user__username")[:LEADERBOARD_SIZE]
+        .order_by("-display", "-games", "user__username")
     )
+    rows = list(rated.filter(games__gte=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
+    if len(rows) < LEADERBOARD_SIZE:
+        rows += list(rated.filter(games__lt=PROVISIONAL_GAMES)[: LEADERBOARD_SIZE - len(rows)])
     return [
         {
             "rank": n,

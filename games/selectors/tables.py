@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext
 
 from ..models import Game, Seat
@@ -46,13 +47,26 @@ def table_summary(game: Game) -> dict[str, Any]:
     }
 
 
+LOBBY_TABLES = 200
+
+
 def lobby_tables() -> list[dict[str, Any]]:
-    games = (
-        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        .select_related("host", "challenged")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-created")[:200]
-    )
+    """The newest open tables and live games, up to ``LOBBY_TABLES``: one
+    read per status on the index (status, -created), merged here (``status
+    IN (...)`` ordered by date would sort every open and live game)."""
+    with_seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    current = Game.objects.select_related("host", "challenged").prefetch_related(with_seats)
+    newest = sorted(
+        (
+            row
+            for status in (Game.Status.OPEN, Game.Status.ACTIVE)
+            for row in Game.objects.filter(status=status)
+            .order_by("-created")
+            .values_list("created", "pk")[:LOBBY_TABLES]
+        ),
+        reverse=True,
+    )[:LOBBY_TABLES]
+    games = current.filter(pk__in=[pk for _created, pk in newest]).order_by("-created", "-pk")
     return [table_summary(g) for g in games]
 
 
@@ -60,22 +74,39 @@ def lobby_tables() -> list[dict[str, Any]]:
 # first) and the live games most watched; the rest are only counted.
 SNAPSHOT_OPEN = 100
 SNAPSHOT_LIVE = 20
+# Ranked games read per snapshot: some of the most watched may be over.
+RANKED_READ = 3 * SNAPSHOT_LIVE
 
 
-def lobby_snapshot() -> dict[str, Any]:
-    """What a lobby page starts from, bounded however many games are live."""
+def lobby_snapshot(known_live: Iterable[int] = ()) -> dict[str, Any]:
+    """What a lobby page starts from, bounded however many games are stored:
+    the most watched from presence's ranking (no count per game), topped up
+    with the newest live games; ``live_ids`` says which of ``known_live``
+    (the live games a process lists) and of those listed still run."""
     with_seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     current = Game.objects.select_related("host", "challenged").prefetch_related(with_seats)
     open_tables = list(current.filter(status=Game.Status.OPEN).order_by("-created")[:SNAPSHOT_OPEN])
-    live_ids = list(Game.objects.filter(status=Game.Status.ACTIVE).values_list("pk", flat=True))
-    watchers = presence.spectators_of(live_ids)
-    watched = sorted(live_ids, key=lambda pk: (-watchers[pk], -pk))[:SNAPSHOT_LIVE]
-    live = sorted(current.filter(pk__in=watched), key=lambda g: watched.index(g.pk))
+    live = most_watched_live(current)
+    known = {*known_live} - {g.pk for g in live}
+    still = Game.objects.filter(pk__in=known, status=Game.Status.ACTIVE) if known else []
     return {
         "tables": [table_summary(g) for g in [*open_tables, *live]],
-        "counts": {"open": _open_count(), "live": len(live_ids)},
-        "live_ids": live_ids,
+        "counts": lobby_counts(),
+        "live_ids": [g.pk for g in live] + [g.pk for g in still],
     }
+
+
+def most_watched_live(games: QuerySet[Game]) -> list[Game]:
+    """Up to ``SNAPSHOT_LIVE`` running games, the most watched first, then the
+    newest (one index read each)."""
+    ranked = dict(presence.most_watched(RANKED_READ))
+    running = games.filter(status=Game.Status.ACTIVE)
+    live = sorted(running.filter(pk__in=ranked), key=lambda g: (-ranked[g.pk], -g.pk))
+    live = live[:SNAPSHOT_LIVE]
+    if len(live) < SNAPSHOT_LIVE:
+        newest = running.exclude(pk__in=[g.pk for g in live]).order_by("-created", "-pk")
+        live += list(newest[: SNAPSHOT_LIVE - len(live)])
+    return live
 
 
 def lobby_counts() -> dict[str, int]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -66,15 +67,19 @@ def claim_is_fresh(claim: int, claim_at: Any, version: int, now: Any) -> bool:
 
 
 def due_turns(limit: int = BATCH) -> list[BotTurn]:
-    """Bot turns nobody is thinking about: running games (the partial index
-    ``game_bot_play``) where a seat the bots play is to act."""
+    """Bot turns nobody is thinking about: only the games where a bot seat is
+    to act (``bot_due``, derived on every save, its partial index holding just
+    those rows) and no fresh claim stands, so the poll's cost follows the bot
+    turns due, not the games stored."""
     now = timezone.now()
+    lease = now - timedelta(seconds=settings.BOT_CLAIM_SECONDS)
+    unclaimed = Q(bot_claim__lt=F("version")) | Q(bot_claim_at__isnull=True)
     rows = (
-        Game.objects.filter(status=Game.Status.ACTIVE, has_bots=True, paused=False)
+        Game.objects.filter(unclaimed | Q(bot_claim_at__lte=lease), bot_due=True)
         .order_by("pk")
         .values_list(
             "pk", "version", "to_act", "bots", "ruleset", "left_seats", "bot_claim", "bot_claim_at"
-        )
+        )[:limit]
     )
     turns = []
     for pk, version, to_act, bots, ruleset, left, claim, claim_at in rows:
@@ -82,8 +87,6 @@ def due_turns(limit: int = BATCH) -> list[BotTurn]:
         if seat is None or claim_is_fresh(claim, claim_at, version, now):
             continue
         turns.append(BotTurn(pk, version, seat, bots[str(seat)], ruleset))
-        if len(turns) >= limit:
-            break
     return turns
 
 

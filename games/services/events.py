@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from .. import clocks, publish
 from ..models import (
+    DUE_FIELDS,
     Event,
     Game,
     RemisRequest,
@@ -50,6 +51,7 @@ MUTABLE_FIELDS = [
     "handovers",
     "banks",
     "away",
+    *DUE_FIELDS,  # derived by the store from the fields above
 ]
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 
 from .. import publish
@@ -20,7 +21,7 @@ from ..models import (
     Seat,
 )
 from ..rules import get_ruleset
-from ..selectors.notifications import as_dict
+from ..selectors.notifications import KEEP, as_dict
 from ..selectors.seats import seat_holders
 from ..store import presence
 from . import mail, push
@@ -58,7 +59,20 @@ def notify(
         )
         OutgoingMail.objects.bulk_create(_outgoing(notes, kind, mailed))
         push.enqueue(notes)  # web push, through its own outbox (services/push.py)
+        trim(user_ids)
     publish.after_commit(partial(_push, [n.pk for n in notes]))
+
+
+def trim(user_ids: list[int]) -> None:
+    """Keep each user's newest ``KEEP`` notifications: the bell lists the
+    newest, and a history nobody reads must not grow its every read. One
+    index walk per user finds the first one past the kept; none is deleted
+    until the user has that many."""
+    for uid in user_ids:
+        mine = Notification.objects.filter(user_id=uid)
+        cut = mine.order_by("-created", "-pk").values_list("created", "pk")[KEEP : KEEP + 1]
+        for created, pk in cut:
+            mine.filter(Q(created__lt=created) | Q(created=created, pk__lte=pk)).delete()
 
 
 def notify_once(

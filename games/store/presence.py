@@ -20,6 +20,16 @@ backends, chosen by ``settings.REDIS_URL``:
   process's (Redis restarted, a write was lost). A process that dies stops
   refreshing, and its entries expire.
 
+The lobby lists the most watched games. Counting every live game for that
+would cost a round trip per game stored, so the ranking is kept where the
+counts change: each (batched) count of a game's spectators writes its score
+into one sorted set (``…:watched``, 0 removes it) and the time the entry
+runs out into another (``…:watched:until``), which the refresh of every
+process with the game open renews. A reader takes the top few and drops the
+entries run out (their processes died) in the same script. A dead process's
+spectators stay in a score until the game's next join or leave, as they stay
+in the count its pages last heard.
+
 A person is a logged-in user, else the visitor's session, else the socket
 itself. Spectators are the persons without a seat in the game; a person with
 two tabs counts once, and a seated player is not a spectator.
@@ -136,6 +146,13 @@ class Local:
     def spectators(self, game_id: int) -> int:
         return len(self.persons(game_id)[0])
 
+    def most_watched(self, limit: int) -> list[tuple[int, int]]:
+        """The games open here with the most spectators: (game, count), most first."""
+        with self.lock:
+            games = list(self.games)
+        counted = ((g, self.spectators(g)) for g in games)
+        return sorted(((g, n) for g, n in counted if n), key=lambda gn: (-gn[1], -gn[0]))[:limit]
+
 
 class MemoryPresence:
     """One process: what it knows is all there is."""
@@ -159,6 +176,9 @@ class MemoryPresence:
 
     def spectators_of(self, game_ids: list[int]) -> dict[int, int]:
         return {game_id: self.local.spectators(game_id) for game_id in game_ids}
+
+    def most_watched(self, limit: int) -> list[tuple[int, int]]:
+        return self.local.most_watched(limit)
 
     def watching(self, game_id: int, user_ids: list[int]) -> set[int]:
         return self.local.watching(game_id, user_ids)
@@ -199,6 +219,11 @@ class RedisPresence:
 
     def own(self, game_id: int, standing: str) -> str:
         return self.set_key(game_id, self.process_id, standing)
+
+    @property
+    def watched_keys(self) -> list[str]:
+        """The ranking (game -> spectators) and its entries' expiry times."""
+        return [f"{self.prefix}:watched", f"{self.prefix}:watched:until"]
 
     def client(self) -> redis.asyncio.Redis:
         return self.redis.on_loop()
@@ -278,8 +303,25 @@ class RedisPresence:
             return self.local.spectators(game_id)
 
     async def count(self, game_id: int) -> int:
-        """The spectators across the live processes, changing nothing."""
-        return await self.changed(game_id, "", None, None)
+        """The spectators across the live processes; the lobby's ranking
+        takes the count too (a join or leave ends here, batched)."""
+        count = await self.changed(game_id, "", None, None)
+        try:
+            async with self.client().pipeline(transaction=False) as pipe:
+                self.queue_rank(pipe, game_id, count)
+                await pipe.execute()
+        except redis.RedisError:
+            log.warning("ranking game %s: Redis failed", game_id, exc_info=True)
+        return count
+
+    def queue_rank(self, pipe: Any, game_id: int, count: int) -> None:
+        ranking, until = self.watched_keys
+        if count > 0:
+            pipe.zadd(ranking, {str(game_id): count})
+            pipe.zadd(until, {str(game_id): time.time() + self.ttl})
+        else:
+            pipe.zrem(ranking, str(game_id))
+            pipe.zrem(until, str(game_id))
 
     async def refresh(self) -> None:
         """Renew the expiry of every game this process has open, in one
@@ -294,6 +336,9 @@ class RedisPresence:
                     pipe.expire(self.own(game_id, standing), self.ttl)
                     pipe.scard(self.own(game_id, standing))
                 self.queue_alive(pipe, game_id)
+            # Games open here stay ranked (only those ranked: XX adds none).
+            until = time.time() + self.ttl
+            pipe.zadd(self.watched_keys[1], {str(g): until for g in games}, xx=True)
             renewed = await pipe.execute()
         stale = []
         for i, game_id in enumerate(games):
@@ -358,6 +403,18 @@ class RedisPresence:
         counts.update({g: int(n) for (g, _procs), n in zip(live, counted, strict=True)})
         return counts
 
+    def most_watched(self, limit: int) -> list[tuple[int, int]]:
+        """The most watched games, (game, count) most first, in one script:
+        entries run out are dropped first. Redis unreachable: this process's."""
+        try:
+            script = self.redis.sync.register_script(TOP)
+            found = script(keys=self.watched_keys, args=[time.time(), limit])
+        except redis.RedisError:
+            log.warning("the most watched games: Redis failed", exc_info=True)
+            return self.local.most_watched(limit)
+        pairs = [(int(found[i]), int(float(found[i + 1]))) for i in range(0, len(found), 2)]
+        return sorted(pairs, key=lambda gn: (-gn[1], -gn[0]))
+
     def watching(self, game_id: int, user_ids: list[int]) -> set[int]:
         """Which of these users have the game open (with or without a seat),
         in any process. Redis unreachable: none (better a notification too
@@ -383,6 +440,17 @@ class RedisPresence:
             return here
         return here | {uid for (uid, _key), there in zip(asked, found, strict=True) if there}
 
+
+# The ranking's top ARGV[2] after dropping entries run out by ARGV[1] (a
+# bounded batch of them per call: each was written by a count, once).
+TOP = """
+local stale = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 500)
+if #stale > 0 then
+  redis.call('ZREM', KEYS[1], unpack(stale))
+  redis.call('ZREM', KEYS[2], unpack(stale))
+end
+return redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
+"""
 
 Store = MemoryPresence | RedisPresence
 _stores: dict[str, Store] = {}
@@ -427,6 +495,12 @@ def spectators(game_id: int) -> int:
 def spectators_of(game_ids: list[int]) -> dict[int, int]:
     """``spectators`` of many games at once."""
     return store().spectators_of(game_ids)
+
+
+def most_watched(limit: int) -> list[tuple[int, int]]:
+    """Up to ``limit`` games with spectators, (game, count), most watched first
+    (finished games included: the caller keeps the running ones)."""
+    return store().most_watched(limit)
 
 
 def watching(game_id: int, user_ids: list[int]) -> set[int]:

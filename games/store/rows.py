@@ -27,7 +27,7 @@ from typing import Any
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from ..models import Event, Game, Seat
+from ..models import DUE_SOURCES, Event, Game, Seat
 
 
 def _concrete(model: type) -> list:
@@ -141,6 +141,8 @@ def _write_params(
 ) -> tuple[list[Any], list[Any]]:
     """The values of the event row and of the game's ``fields``, adapted as the
     ORM would (``Field.get_db_prep_save``)."""
+    if DUE_SOURCES.intersection(fields):
+        game.mark_due()  # the due columns follow what they derive from (in ``fields`` too)
     event_params = [f.get_db_prep_save(getattr(event, f.attname), wrapper) for f in EVENT_FIELDS]
     game_params = [
         Game._meta.get_field(f).get_db_prep_save(getattr(game, f), wrapper) for f in fields

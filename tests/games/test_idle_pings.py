@@ -143,11 +143,7 @@ async def test_the_lobby_snapshot_is_bounded_most_watched_first(monkeypatch):
 
     live = await sync_to_async(build)()
     favourite = live[3]
-    monkeypatch.setattr(
-        tables.presence,
-        "spectators_of",
-        lambda ids: {pk: 7 if pk == favourite else 0 for pk in ids},
-    )
+    monkeypatch.setattr(tables.presence, "most_watched", lambda limit: [(favourite, 7)])
     sock = await connect("/ws/lobby/")
     snapshot = await receive(sock, "tables")
     listed = [t["id"] for t in snapshot["tables"]]
@@ -194,7 +190,9 @@ async def test_a_new_ranking_alone_sends_no_page_a_new_snapshot(monkeypatch, set
     live = [(await sync_to_async(started_game)(players=players)).pk for _ in range(3)]
     ranking = {pk: n for n, pk in enumerate(live)}
     monkeypatch.setattr(
-        tables.presence, "spectators_of", lambda ids: {pk: ranking.get(pk, 0) for pk in ids}
+        tables.presence,
+        "most_watched",
+        lambda limit: sorted(ranking.items(), key=lambda gn: -gn[1])[:limit],
     )
     sock = await connect("/ws/lobby/")
     token = (await receive(sock, "tables"))["lobby"]

@@ -88,6 +88,43 @@ async def test_many_games_are_counted_at_once(store):
         await store.leave(game, tab)
 
 
+async def test_the_most_watched_come_from_the_counts_not_from_every_game(store):
+    """The lobby's ranking is written where counts are made (the batched
+    ``count``) and read as a top few, whatever else is stored."""
+    for game, tabs in [(1, [ANN]), (2, [ANN, BOB, CARL]), (3, [ANN, BOB]), (4, [])]:
+        for n, person in enumerate(tabs):
+            await store.join(game, f"tab-{game}-{n}", person, None)
+        await store.count(game)
+    assert store.most_watched(2) == [(2, 3), (3, 2)]
+    assert store.most_watched(10) == [(2, 3), (3, 2), (1, 1)]
+    await store.leave(2, "tab-2-0")
+    await store.leave(2, "tab-2-1")
+    await store.leave(2, "tab-2-2")
+    await store.count(2)  # nobody left: out of the ranking
+    assert store.most_watched(10) == [(3, 2), (1, 1)]
+
+
+@pytest.mark.redis
+async def test_a_dead_process_s_ranking_runs_out(redis_prefix):
+    """An entry nobody renewed (its process died) is dropped by the next read."""
+    import redis
+
+    url, prefix = redis_prefix
+    dead, alive = RedisPresence(url, prefix=prefix), RedisPresence(url, prefix=prefix)
+    await dead.join(5, "tab", ANN, None)
+    await dead.count(5)
+    await alive.join(6, "tab", BOB, None)
+    await alive.count(6)
+    assert alive.most_watched(5) == [(6, 1), (5, 1)]
+    client = redis.Redis.from_url(url)
+    client.zadd(dead.watched_keys[1], {"5": time.time() - 1})  # its time ran out
+    assert alive.most_watched(5) == [(6, 1)]
+    assert client.zscore(dead.watched_keys[0], "5") is None
+    client.close()
+    await dead.aclose()
+    await alive.aclose()
+
+
 async def test_a_seated_player_is_no_spectator(store):
     assert await store.join(1, "ann-board", ANN, 0) == 0
     assert await store.join(1, "bob-watching", BOB, None) == 1

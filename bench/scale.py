@@ -1,0 +1,399 @@
+"""What reads and background loops cost as the site fills (issue 31).
+
+Run (PostgreSQL, a throwaway test database of its own):
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_DATABASE_NAME=bench_scale \\
+        .venv/bin/python bench/scale.py --levels 0 10000 100000
+
+Each level stores that many running correspondence games and as many finished
+ones (plus 1,000 bot games, at every level but 0) beside fixed fixtures: a
+player with 5,000 finished rated games, 5,000 rating changes and 500
+notifications, and a running Halma game of 1,000 events. The rows are
+written with ``bulk_create`` in the stored format (cloned from games made
+through the services: events, seats, clocks, deadlines, ratings; the due
+columns derived by ``Game.mark_due``), so 100,000 games take a minute, not
+hours. Then, for each level, it prints the wall time (fastest of 7), the
+bytes and the PostgreSQL pages its reads touched (``pages``) of: one idle round of every background loop (its statements too), the lobby's
+first frame, the bell's list, a 5,000-game profile (API and page), My games,
+a leaderboard page, the remis queue with 1,000 waiting requests, and the
+1,000-event game's ``GET /api/games/<id>/`` and hello.
+
+Not measured here: the CPU of idle Daphne processes (bench/idle.py measures
+sockets; the loops' share is the idle round's figure times its rate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("SQLITE_TEST_PATH", "/tmp/bench_scale.sqlite3")
+os.environ["GAME_SWEEPER"] = "false"
+
+import django
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+# Pages render without collected static files (names unhashed): the figures
+# are the views' own work.
+settings.STORAGES = {
+    **settings.STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+BATCH = 2000
+PROFILE_GAMES = 5000
+EVENTS = 1000
+BOT_GAMES = 1000
+REMIS = 1000
+
+
+def _copy(template: Any, **changes: Any) -> Any:
+    """An unsaved copy of a stored row (a template made through the services)."""
+    model = type(template)
+    values = {
+        f.attname: getattr(template, f.attname)
+        for f in model._meta.concrete_fields
+        if not f.primary_key
+    }
+    values.update(changes)
+    if "invite_code" in values:
+        from games.models import new_invite_code
+
+        values["invite_code"] = new_invite_code()
+    return model(**values)
+
+
+def _mark_due(game: Any) -> None:
+    """The due columns as a save would derive them (``bulk_create`` saves
+    nothing); a checkout from before them has none (to measure it too)."""
+    if hasattr(game, "mark_due"):
+        game.mark_due()
+
+
+class Store:
+    """Rows written in bulk, cloned from a running and a finished game made
+    through the services."""
+
+    def __init__(self) -> None:
+        from games.services.endings import game_resign
+        from tests.factories import make_user, started_game
+
+        self.users: list[Any] = []
+        self.add_users(200)
+        running = started_game("halma", players=self.users[:2])
+        ended = started_game("halma", players=self.users[2:4])
+        game_resign(game_id=ended.pk, user=self.users[2])
+        from games.models import Event, Game
+
+        self.running = Game.objects.get(pk=running.pk)
+        self.ended = Game.objects.get(pk=ended.pk)
+        self.running_events = list(Event.objects.filter(game=running))
+        self.ended_events = list(Event.objects.filter(game=ended))
+        self.make_user = make_user
+
+    def add_users(self, count: int) -> None:
+        from django.contrib.auth import get_user_model
+
+        User = get_user_model()
+        start = User.objects.count()
+        made = User.objects.bulk_create(
+            User(username=f"scale{start + n}", password="!") for n in range(count)
+        )
+        self.users += made
+
+    def games(self, count: int, *, finished: bool, bots: bool = False) -> list[Any]:
+        from games.models import Event, Game, Seat
+
+        template = self.ended if finished else self.running
+        events = self.ended_events if finished else self.running_events
+        now, rng = timezone.now(), random.Random(count)
+        made = []
+        for start in range(0, count, BATCH):
+            batch = []
+            for _ in range(min(BATCH, count - start)):
+                game = _copy(template)
+                if finished:  # resigned before any move: aborted; stored as a finished game
+                    game.status = Game.Status.FINISHED
+                    game.result = {"winners": [1], "draw": False, "reason": "resigned"}
+                else:
+                    game.deadline = now + timedelta(seconds=rng.randint(3600, 3 * 86400))
+                if bots:
+                    game.bots, game.has_bots, game.rated = {"1": "easy"}, True, False
+                _mark_due(game)
+                batch.append(game)
+            batch = Game.objects.bulk_create(batch)
+            Seat.objects.bulk_create(
+                Seat(game=g, index=i, user=user, joined=now)
+                for g in batch
+                for i, user in enumerate(rng.sample(self.users, 2))
+                if not (bots and i == 1)
+            )
+            Event.objects.bulk_create(_copy(e, game_id=g.pk) for g in batch for e in events)
+            made += batch
+        return made
+
+    def busy_player(self) -> Any:
+        """A player with 5,000 finished rated games, their rating changes and
+        500 notifications (the kept history)."""
+        from games.models import Notification, Rating, RatingChange, Seat
+
+        busy = self.make_user("busy")
+        games = self.games(PROFILE_GAMES, finished=True)
+        Seat.objects.filter(game__in=games, index=0).update(user=busy)
+        start = timezone.now() - timedelta(days=PROFILE_GAMES)
+        RatingChange.objects.bulk_create(
+            RatingChange(
+                user=busy,
+                game=g,
+                ruleset="halma",
+                speed="correspondence",
+                place=1,
+                before=1500,
+                after=1501,
+                mu=25,
+                sigma=8,
+                created=start + timedelta(days=n),
+            )
+            for n, g in enumerate(games)
+        )
+        Rating.objects.create(
+            user=busy,
+            ruleset="halma",
+            speed="correspondence",
+            mu=25,
+            sigma=8,
+            display=1500,
+            games=PROFILE_GAMES,
+        )
+        Notification.objects.bulk_create(
+            Notification(user=busy, kind="your_turn", game=games[n], params={"game": games[n].pk})
+            for n in range(500)
+        )
+        return busy
+
+    def long_game(self) -> tuple[int, Any]:
+        """A running Halma game of 1,000 events. Halma ends long before 1,000
+        plies, so the moves of a game the easy bot plays (still running) are
+        stored again and again up to 1,000 versions: the first frame and the
+        game's GET read stored items and the state, no replay."""
+        from games.bots import get_bot
+        from games.models import Event, Game, Seat
+        from games.rules import get_ruleset
+
+        rs, bot = get_ruleset("halma"), get_bot("halma", "easy")
+        game = _copy(self.running, version=1)
+        state = rs.decode(game.state)
+        played = []
+        for n in range(120):
+            seat = rs.to_act(state)[0]
+            action = bot.choose(state, seat, seed=n)
+            after, items = rs.apply(state, seat, action)
+            if not rs.to_act(after):
+                break
+            state = after
+            played.append((seat, action, items))
+        events = [_copy(self.running_events[0])]
+        while len(events) < EVENTS:
+            seat, action, items = played[(len(events) - 1) % len(played)]
+            version = len(events) + 1
+            events.append(Event(version=version, seat=seat, kind="act", action=action))
+            events[-1].events = items
+        game.version, game.state, game.to_act = EVENTS, rs.encode(state), rs.to_act(state)
+        game.save()
+        Seat.objects.bulk_create(Seat(game=game, index=i, user=self.users[i]) for i in range(2))
+        for event in events:
+            event.game_id = game.pk
+        Event.objects.bulk_create(events, batch_size=BATCH)
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+        return game.pk, self.users[0]
+
+    def ratings(self) -> None:
+        from games.models import Rating
+
+        have = set(Rating.objects.values_list("user_id", flat=True))
+        rng = random.Random(len(self.users))
+        Rating.objects.bulk_create(
+            (
+                Rating(
+                    user=u,
+                    ruleset="halma",
+                    speed="correspondence",
+                    mu=25,
+                    sigma=8,
+                    display=rng.randint(900, 2100),
+                    games=rng.randint(1, 200),
+                )
+                for u in self.users
+                if u.pk not in have
+            ),
+            batch_size=BATCH,
+        )
+
+    def remis_requests(self, games: list[Any]) -> None:
+        from games.models import RemisRequest
+
+        RemisRequest.objects.bulk_create(
+            RemisRequest(game=g, seat=0, requested_by=self.users[0], kind="deadlock")
+            for g in games[:REMIS]
+        )
+
+
+def timed(call: Callable[[], Any]) -> tuple[float, int, int]:
+    """The fastest of 7 calls' wall time (after one warm-up) in ms, and the
+    bytes of the answer: the machine is shared, so the least disturbed call
+    is the call's own cost."""
+    from games.selectors.frames import dumps
+
+    answer = call()
+    walls = []
+    for _ in range(7):
+        start = time.perf_counter()
+        answer = call()
+        walls.append(time.perf_counter() - start)
+    size = len(answer.content) if hasattr(answer, "content") else len(dumps(answer))
+    return min(walls) * 1000, size, pages(call)
+
+
+def idle_round() -> int:
+    from games.realtime.sweeper import build_replays, sweep_once
+    from games.services import bots, import_jobs, mail, push
+
+    sweep_once()
+    bots.due_turns()
+    mail.send_due_mail()
+    push.send_due_pushes()
+    import_jobs.run_imports()
+    build_replays()
+    return 0
+
+
+def statements(call: Callable[[], Any]) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    return len(queries)
+
+
+def pages(call: Callable[[], Any]) -> int:
+    """The 8 kB pages PostgreSQL touched for the call's reads (``EXPLAIN
+    (ANALYZE, BUFFERS)`` of each SELECT it sent): the figure that grows with
+    what a query walks, untouched by how busy the machine is. -1 on SQLite."""
+    if connection.vendor != "postgresql":
+        return -1
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    touched = 0
+    with connection.cursor() as cursor:
+        for query in queries.captured_queries:
+            sql = query["sql"]
+            if not sql.lstrip().upper().startswith("SELECT") or "FOR UPDATE" in sql:
+                continue
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)
+            plan = cursor.fetchone()[0][0]["Plan"]
+            blocks = plan.get("Shared Hit Blocks", 0) + plan.get("Shared Read Blocks", 0)
+            touched += blocks
+            if os.environ.get("BENCH_EXPLAIN") and blocks > 100:  # what walks that much
+                cursor.execute("EXPLAIN " + sql)
+                print(f"-- {blocks} pages: {sql[:300]}")
+                print("\n".join(line for (line,) in cursor.fetchall()))
+    return touched
+
+
+def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, int, int]]:
+    from games.selectors import notifications, remis
+    from games.selectors.frames import hello_frame
+    from games.selectors.tables import lobby_snapshot
+
+    anon, mine, seated = Client(), Client(), Client()
+    mine.force_login(busy)
+    seated.force_login(player)
+    rows: dict[str, tuple[float, int, int]] = {}
+    wall, _, touched = timed(idle_round)
+    rows["idle round of every loop"] = (wall, statements(idle_round), touched)
+    rows["lobby first frame"] = timed(lambda: {"type": "tables", **lobby_snapshot()})
+    rows["bell list (500 kept)"] = timed(lambda: notifications.unread(busy))
+    rows["profile API, 5,000 games"] = timed(lambda: anon.get("/api/players/busy/"))
+    rows["player page, 5,000 games"] = timed(lambda: anon.get("/players/busy/"))
+    rows["My games, 5,000 games"] = timed(lambda: mine.get("/my/games/"))
+    rows["leaderboard API"] = timed(lambda: anon.get("/api/leaderboard/halma/"))
+    rows["remis queue page"] = timed(lambda: remis.queue_page())
+    rows["GET /api/games/<1,000 events>/"] = timed(lambda: seated.get(f"/api/games/{long_game}/"))
+    rows["hello, 1,000 events"] = timed(lambda: hello_frame(long_game, player))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--levels", type=int, nargs="+", default=[0, 10000])
+    args = parser.parse_args()
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        run(sorted(args.levels))
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def run(levels: list[int]) -> None:
+    from games.models import Game
+
+    started = time.perf_counter()
+    store = Store()
+    busy = store.busy_player()
+    long_game, player = store.long_game()
+    store.ratings()
+    print(f"# fixtures in {time.perf_counter() - started:.0f} s ({connection.vendor})")
+    results: dict[int, dict[str, tuple[float, int, int]]] = {}
+    stored = 0
+    for level in levels:
+        started = time.perf_counter()
+        if level > stored:
+            store.add_users((level - stored) // 5)
+            running = store.games(level - stored, finished=False)
+            store.games(level - stored, finished=True)
+            if stored == 0:
+                store.games(BOT_GAMES, finished=False, bots=True)
+                store.remis_requests(running)
+            store.ratings()
+            stored = level
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":  # as autovacuum leaves a table
+                cursor.execute("VACUUM ANALYZE")
+        games = Game.objects.count()
+        print(f"# level {level}: {games} games stored in {time.perf_counter() - started:.0f} s")
+        results[level] = measure(busy, long_game, player)
+    print_table(levels, results)
+
+
+def print_table(levels: list[int], results: dict[int, dict[str, tuple[float, int, int]]]) -> None:
+    names = [f"+{n:,} running, {n:,} finished" if n else "fixtures only" for n in levels]
+    head = "| what | " + " | ".join(names) + " |"
+    print(head)
+    print("|---|" + "---|" * len(levels))
+    for name in results[levels[0]]:
+        cells = []
+        for level in levels:
+            wall, size, touched = results[level][name]
+            unit = "statements" if name.startswith("idle") else "B"
+            cells.append(f"{wall:.1f} ms, {size:,} {unit}, {touched:,} pages")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
