@@ -52,8 +52,9 @@ def cheb(a: Pos, b: Pos) -> int:
 
 
 class Board:
-    def __init__(self, w: Work, seat: int, params: Params) -> None:
+    def __init__(self, w: Work, seat: int, params: Params, mode: str = "even") -> None:
         self.w, self.md, self.seat, self.p = w, w.md, seat, params
+        self.mode = mode  # the side's posture (idiot_plan): even | press | hunt
         self.mine = [u for u in w.units if u.side == seat and u.combatant]
         self.foes = [u for u in w.units if u.side != seat and u.combatant]
         self.foe_leader = next((u for u in self.foes if u.leader), None)

@@ -92,7 +92,7 @@ def goal_score(board: Board, u: Unit, at: Pos) -> float:
         return -0.4 * cheb(at, m.at)  # escort her
     if m.guard is None and u.at == m.at:  # the escort takes her along (with)
         return -GOAL_WEIGHT * 2 * goal_distance(w.md, "infantry", True)[w.fi(at)]
-    return -0.25 * cheb(at, m.at)
+    return -(0.6 if board.mode != "even" else 0.25) * cheb(at, m.at)
 
 
 def marian_target(w: Work) -> Pos:

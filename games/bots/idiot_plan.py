@@ -1,0 +1,75 @@
+"""Das Idiotenspiel bots: the posture of a side for this turn (issue 30).
+
+A level's :class:`Params` say how it weighs fields in an even fight; the
+posture adapts them to the scenario's real end, from what the view shows:
+
+- *hunt*: far ahead in force, the army closes in and runs the enemy leader
+  (Grundspiel) or Maid Marian's guard down (the weaker side cannot win a
+  waiting game, and a waiting game never ends);
+- *press*: a standoff that has lasted (no side gains by stepping first) is
+  broken by the side at least as strong, so a game ends by the rules;
+- *even*: the level's own weights.
+
+Every level adapts (games between any two levels must end); strong reads the
+balance earlier and hunts harder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from games.bots.idiot_board import Params
+from games.bots.idiot_odds import value
+from games.rules.idiotenspiel.state import Unit
+from games.rules.idiotenspiel.work import Work
+
+LEADER_POWER = 1.5  # a leader fights with +1 and lifts his neighbours
+LOST_RATIO = 0.3  # at most this share of the enemy's force: the game is lost
+FORCE_EARLY = 60  # turns in which either side keeps the game going
+FORCE_AHEAD = 400  # after that the side behind may let it end in a quiet draw
+
+
+@dataclass(frozen=True)
+class Posture:
+    name: str  # even | press | hunt | lost
+    ratio: float  # own force over the enemy's
+    params: Params
+
+
+def power(units: list[Unit]) -> float:
+    return sum(LEADER_POWER if u.leader else value(u.type, False) for u in units)
+
+
+def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
+    mine = [u for u in w.units if u.side == seat and u.combatant]
+    foes = [u for u in w.units if u.side != seat and u.combatant]
+    ratio = power(mine) / max(power(foes), 0.1)
+    strong = level == "strong"
+    hunt_at = 1.6 if strong else 2.0
+    if ratio <= LOST_RATIO:  # running only delays the end: stand on good ground
+        return Posture("lost", ratio, replace(p, leader_gap=0, threat=0.0, progress=0.0, hunt=0.0))
+    if ratio >= hunt_at or (len(foes) <= 3 and ratio >= 1.5):
+        hunted = replace(
+            p,
+            hold=0,
+            hunt=0.45 if strong else 0.3,
+            progress=max(p.progress, 0.3),
+            threat=p.threat * 0.5,
+            min_gain=min(p.min_gain, 0.03),
+        )
+        return Posture("hunt", ratio, hunted)
+    stall = 24 if strong else 40  # turns of both sides' movement
+    if w.turn >= stall and ratio >= (0.95 if strong else 1.0):
+        pressed = replace(
+            p, hold=0, hunt=max(p.hunt, 0.1), progress=max(p.progress, 0.3), threat=p.threat * 0.6
+        )
+        return Posture("press", ratio, pressed)
+    return Posture("even", ratio, p)
+
+
+def forcing(plan: Posture, turn: int) -> bool:
+    """Whether a side with nothing worth doing still moves one unit (keeping
+    the game from a quiet draw): early on, and later only the side ahead."""
+    if plan.name == "lost":
+        return False
+    return turn < FORCE_EARLY or (plan.ratio >= 1.0 and turn < FORCE_AHEAD)
