@@ -38,12 +38,13 @@ class Params:
     hunt: float  # per field nearer the enemy leader (the game is won there)
     hold: int  # stop approaching this many fields short of contact: fight on good terms only
     odds: bool  # weigh this turn's fights by their odds (easy just closes in and fights)
+    plans: bool = False  # scenario plans: Marian's escort stack, her guard off the enemy
 
 
 LEVEL_PARAMS = {
     "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05, 0, 0.0, 0, False),
     "medium": Params(0.8, 0.05, 0.1, 0.1, 0.18, 3, True, 0.04, 0, 0.03, 2, True),
-    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True),
+    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True, True),
 }
 
 
