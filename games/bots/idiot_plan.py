@@ -27,6 +27,10 @@ LEADER_POWER = 1.5  # a leader fights with +1 and lifts his neighbours
 LOST_RATIO = 0.3  # at most this share of the enemy's force: the game is lost
 FORCE_EARLY = 60  # turns in which either side keeps the game going
 FORCE_AHEAD = 400  # after that the side behind may let it end in a quiet draw
+# per level: hunt from this force ratio; press a standoff from this turn and ratio
+HUNT_AT = {"easy": 2.0, "medium": 2.0, "strong": 1.6}
+STALL_TURN = {"easy": 40, "medium": 40, "strong": 24}
+PRESS_AT = {"easy": 1.0, "medium": 1.0, "strong": 0.95}
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
     foes = [u for u in w.units if u.side != seat and u.combatant]
     ratio = power(mine) / max(power(foes), 0.1)
     strong = level == "strong"
-    hunt_at = 1.6 if strong else 2.0
+    hunt_at = HUNT_AT[level]
     if ratio <= LOST_RATIO:  # running only delays the end: stand on good ground
         return Posture("lost", ratio, replace(p, leader_gap=0, threat=0.0, progress=0.0, hunt=0.0))
     if ratio >= hunt_at or (len(foes) <= 3 and ratio >= 1.5):
@@ -58,8 +62,7 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
             min_gain=min(p.min_gain, 0.03),
         )
         return Posture("hunt", ratio, hunted)
-    stall = 24 if strong else 40  # turns of both sides' movement
-    if w.turn >= stall and ratio >= (0.95 if strong else 1.0):
+    if w.turn >= STALL_TURN[level] and ratio >= PRESS_AT[level]:
         pressed = replace(
             p, hold=0, hunt=max(p.hunt, 0.1), progress=max(p.progress, 0.3), threat=p.threat * 0.6
         )
