@@ -39,6 +39,7 @@ class Params:
     hold: int  # stop approaching this many fields short of contact: fight on good terms only
     odds: bool  # weigh this turn's fights by their odds (easy just closes in and fights)
     plans: bool = False  # scenario plans: Marian's escort stack, her guard off the enemy
+    engage: float = 0.0  # taken per fight this turn (a side pressing on accepts worse odds)
 
 
 LEVEL_PARAMS = {
@@ -225,6 +226,8 @@ class Board:
         p = self.p
         fights, ev = self.now_ev(u, at)
         s = ev if p.odds or u.leader else 0.0
+        if fights and not u.leader:
+            s += p.engage
         if p.threat:  # the unit still stands there in the enemy's turn
             s += p.threat * (1.0 if u.leader or not fights else 0.5) * self.threat_ev(u, at)
         close = self.dist(u.kind)[self.w.fi(at)] <= NEAR  # ground and line count near the foe

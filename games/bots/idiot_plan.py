@@ -31,6 +31,10 @@ FORCE_AHEAD = 400  # after that the side behind may let it end in a quiet draw
 HUNT_AT = {"easy": 2.0, "medium": 2.0, "strong": 1.6}
 STALL_TURN = {"easy": 40, "medium": 40, "strong": 24}
 PRESS_AT = {"easy": 1.0, "medium": 1.0, "strong": 0.95}
+# worth of a fight taken (a unit's value is 1): hunting, one at -1 against
+# good ground is worth it; a standoff that lasted twice as long is broken so
+ENGAGE_HUNT = 0.4
+ENGAGE_PRESS = 0.25
 
 
 @dataclass(frozen=True)
@@ -60,11 +64,17 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
             progress=max(p.progress, 0.3),
             threat=p.threat * 0.5,
             min_gain=min(p.min_gain, 0.03),
+            engage=ENGAGE_HUNT,
         )
         return Posture("hunt", ratio, hunted)
     if w.turn >= STALL_TURN[level] and ratio >= PRESS_AT[level]:
         pressed = replace(
-            p, hold=0, hunt=max(p.hunt, 0.1), progress=max(p.progress, 0.3), threat=p.threat * 0.6
+            p,
+            hold=0,
+            hunt=max(p.hunt, 0.1),
+            progress=max(p.progress, 0.3),
+            threat=p.threat * 0.6,
+            engage=ENGAGE_PRESS if w.turn >= 2 * STALL_TURN[level] else 0.0,
         )
         return Posture("press", ratio, pressed)
     return Posture("even", ratio, p)

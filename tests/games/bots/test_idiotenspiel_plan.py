@@ -130,3 +130,19 @@ def test_a_won_game_is_finished(winner: str, loser: str) -> None:
     end, _ = play([make(winner), make(loser)], s, 60)
     out = RS.outcome(end)
     assert out is not None and out["winners"] == [0], (end.turn, out)
+
+
+@pytest.mark.parametrize(
+    "levels", [("strong", "medium"), ("medium", "strong"), ("medium", "medium"), ("easy", "strong")]
+)
+def test_a_long_standoff_ends_by_the_rules(levels: tuple[str, str]) -> None:
+    # Two even lines of foot far apart at turn 100: neither side gains by stepping
+    # first, so without a plan the bots shuffle for ever (the old bots did).
+    s = position(
+        [
+            *[unit(f"r{k}", 0, "infantry", (1, k)) for k in range(6)],
+            *[unit(f"s{k}", 1, "infantry", (9, k)) for k in range(6)],
+        ]
+    )
+    end, _ = play([make(levels[0]), make(levels[1])], replace(s, turn=100), 160)
+    assert RS.outcome(end) is not None, end.turn
