@@ -24,7 +24,7 @@ from games.rules.idiotenspiel.state import Unit
 from games.rules.idiotenspiel.work import Work
 
 LEADER_POWER = 1.5  # a leader fights with +1 and lifts his neighbours
-LOST_RATIO = 0.3  # at most this share of the enemy's force: the game is lost
+LOST_RATIO = 0.3  # at most this share of the enemy's force (or a lone leader against 3): lost
 FORCE_EARLY = 60  # turns in which either side keeps the game going
 FORCE_AHEAD = 400  # after that the side behind may let it end in a quiet draw
 # per level: hunt from this force ratio; press a standoff from this turn and ratio
@@ -54,7 +54,8 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
     ratio = power(mine) / max(power(foes), 0.1)
     strong = level == "strong"
     hunt_at = HUNT_AT[level]
-    if ratio <= LOST_RATIO:  # running only delays the end: stand on good ground
+    alone = len(mine) == 1 and len(foes) >= 3  # a lone leader cannot win any more
+    if ratio <= LOST_RATIO or alone:  # running only delays the end: stand on good ground
         return Posture("lost", ratio, replace(p, leader_gap=0, threat=0.0, progress=0.0, hunt=0.0))
     if ratio >= hunt_at or (len(foes) <= 3 and ratio >= 1.5):
         hunted = replace(

@@ -44,6 +44,15 @@ def test_far_ahead_hunts_and_far_behind_stands(level: str) -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
+def test_a_lone_leader_stands_against_three(level: str) -> None:
+    # Three foot and Robin (4.5) against the Sheriff alone (1.5): a ratio above
+    # the lost mark, but a lone mounted leader can only run (for ever).
+    units = [*_army(0, 3, 2), unit("sL", 1, "cavalry", (10, 6), leader=True, name="Sheriff")]
+    assert _plan(units, level, seat=1).name == "lost"
+    assert _plan(units[2:], level, seat=1).name != "lost"  # one foot and Robin: he may fight
+
+
+@pytest.mark.parametrize("level", LEVELS)
 def test_an_even_game_presses_only_after_a_standoff(level: str) -> None:
     units = _army(0, 4, 2) + _army(1, 4, 9)
     assert _plan(units, level, turn=3).name == "even"
