@@ -8,7 +8,10 @@ posture adapts them to the scenario's real end, from what the view shows:
   waiting game, and a waiting game never ends);
 - *press*: a standoff that has lasted (no side gains by stepping first) is
   broken by the side at least as strong, so a game ends by the rules;
-- *even*: the level's own weights.
+- *even*: the level's own weights;
+- *lost*: a side with almost nothing left stands on good ground (running
+  only delays the end); *dead*: leader against leader, nobody moves and the
+  rules' quiet draw ends the game.
 
 Every level adapts (games between any two levels must end); strong reads the
 balance earlier and hunts harder.
@@ -39,7 +42,7 @@ ENGAGE_PRESS = 0.25
 
 @dataclass(frozen=True)
 class Posture:
-    name: str  # even | press | hunt | lost
+    name: str  # even | press | hunt | lost | dead
     ratio: float  # own force over the enemy's
     params: Params
 
@@ -54,6 +57,8 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
     ratio = power(mine) / max(power(foes), 0.1)
     strong = level == "strong"
     hunt_at = HUNT_AT[level]
+    if len(mine) <= 1 and len(foes) <= 1:  # leader against leader: neither can force it
+        return Posture("dead", ratio, p)
     alone = len(mine) == 1 and len(foes) >= 3  # a lone leader cannot win any more
     if ratio <= LOST_RATIO or alone:  # running only delays the end: stand on good ground
         return Posture("lost", ratio, replace(p, leader_gap=0, threat=0.0, progress=0.0, hunt=0.0))
@@ -84,6 +89,6 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
 def forcing(plan: Posture, turn: int) -> bool:
     """Whether a side with nothing worth doing still moves one unit (keeping
     the game from a quiet draw): early on, and later only the side ahead."""
-    if plan.name == "lost":
+    if plan.name in ("lost", "dead"):
         return False
     return turn < FORCE_EARLY or (plan.ratio >= 1.0 and turn < FORCE_AHEAD)

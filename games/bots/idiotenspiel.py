@@ -103,6 +103,8 @@ class IdiotBot:
     # -- movement ------------------------------------------------------------------
     def _move(self, w: Work, seat: int) -> Action:
         plan = posture(w, seat, self.params, self.level)
+        if plan.name == "dead":  # neither side can win: let the rules' quiet draw end it
+            return {"type": "end_movement"}
         board = Board(w, seat, plan.params, plan.name)
         units = flow.movable(w, seat)
         forced: Action | None = None

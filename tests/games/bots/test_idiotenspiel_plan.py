@@ -155,3 +155,20 @@ def test_a_long_standoff_ends_by_the_rules(levels: tuple[str, str]) -> None:
     )
     end, _ = play([make(levels[0]), make(levels[1])], replace(s, turn=100), 160)
     assert RS.outcome(end) is not None, end.turn
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_leader_against_leader_ends_in_the_rules_quiet_draw(level: str) -> None:
+    s = position(
+        [
+            unit("rL", 0, "archer", (1, 1), leader=True, name="Robin Hood"),
+            unit("sL", 1, "cavalry", (10, 6), leader=True, name="Sheriff"),
+        ]
+    )
+    assert _plan(list(s.units), level).name == "dead"
+    end, _ = play([make(level), make(level)], s, 10)
+    assert RS.outcome(end) == {
+        "winners": [],
+        "draw": True,
+        "reason": "two turns in a row passed without movement or combat",
+    }
