@@ -10,7 +10,7 @@ posture adapts them to the scenario's real end, from what the view shows:
   broken by the side at least as strong, so a game ends by the rules;
 - *even*: the level's own weights;
 - *lost*: a side with almost nothing left stands on good ground (running
-  only delays the end); *dead*: leader against leader, nobody moves and the
+  only delays the end); *dead*: leader against leader (Grundspiel), nobody moves and the
   rules' quiet draw ends the game.
 
 Every level adapts (games between any two levels must end); strong reads the
@@ -57,7 +57,8 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
     ratio = power(mine) / max(power(foes), 0.1)
     strong = level == "strong"
     hunt_at = HUNT_AT[level]
-    if len(mine) <= 1 and len(foes) <= 1:  # leader against leader: neither can force it
+    lone = len(mine) <= 1 and len(foes) <= 1  # leader against leader: neither can force it
+    if lone and w.state.scenario != "marian":  # (her guard alone may still carry her in)
         return Posture("dead", ratio, p)
     alone = len(mine) == 1 and len(foes) >= 3  # a lone leader cannot win any more
     if ratio <= LOST_RATIO or alone:  # running only delays the end: stand on good ground
