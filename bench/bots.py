@@ -1,7 +1,7 @@
 """Bot strength and speed (issue 18): every level against random play, the greedy
 reference and the level below, checked against the bars.
 
-  .venv/bin/python bench/bots.py                      # all: 40 games a pairing (Idiotenspiel 20)
+  .venv/bin/python bench/bots.py                      # all: 40 games a pairing (Idiotenspiel 24)
   .venv/bin/python bench/bots.py --game halma --pairing strong-easy --games 10
   .venv/bin/python bench/bots.py --quick              # reduced budget, see below
   .venv/bin/python bench/bots.py --timing [--positions 24]
@@ -11,9 +11,13 @@ seeds), and sides alternate: the first player named takes the first seat in
 even games, the second seat in odd ones. Games are spread over --workers
 processes (2). Win rates carry Wilson 95% intervals; the Elo difference comes
 from the score (a draw counts half), its interval from the score's Wilson
-interval. A bar is checked on the win rate (draws are no wins). A game that
+interval. A bar is checked on the win rate (draws are no wins); Idiotenspiel
+also bars the draws of strong against greedy (at most 15 %) and the score of
+strong against medium (at least 60 %, a draw counting half). A game that
 passes its ply cap counts as a draw (the line says how many were capped); the
-seconds at the end of a line are the pairing's games' summed wall time.
+seconds at the end of a line are the pairing's games' summed wall time. The
+second line of a pairing gives the average length and each player's thinking:
+mean ms per decision and the most seconds spent in one game.
 
 Hexenhalma is scored per match: a game is a campaign of four rounds whose game
 master seat (0) is played by get_bot("hexenhalma", GM_LEVEL); the first team
@@ -64,11 +68,11 @@ PAIRINGS = [
     "strong-medium",
     "strong-easy",
 ]
-GREEDY_BAR = {"halma": 0.80, "daschax": 0.80, "idiotenspiel": 0.70, "malefiz": 0.65}
-GAMES = {"idiotenspiel": 20}  # per pairing; others 40
+GREEDY_BAR = {"halma": 0.80, "daschax": 0.80, "idiotenspiel": 0.75, "malefiz": 0.65}
+GAMES = {"idiotenspiel": 24}  # per pairing (both sides of every scenario, 4 times); others 40
 QUICK_GAMES = {"idiotenspiel": 6}  # others 10
 # Actions (background work not counted) before a game is called a draw.
-PLY_CAP = {"halma": 1000, "daschax": 3000, "malefiz": 20000, "hexenhalma": 400}
+PLY_CAP = {"halma": 1000, "daschax": 1200, "malefiz": 20000, "hexenhalma": 400}
 PLY_CAP_DEFAULT = 20000
 OPTIONS: dict[str, list[dict[str, Any]]] = {
     "hexenhalma": [{"rounds": 4}],
@@ -79,6 +83,10 @@ SEED = 1_000_003
 MEDIAN_BUDGET = {"easy": 0.05, "medium": 0.3, "strong": 1.0}
 MAX_BUDGET = 3.0
 PHASE_BUDGET = 10.0  # one Idiotenspiel movement phase
+# Idiotenspiel (issue 30): draws at most this share against greedy, a strong
+# score (a draw counts half) of at least this much against medium.
+MAX_DRAWS = {("idiotenspiel", "strong-greedy"): 0.15}
+SCORE_BAR = {("idiotenspiel", "strong-medium"): 0.60}
 
 
 def bar(slug: str, pairing: str) -> float | None:
@@ -143,11 +151,30 @@ def step(rs: Any, state: Any, bots: dict[int, Bot], ply: int, seed: int) -> tupl
     return rs.apply(state, seat, action)[0], []
 
 
-def play(slug: str, pairing: str, index: int) -> list[float | None]:
-    """Game ``index`` of ``pairing``: the first player's score per unit (a game,
-    or a Hexenhalma match): 1 won, 0.5 drawn, 0 lost, None capped (a draw)."""
+class Clocked:
+    """A player that sums its own thinking time (the figures per game)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot, self.seconds, self.decisions = bot, 0.0, 0
+
+    def choose(self, state: Any, seat: int, *, seed: int) -> dict[str, Any]:
+        start = time.perf_counter()
+        try:
+            return self.bot.choose(state, seat, seed=seed)
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.decisions += 1
+
+
+def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
+    """Game ``index`` of ``pairing``: ``scores``, the first player's score per unit
+    (a game, or a Hexenhalma match): 1 won, 0.5 drawn, 0 lost, None capped (a
+    draw); ``actions`` (background work not counted), ``turns`` (Idiotenspiel's
+    movement turns, else actions) and each player's thinking (seconds, decisions)."""
     rs, state, seats = setup(slug, index)
-    bots = {seat: player(slug, name) for seat, name in zip(seats, pairing.split("-"), strict=True)}
+    names = pairing.split("-")
+    clocks = [Clocked(player(slug, name)) for name in names]
+    bots: dict[int, Bot] = dict(zip(seats, clocks, strict=True))
     if slug == "hexenhalma":
         bots[0] = get_bot(slug, GM_LEVEL)
     records: list[Any] = []
@@ -159,14 +186,21 @@ def play(slug: str, pairing: str, index: int) -> list[float | None]:
             break
         records += new
         ply += not new
+    game = {
+        "actions": ply,
+        "turns": getattr(state, "turn", ply),
+        "thinking": [(c.seconds, c.decisions) for c in clocks],
+    }
     if slug == "hexenhalma":
-        return [_match_score(r, seats[0]) for r in records]
+        return {**game, "scores": [_match_score(r, seats[0]) for r in records]}
     out = rs.outcome(state)
     if out is None:
-        return [None]
-    if out["draw"]:
-        return [0.5]
-    return [1.0 if seats[0] in out["winners"] else 0.0]
+        score: float | None = None
+    elif out["draw"]:
+        score = 0.5
+    else:
+        score = 1.0 if seats[0] in out["winners"] else 0.0
+    return {**game, "scores": [score]}
 
 
 def _match_score(record: dict[str, Any], seat: int) -> float:
@@ -195,35 +229,72 @@ def elo(score: float) -> float:
     return 400 * math.log10(score / (1 - score))
 
 
-def summary(
-    slug: str, pairing: str, units: list[float | None], seconds: float
-) -> tuple[str, bool | None]:
+def verdict_of(slug: str, pairing: str, n: int, won: int, drawn: int) -> tuple[str, bool | None]:
+    """The bars of ``pairing``: the win rate, and for Idiotenspiel the draws
+    against greedy and the score (draw half) against medium."""
+    checks: list[tuple[str, bool]] = []
+    need = bar(slug, pairing)
+    if need is not None:
+        checks.append((f"win >= {need:.0%}", n > 0 and won / n >= need))
+    most = MAX_DRAWS.get((slug, pairing))
+    if most is not None:
+        checks.append((f"draws <= {most:.0%}", n > 0 and drawn / n <= most))
+    least = SCORE_BAR.get((slug, pairing))
+    if least is not None:
+        checks.append((f"score >= {least:.0%}", n > 0 and (won + drawn / 2) / n >= least))
+    if not checks:
+        return "", None
+    ok = all(passed for _, passed in checks)
+    return f"  bar {', '.join(c for c, _ in checks)}: {'PASS' if ok else 'FAIL'}", ok
+
+
+def summary(slug: str, pairing: str, games: list[dict[str, Any]]) -> tuple[str, bool | None]:
+    units = [u for g in games for u in g["scores"]]
     n, capped = len(units), units.count(None)
     won, drawn = units.count(1.0), units.count(0.5) + capped
     rate = won / n if n else 0.0
     lo, hi = wilson(won, n)
     score = (won + drawn / 2) / n if n else 0.5
     elo_lo, elo_hi = (elo(x) for x in wilson(won + drawn / 2, n))
-    need = bar(slug, pairing)
-    verdict = None if need is None else rate >= need
-    check = "" if need is None else f"  bar >= {need:.0%}: {'PASS' if verdict else 'FAIL'}"
+    check, verdict = verdict_of(slug, pairing, n, won, drawn)
     first, second = pairing.split("-")
     line = (
         f"{slug:<13}{first:>6} vs {second:<7}{n:>4} {'matches' if slug == 'hexenhalma' else 'games  '}"
         f"  won {won:>3} drawn {drawn:>3} lost {n - won - drawn:>3}"
         f"  win {rate:6.1%} [{lo:5.1%}, {hi:5.1%}]"
         f"  Elo {elo(score):+5.0f} [{elo_lo:+5.0f}, {elo_hi:+5.0f}]"
-        f"{check}  ({seconds:.0f} s{f', {capped} capped' if capped else ''})"
+        f"{check}  ({sum(g['seconds'] for g in games):.0f} s{f', {capped} capped' if capped else ''})"
+        f"\n{'':13}{_lengths(slug, games)}"
     )
     return line, verdict
+
+
+def _lengths(slug: str, games: list[dict[str, Any]]) -> str:
+    """Average length, and each side's thinking: ms per decision and the most
+    seconds in one game (the first player named first)."""
+    n = max(len(games), 1)
+    turns = f", {sum(g['turns'] for g in games) / n:.0f} turns" if slug == "idiotenspiel" else ""
+    sides = []
+    for k in (0, 1):
+        spent = [g["thinking"][k] for g in games]
+        secs, decisions = sum(s for s, _ in spent), sum(d for _, d in spent)
+        per = 1000 * secs / decisions if decisions else 0.0
+        sides.append(
+            f"{per:.1f} ms/decision, at most {max((s for s, _ in spent), default=0):.1f} s a game"
+        )
+    return (
+        f"length {sum(g['actions'] for g in games) / n:.0f} actions{turns};"
+        f" thinking {sides[0]} (vs {sides[1]})"
+    )
 
 
 # -- strength -----------------------------------------------------------------
 
 
-def _timed_play(slug: str, pairing: str, index: int) -> tuple[list[float | None], float]:
+def _timed_play(slug: str, pairing: str, index: int) -> dict[str, Any]:
     start = time.perf_counter()
-    return play(slug, pairing, index), time.perf_counter() - start
+    game = play(slug, pairing, index)
+    return {**game, "seconds": time.perf_counter() - start}
 
 
 def strength(slugs: list[str], pairings: list[str], games: dict[str, int], workers: int) -> None:
@@ -243,9 +314,7 @@ def strength(slugs: list[str], pairings: list[str], games: dict[str, int], worke
             run: [pool.submit(_timed_play, *run, i) for i in range(games[run[0]])] for run in runs
         }
         for (slug, pairing), jobs in futures.items():
-            results = [job.result() for job in jobs]
-            units = [u for scores, _ in results for u in scores]
-            line, verdict = summary(slug, pairing, units, sum(s for _, s in results))
+            line, verdict = summary(slug, pairing, [job.result() for job in jobs])
             print(line, flush=True)
             if verdict is not None:
                 verdicts.append((slug, pairing, verdict))
@@ -363,7 +432,7 @@ def main() -> None:
     )
     p.add_argument("--game", action="append", choices=SLUGS, help="repeatable; default all")
     p.add_argument("--pairing", action="append", choices=PAIRINGS, help="repeatable; default all")
-    p.add_argument("--games", type=int, help="games per pairing (default 40, Idiotenspiel 20)")
+    p.add_argument("--games", type=int, help="games per pairing (default 40, Idiotenspiel 24)")
     p.add_argument("--quick", action="store_true", help="reduced budget (see the module doc)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--timing", action="store_true", help="time decisions instead")
@@ -375,7 +444,9 @@ def main() -> None:
         return
     pairings = [x for x in PAIRINGS if x in (args.pairing or PAIRINGS)]
     if args.quick and not args.pairing:
-        pairings = [x for x in PAIRINGS if any(bar(s, x) is not None for s in slugs)]
+        pairings = [
+            x for x in PAIRINGS if any(bar(s, x) is not None or (s, x) in SCORE_BAR for s in slugs)
+        ]
     table = QUICK_GAMES if args.quick else GAMES
     default = 10 if args.quick else 40
     games = {s: args.games or table.get(s, default) for s in slugs}

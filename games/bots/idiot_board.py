@@ -38,12 +38,14 @@ class Params:
     hunt: float  # per field nearer the enemy leader (the game is won there)
     hold: int  # stop approaching this many fields short of contact: fight on good terms only
     odds: bool  # weigh this turn's fights by their odds (easy just closes in and fights)
+    plans: bool = False  # scenario plans: Marian's escort stack, her guard off the enemy
+    engage: float = 0.0  # taken per fight this turn (a side pressing on accepts worse odds)
 
 
 LEVEL_PARAMS = {
     "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05, 0, 0.0, 0, False),
     "medium": Params(0.8, 0.05, 0.1, 0.1, 0.18, 3, True, 0.04, 0, 0.03, 2, True),
-    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True),
+    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True, True),
 }
 
 
@@ -52,8 +54,9 @@ def cheb(a: Pos, b: Pos) -> int:
 
 
 class Board:
-    def __init__(self, w: Work, seat: int, params: Params) -> None:
+    def __init__(self, w: Work, seat: int, params: Params, mode: str = "even") -> None:
         self.w, self.md, self.seat, self.p = w, w.md, seat, params
+        self.mode = mode  # the side's posture (idiot_plan): even | press | hunt
         self.mine = [u for u in w.units if u.side == seat and u.combatant]
         self.foes = [u for u in w.units if u.side != seat and u.combatant]
         self.foe_leader = next((u for u in self.foes if u.leader), None)
@@ -223,6 +226,8 @@ class Board:
         p = self.p
         fights, ev = self.now_ev(u, at)
         s = ev if p.odds or u.leader else 0.0
+        if fights and not u.leader:
+            s += p.engage
         if p.threat:  # the unit still stands there in the enemy's turn
             s += p.threat * (1.0 if u.leader or not fights else 0.5) * self.threat_ev(u, at)
         close = self.dist(u.kind)[self.w.fi(at)] <= NEAR  # ground and line count near the foe

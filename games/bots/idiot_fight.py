@@ -14,6 +14,7 @@ from games.bots.idiot_board import Board
 from games.bots.idiot_odds import melee_odds, shot_odds, value, worth
 from games.rules.idiotenspiel import combat as cb
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
+from games.rules.idiotenspiel.scenarios import MARIAN_ID
 from games.rules.idiotenspiel.state import Pos, Unit
 from games.rules.idiotenspiel.work import Work
 
@@ -48,6 +49,8 @@ def choose_attack(w: Work, seat: int, legal: list[Action], trapped_rule: bool) -
             continue
         a, d = w.unit(act["unit"]), w.unit(act["target"])
         v = attack_worth(w, a, d, act["kind"] == "melee", trapped_rule)
+        if d.id == MARIAN_ID:  # the side that kills her loses
+            v -= 100.0
         if best is None or v > best_v:
             best, best_v = act, v
     if best is None or (can_end and best_v <= 0.0):

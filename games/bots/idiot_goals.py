@@ -24,6 +24,8 @@ from games.rules.idiotenspiel.state import Pos, Unit
 from games.rules.idiotenspiel.work import Work
 
 GOAL_WEIGHT = 0.6
+GUARD_CONTACT = 15.0  # the guard keeps off the enemy (next to one it must fight)
+ESCORT = 1.5  # foot joining Maid Marian's field
 
 
 @lru_cache(maxsize=4)
@@ -80,19 +82,26 @@ def goal_score(board: Board, u: Unit, at: Pos) -> float:
             pressed = board.dist("infantry")[w.fi(u.at)] <= 4 if u.at else False
             pull = 0.2 if pressed else GOAL_WEIGHT * 2  # march when the way is clear
             risky = cheb_to(w.md, at, robin_goals(w.md)) <= 1  # freed there, Robin wins
+            contact = board.p.plans and bool(board.foe_near(at))  # a guard that fights may lose her
             return (
                 -pull * dist
                 + 12.0 * board.threat_ev(u, at)
                 - board.progress(u, at)  # the guard does not seek the enemy
                 - (20.0 if risky else 0.0)
+                - (GUARD_CONTACT if contact and board.mode != "lost" else 0.0)
             )
         guard = w.unit(m.guard) if m.guard else None
         if u.kind == "infantry" and guard is not None and guard.kind != "infantry":
             return -GOAL_WEIGHT * 2 * goal_distance(w.md, u.kind, False)[w.fi(at)]
-        return -0.4 * cheb(at, m.at)  # escort her
+        escort = 0.0
+        if board.p.plans and u.kind == "infantry" and at == m.at and u.at != m.at:
+            # a stack keeps her: her guard's loss alone does not free her
+            foot = sum(1 for v in w.here(w.fi(at)) if v.side == u.side and v.kind == "infantry")
+            escort = ESCORT if foot < 3 else 0.0
+        return escort - 0.4 * cheb(at, m.at)  # escort her
     if m.guard is None and u.at == m.at:  # the escort takes her along (with)
         return -GOAL_WEIGHT * 2 * goal_distance(w.md, "infantry", True)[w.fi(at)]
-    return -0.25 * cheb(at, m.at)
+    return -(0.6 if board.mode != "even" else 0.25) * cheb(at, m.at)
 
 
 def marian_target(w: Work) -> Pos:

@@ -6,6 +6,8 @@ always give the same action and the game's dice are never peeked at.
 
 - set-up: a formation by unit type (infantry in front, archers behind,
   cavalry on the wings, the leader at the back), on good ground;
+- posture (:mod:`idiot_plan`): far ahead, hunt the leader or Marian's guard
+  down; in a long standoff the side at least as strong presses on;
 - movement: one unit at a time, the best field by :meth:`Board.score`
   (this turn's fight by its exact odds, the enemy's next turn, ground, the
   leader's aura, the line, progress; the leader keeps out of reach);
@@ -24,6 +26,7 @@ from games.bots.base import Bot, check_clock
 from games.bots.idiot_board import LEVEL_PARAMS, Board, Params, cheb
 from games.bots.idiot_fight import choose_attack, choose_pending
 from games.bots.idiot_goals import followers, goal_score, marian_target
+from games.bots.idiot_plan import forcing, posture
 from games.rules.idiotenspiel import IdiotenspielRuleset, flow
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
 from games.rules.idiotenspiel.movement import home_distance
@@ -34,7 +37,6 @@ Action = dict[str, Any]
 SLUG = "idiotenspiel"
 RS = IdiotenspielRuleset()
 PLACE_ORDER = {"infantry": 0, "shieldwall": 0, "archer": 1, "slinger": 1, "cavalry": 2}
-FORCE_UNTIL_TURN = 200  # later a stalled game may end in a quiet draw
 DEPTH = {"infantry": 8, "shieldwall": 8, "archer": 6, "slinger": 6, "cavalry": 7}
 
 
@@ -100,7 +102,10 @@ class IdiotBot:
 
     # -- movement ------------------------------------------------------------------
     def _move(self, w: Work, seat: int) -> Action:
-        board = Board(w, seat, self.params)
+        plan = posture(w, seat, self.params, self.level)
+        if plan.name == "dead":  # neither side can win: let the rules' quiet draw end it
+            return {"type": "end_movement"}
+        board = Board(w, seat, plan.params, plan.name)
         units = flow.movable(w, seat)
         forced: Action | None = None
         forced_gain = -1e9
@@ -128,7 +133,7 @@ class IdiotBot:
                 if u.type == "shieldwall":
                     act["facing"] = _facing(w, seat)
                 return act
-        if forced is not None and _quiet(board) and w.turn < FORCE_UNTIL_TURN:
+        if forced is not None and _quiet(board) and forcing(plan, w.turn):
             return forced  # no move and no fight would make a quiet turn: keep the game going
         return {"type": "end_movement"}
 
