@@ -7,6 +7,7 @@ import { botInvite, renderHandover } from "./game-bots.js";
 import { renderRematch } from "./game-rematch.js";
 import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js";
 import { bankText, renderVacation } from "./game-corr.js";
+import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -24,7 +25,7 @@ const board = boardModule.createBoard($("board"), {
 
 const socket = new LiveSocket(() => `/ws/game/${gameId}/?since=${model.version}`, {
   onFrame,
-  onStatus: (s) => ($("conn").dataset.state = s),
+  onStatus: showConnection,
   ping: () => ({ type: "ping", game: gameId, version: model.version }),
 });
 window.__game = { model, socket }; // for debugging and end-to-end tests
@@ -42,7 +43,9 @@ function onFrame(frame) {
       $("chat-log").replaceChildren();
       frame.chat.forEach(addChat);
       setState(frame.state);
+      sendQueued();
       $("watchers").textContent = frame.watchers;
+      showCaughtUp();
       break;
     case "event":
       if (frame.version <= model.version) return; // a duplicate: already have it
@@ -140,15 +143,33 @@ function requestSync() {
   socket.send({ type: "sync", game: gameId, version: model.version });
 }
 
+/** A move made while offline: sent after the reconnect, shown as pending till then. */
+let queued = null;
+
 function act(action) {
   if (model.pending) return false;
   const ref = Math.random().toString(36).slice(2);
-  if (!socket.send({ type: "act", game: gameId, version: model.version, action, ref })) {
-    toast(gettext("Not connected. Reconnecting; try again in a moment."), "error");
-    return false;
-  }
+  const frame = { type: "act", game: gameId, version: model.version, action, ref };
   model.pending = ref;
+  if (!socket.send(frame)) {
+    queued = frame;
+    queueMicrotask(() => renderMoves());
+  }
   return true;
+}
+
+/** After a reconnect's hello: the queued move goes out if the game has not moved on. */
+function sendQueued() {
+  const frame = queued;
+  queued = null;
+  if (!frame) return;
+  const st = model.state;
+  if (st.version === frame.version && st.status === "active" && st.to_act.includes(model.seat) && socket.send(frame)) {
+    model.pending = frame.ref;
+    return render();
+  }
+  toast(gettext("Your move was not sent: the game moved on while you were offline. Look and move again."), "error", 10000);
+  render();
 }
 
 function seatName(i) {
@@ -244,6 +265,7 @@ function renderMoves(event = null) {
       items.push(h("li", "", text, { "data-version": ev.version }));
     }
   }
+  if (queued) items.push(pendingItem());
   ol.replaceChildren(...items);
   ol.scrollTop = ol.scrollHeight;
   // A screen reader hears what just happened (the move, the dice, the fight) once.
