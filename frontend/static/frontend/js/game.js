@@ -2,7 +2,7 @@
 import { $, button, h } from "./dom.js";
 import { describeItem, remisNotice } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
-import { nameText, nameWithBadge } from "./bot-badge.js";
+import { botFor, nameText, nameWithBadge } from "./bot-badge.js";
 import { botInvite, renderHandover } from "./game-bots.js";
 import { renderRematch } from "./game-rematch.js";
 import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js";
@@ -21,6 +21,7 @@ const board = boardModule.createBoard($("board"), {
   send: (frame) => socket.send({ ...frame, game: gameId }),
   seat: () => model.seat,
   seats: () => model.seats,
+  seatName: (i) => seatName(i), // who plays a seat now, as the page names it
 });
 
 const socket = new LiveSocket(() => `/ws/game/${gameId}/?since=${model.version}`, {
@@ -172,14 +173,41 @@ function sendQueued() {
   render();
 }
 
+/** The level of the bot that plays a person's seat now (the seat list's, or the
+ * snapshot's handover when it came with a move since), else null. */
+function botLevel(i) {
+  const handed = (model.state?.handover || {})[String(i)];
+  return model.seats[i]?.bot_level || (handed?.move != null ? handed.level ?? null : null);
+}
+
 function seatName(i) {
   const s = model.seats[i];
+  if (s && botLevel(i)) return `${s.name} (${botFor(botLevel(i), s.user)})`;
   return s ? `${s.name}${s.user ? ` (${nameText(s.user, s.bot)})` : ""}` : String(i + 1);
 }
 
 /** Whether a bot took ``seat`` over (services/handover.py): its person acts no more. */
 function handedToBot(st, seat) {
   return seat !== null && (st.handover || {})[String(seat)]?.move != null;
+}
+
+/** Whether ``seat`` resigned into a handover (the others decide, or a bot plays it). */
+function leftSeat(st, seat) {
+  return seat !== null && (handedToBot(st, seat) || !!(st.handover || {})[String(seat)]?.leave || (st.left || []).includes(seat));
+}
+
+/** How the players list names a seat: who plays it now, and whether it is yours. */
+function seatLabel(s, st, handedOver) {
+  const link = (name) => h("a", "player-link", name, { href: `/players/${encodeURIComponent(name)}/` });
+  let who = !s.user ? ["—"] : nameWithBadge(link(s.user), s.bot);
+  if (s.user && botLevel(s.index)) {
+    const [before, after] = botFor(botLevel(s.index), "\u0000").split("\u0000"); // the name stays a link
+    who = [before, link(s.user), after ?? ""];
+  }
+  if (s.index !== model.seat) return who;
+  const left = (st.handover || {})[String(s.index)]?.leave || (st.left || []).includes(s.index);
+  const you = left ? gettext("you left") : handedOver ? gettext("you; a bot plays for you now") : gettext("you");
+  return [...who, h("span", "you-mark", ` (${you})`)];
 }
 
 function render(event = null) {
@@ -196,8 +224,7 @@ function render(event = null) {
       // A board may label its seats' swatches (a team's number): told apart without colour.
       const mark = boardModule.seatMark?.(s.index) ?? "";
       li.append(h("span", `swatch seat-${s.index}${mark ? " marked" : ""}`, mark, { "aria-hidden": "true" }));
-      const name = s.user ? h("a", "player-link", s.user, { href: `/players/${encodeURIComponent(s.user)}/` }) : "—";
-      li.append(`${s.name}: `, ...nameWithBadge(name, s.bot), s.index === model.seat ? ` (${handedOver ? gettext("you; a bot plays for you now") : gettext("you")})` : "");
+      li.append(`${s.name}: `, ...seatLabel(s, st, handedOver));
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
       li.append(h("span", "clock", null, { "data-seat": s.index }));
       return li;
@@ -215,7 +242,7 @@ function render(event = null) {
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", myTurn);
   // A game master runs the game: no resigning, draw offers or aborting.
-  const seated = active && model.seat !== null && !handedOver && !(st.left || []).includes(model.seat) && !isReferee(model.seat);
+  const seated = active && model.seat !== null && !leftSeat(st, model.seat) && !isReferee(model.seat);
   const offers = st.draw_offers || [];
   const othersOffer = offers.some((s) => s !== model.seat);
   $("resign-btn").hidden = !seated;
@@ -313,7 +340,15 @@ $("move-form").addEventListener("submit", (e) => {
 });
 
 function describe(item, ev) {
-  return describeItem(item, boardModule, seatName, ev);
+  return describeItem(item, boardModule, (i) => seatNameAt(i, ev?.version), ev);
+}
+
+/** A seat as it was named at ``version``: its person up to the bot's taking it over. */
+function seatNameAt(i, version) {
+  const s = model.seats[i];
+  const taken = model.events.find((e) => e.events.some((it) => it.type === "handed_to_bot" && it.seat === i));
+  if (!s?.user || !taken || version === undefined || version > taken.version) return seatName(i);
+  return `${s.name} (${nameText(s.user, s.bot)})`;
 }
 
 function renderWaiting() {

@@ -104,6 +104,7 @@ export function createBoard(container, ctx) {
   let filledAt = -1; // the version the last placement by formation was sent at
 
   function seatLabel(seat) {
+    if (ctx.seatName) return ctx.seatName(seat);
     const s = ctx.seats()[seat];
     return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : sideNameOf(seat);
   }
