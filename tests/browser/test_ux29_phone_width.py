@@ -88,3 +88,31 @@ class PhoneWidthTests(BrowserLiveTestCase):
             page.goto(self.live_server_url + path)
             self.assert_fits(page, path.strip("/").replace("/", "-") or "lobby")
         self.assertEqual(self.page_errors, [])
+
+    def test_the_idiotenspiel_side_panel_at_1280_keeps_its_names_inside(self):
+        users = [off_loop(make_user, n) for n in ("Robin_of_Locksley_the_Hooded", "bernd")]
+
+        def make():
+            game = lobby.table_create(host=users[0], ruleset="idiotenspiel", clock=BANK)
+            lobby.table_join(game_id=game.pk, user=users[1])
+            lobby.table_start(game_id=game.pk, user=users[0])
+            return game.pk
+
+        game_id = off_loop(make)
+        for user in users:
+            page = self.new_page(user.username, user=user)
+            page.set_viewport_size({"width": 1280, "height": 900})
+            page.goto(f"{self.live_server_url}/g/{game_id}/")
+            self.wait_connected(page)
+            settle(page)
+            self.shot(page, f"side-{user.username}")
+            side = page.evaluate("document.querySelector('.side').getBoundingClientRect().width")
+            self.assertGreaterEqual(side, 300)
+            outside = page.evaluate(
+                """() => [...document.querySelectorAll("#players li")].filter((li) => {
+                  const range = document.createRange(); range.selectNodeContents(li);
+                  return range.getBoundingClientRect().right > li.getBoundingClientRect().right + 0.5;
+                }).map((li) => li.textContent)"""
+            )
+            self.assertEqual(outside, [])
+        self.assertEqual(self.page_errors, [])
