@@ -140,6 +140,27 @@ class LobbyAndWordsTests(BrowserLiveTestCase):
         self.assertEqual(answer.status, 200)
         self.assertIn("svg", answer.headers["content-type"])
 
+    def test_a_refused_move_names_the_field_as_the_board_does(self):
+        from .helpers import started_table
+
+        white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
+        game_id = started_table("halma", [white, black])
+        page = self.page_at("wanda", 360, white)
+        page.goto(f"{self.live_server_url}/g/{game_id}/")
+        page.wait_for_function("() => window.__game && window.__game.model.state")
+        # What an old tab or an API client may send: a move from an empty field (e5).
+        page.evaluate(
+            """() => window.__game.socket.send({ type: "act", game: window.__game.model.state && %d,
+              version: window.__game.model.version, action: { type: "move", path: [[5, 4], [4, 4]] }, ref: "x" })"""
+            % game_id
+        )
+        toast = page.locator("#toast")
+        toast.wait_for()
+        text = toast.inner_text()
+        self.assertIn("e5", text)
+        self.assertNotIn("[", text)
+        self.shot(page, "field-name-360")
+
     def _shot_path(self, name):
         from .helpers import SHOTS
 

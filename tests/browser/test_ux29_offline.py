@@ -1,5 +1,5 @@
 """Issue 29, item 5 in Chromium: losing the connection shows, in words, within
-2 s ("Offline – reconnecting…"); a move made meanwhile is pending, not done;
+2 s ("Offline, reconnecting"); a move made meanwhile is pending, not done;
 when the page is live again it says so and the pending move goes out.
 
 The connection is cut for real by a TCP proxy the test controls (tests/browser/

@@ -54,7 +54,7 @@ class SeatNamesTests(InstantBotsLiveTestCase):
             pages[s].wait_for_selector(agree, state="detached")
         taken = off_loop(lambda: Game.objects.get(pk=game.pk))
         self.assertEqual(taken.bots, {str(leaver): "medium"})
-        for s, page in pages.items():
+        for page in pages.values():
             self.wait_version(page, taken.version + 1)  # the bot moved for the seat
             page.wait_for_function(
                 "([seat, text]) => document.querySelector(`#players li[data-seat='${seat}']`)"
@@ -63,7 +63,9 @@ class SeatNamesTests(InstantBotsLiveTestCase):
             )
             row = page.evaluate(ROW_JS, leaver)
             self.assertNotIn("(you)", row)
-            self.assertEqual(page.locator(f"#players li[data-seat='{leaver}'] a").inner_text(), name)
+            self.assertEqual(
+                page.locator(f"#players li[data-seat='{leaver}'] a").inner_text(), name
+            )
         self.assertIn("(you left)", own.evaluate(ROW_JS, leaver))
         self.assertEqual(own.evaluate(SEAT_BUTTONS_JS), [])
         # The history keeps who did what then: the person resigned, not the bot.
