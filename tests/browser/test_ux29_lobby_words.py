@@ -150,9 +150,9 @@ class LobbyAndWordsTests(BrowserLiveTestCase):
         page.wait_for_function("() => window.__game && window.__game.model.state")
         # What an old tab or an API client may send: a move from an empty field (e5).
         page.evaluate(
-            """() => window.__game.socket.send({ type: "act", game: window.__game.model.state && %d,
-              version: window.__game.model.version, action: { type: "move", path: [[5, 4], [4, 4]] }, ref: "x" })"""
-            % game_id
+            """(game) => window.__game.socket.send({ type: "act", game, version: window.__game.model.version,
+              action: { type: "move", path: [[5, 4], [4, 4]] }, ref: "x" })""",
+            game_id,
         )
         toast = page.locator("#toast")
         toast.wait_for()
