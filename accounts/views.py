@@ -100,8 +100,16 @@ def _settings_context(request, form, vacation_error: str = "") -> dict:
         "blocked": relations.blocked_names(request.user),
         "followed": relations.followed_names(request.user),
         "vacation": vacations.status(request.user.pk, timezone.now()),
+        "vacation_until": _until(request.user.pk),
         "vacation_error": vacation_error,
     }
+
+
+def _until(user_id: int):
+    """The running vacation's end as a datetime, for the page to write in the
+    reader's words ("3 December 2026, 14:00"), not as an ISO string."""
+    away = vacations.current(user_id, timezone.now())
+    return away.end if away else None
 
 
 @login_required

@@ -20,6 +20,7 @@ urlpatterns = [
     path("leaderboard/<str:ruleset>/", pages.leaderboard_page, name="leaderboard"),
     path("remis/", pages.remis_queue, name="remis-queue"),
     path("sw.js", pwa.service_worker, name="service-worker"),
+    path("favicon.ico", pwa.favicon, name="favicon"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
     path("accounts/settings/push/", pwa.push_settings, name="push-settings"),

@@ -21,7 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -106,6 +106,15 @@ def manifest(request):
     response = JsonResponse(data, content_type="application/manifest+json")
     response["Cache-Control"] = "public, max-age=3600"
     response["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
+@require_GET
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links (feed readers,
+    bookmarks, the admin): the site's icon, not a 404 in every log."""
+    response = HttpResponsePermanentRedirect(staticfiles_storage.url("frontend/favicon.svg"))
+    response["Cache-Control"] = "public, max-age=86400"
     return response
 
 

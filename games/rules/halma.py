@@ -271,7 +271,8 @@ def _parse_path(action: Any) -> list[int]:
 
 
 def _fmt(i: int) -> str:
-    return f"[{ROW[i]}, {COL[i]}]"
+    """A field as the board labels it ("g1": column letter, row from the bottom)."""
+    return f"{'abcdefghij'[COL[i]]}{SIZE - ROW[i]}"
 
 
 def _check_path(state: HalmaState, seat: int, path: list[int]) -> None:

@@ -264,6 +264,12 @@ def _has_move(state: MalefizState, seat: int, roll: int) -> bool:
 # -- action parsing ------------------------------------------------------------
 
 
+def _name(index: int) -> str:
+    """A field as the board labels it ("e1": column letter from a, row from 1)."""
+    x, y = FIELDS[index]
+    return f"{'abcdefghijklmnopq'[x - 1]}{y}"
+
+
 def _field(value: Any, key: str) -> int:
     """The field index a JSON ``[x, y]`` names, or IllegalAction."""
     if (
@@ -470,9 +476,7 @@ class MalefizRuleset(Ruleset[MalefizState]):
         else:
             start = _field(raw_from, "from")
             if not own >> start & 1:
-                raise IllegalAction(
-                    gettext_noop("You have no piece on %(at)s."), at=[*FIELDS[start]]
-                )
+                raise IllegalAction(gettext_noop("You have no piece on %(at)s."), at=_name(start))
             candidates = PATHS[roll][start]
         to = _field(action.get("to"), "to")
         path = None
@@ -488,17 +492,17 @@ class MalefizRuleset(Ruleset[MalefizState]):
             if reachable:
                 raise IllegalAction(
                     gettext_noop("Barricades cannot be passed: every way to %(at)s is blocked."),
-                    at=[*FIELDS[to]],
+                    at=_name(to),
                 )
             raise IllegalAction(
                 gettext_noop("No way of exactly %(n)s fields leads to %(at)s."),
                 n=roll,
-                at=[*FIELDS[to]],
+                at=_name(to),
             )
         tobit = 1 << to
         if own & tobit:
             raise IllegalAction(
-                gettext_noop("A move may not end on your own piece (%(at)s)."), at=[*FIELDS[to]]
+                gettext_noop("A move may not end on your own piece (%(at)s)."), at=_name(to)
             )
 
         pieces = list(state.pieces)
@@ -561,17 +565,17 @@ class MalefizRuleset(Ruleset[MalefizState]):
                 raise IllegalAction(gettext_noop("A barricade may not be placed on the goal."))
             raise IllegalAction(
                 gettext_noop("A barricade may not be placed on the bottom row (%(at)s)."),
-                at=[*FIELDS[at]],
+                at=_name(at),
             )
         if state.bars & bit:
             raise IllegalAction(
-                gettext_noop("There is already a barricade on %(at)s."), at=[*FIELDS[at]]
+                gettext_noop("There is already a barricade on %(at)s."), at=_name(at)
             )
         for mask in state.pieces:
             if mask & bit:
                 raise IllegalAction(
                     gettext_noop("A barricade may only go on a free field; %(at)s is occupied."),
-                    at=[*FIELDS[at]],
+                    at=_name(at),
                 )
         last = state.last
         assert last, "PLACE follows the move that took the barricade"

@@ -43,9 +43,20 @@ def seat_list(game: Game) -> list[dict[str, Any]]:
             "user": seat.user.username if seat.user_id else None,
             "bot": bool(seat.user_id and seat.user.is_bot),
             "referee": rs.is_referee(seat.index),  # runs the game: no clock, no resigning
+            "bot_level": handed_to_bot(game, seat),
         }
         for seat in game.seats.all()
     ]
+
+
+def handed_to_bot(game: Game, seat: Seat) -> str | None:
+    """The level of the bot that plays a person's seat for them now (a leaver's
+    or a timed-out seat: services/handover.py), else None. The seat keeps its
+    person's name, so every place that names it says both."""
+    if seat.user_id and seat.user.is_bot:
+        return None  # a bot's own seat: "bot" says it already
+    level = (game.bots or {}).get(str(seat.index))
+    return level if isinstance(level, str) else None
 
 
 def game_with_seats(game_id: int) -> Game:

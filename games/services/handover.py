@@ -94,7 +94,8 @@ def take_over(game: Game, seat: int) -> dict[str, Any]:
     """The medium bot plays ``seat`` from the next move on (in memory); its event item."""
     move = Event.objects.filter(game=game, kind=Event.Kind.ACT).count() + 1
     offer = game.handovers.get(str(seat)) or {"votes": []}
-    game.handovers = {**game.handovers, str(seat): {**offer, "move": move}}
+    # The level rides along so every snapshot names who plays the seat now.
+    game.handovers = {**game.handovers, str(seat): {**offer, "move": move, "level": HANDOVER_LEVEL}}
     game.bots = {**game.bots, str(seat): HANDOVER_LEVEL}
     game.has_bots = True
     refill_clock(game, seat)

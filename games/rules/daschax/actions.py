@@ -16,6 +16,7 @@ from .geometry import (
     Piece,
     Taken,
     cell_of,
+    field_name,
     xy,
 )
 from .state import DaschaxState, Last, on_board, pair_with, placing, plus_one, replace_state, total
@@ -139,7 +140,7 @@ def apply_place(state: DaschaxState, seat: int, action: Action) -> tuple[Daschax
             row=START_ROW[seat],
         )
     if state.board[cell] is not None:
-        raise IllegalAction(gettext_noop("that field is occupied: %(at)s"), at=xy(cell))
+        raise IllegalAction(gettext_noop("that field is occupied: %(at)s"), at=field_name(cell))
     piece = (seat, points, START_FACING[seat])
     board = list(state.board)
     board[cell] = piece
@@ -172,7 +173,9 @@ def _own_piece(state: DaschaxState, seat: int, action: Action) -> tuple[int, Pie
     cell = parse_at(action)
     piece = state.board[cell]
     if piece is None or piece[0] != seat:
-        raise IllegalAction(gettext_noop("there is no piece of yours at %(at)s"), at=xy(cell))
+        raise IllegalAction(
+            gettext_noop("there is no piece of yours at %(at)s"), at=field_name(cell)
+        )
     return cell, piece
 
 

@@ -40,6 +40,11 @@ def xy(cell: int) -> list[int]:
     return [cell % COLS, cell // COLS]
 
 
+def field_name(cell: int) -> str:
+    """A field as the board labels it ("e1": column letter, row from 1)."""
+    return f"{'abcdefghij'[cell % COLS]}{cell // COLS + 1}"
+
+
 def _neighbour(col: int, row: int, facing: int) -> int:
     """The adjacent field in direction ``facing``, or -1 off the board."""
     odd = col & 1

@@ -2,11 +2,12 @@
 import { $, button, h } from "./dom.js";
 import { describeItem, remisNotice } from "./events.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
-import { nameText, nameWithBadge } from "./bot-badge.js";
+import { botFor, nameText, nameWithBadge } from "./bot-badge.js";
 import { botInvite, renderHandover } from "./game-bots.js";
 import { renderRematch } from "./game-rematch.js";
 import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js";
 import { bankText, renderVacation } from "./game-corr.js";
+import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -20,11 +21,12 @@ const board = boardModule.createBoard($("board"), {
   send: (frame) => socket.send({ ...frame, game: gameId }),
   seat: () => model.seat,
   seats: () => model.seats,
+  seatName: (i) => seatName(i), // who plays a seat now, as the page names it
 });
 
 const socket = new LiveSocket(() => `/ws/game/${gameId}/?since=${model.version}`, {
   onFrame,
-  onStatus: (s) => ($("conn").dataset.state = s),
+  onStatus: showConnection,
   ping: () => ({ type: "ping", game: gameId, version: model.version }),
 });
 window.__game = { model, socket }; // for debugging and end-to-end tests
@@ -42,7 +44,9 @@ function onFrame(frame) {
       $("chat-log").replaceChildren();
       frame.chat.forEach(addChat);
       setState(frame.state);
+      sendQueued();
       $("watchers").textContent = frame.watchers;
+      showCaughtUp();
       break;
     case "event":
       if (frame.version <= model.version) return; // a duplicate: already have it
@@ -140,25 +144,70 @@ function requestSync() {
   socket.send({ type: "sync", game: gameId, version: model.version });
 }
 
+/** A move made while offline: sent after the reconnect, shown as pending till then. */
+let queued = null;
+
 function act(action) {
   if (model.pending) return false;
   const ref = Math.random().toString(36).slice(2);
-  if (!socket.send({ type: "act", game: gameId, version: model.version, action, ref })) {
-    toast(gettext("Not connected. Reconnecting; try again in a moment."), "error");
-    return false;
-  }
+  const frame = { type: "act", game: gameId, version: model.version, action, ref };
   model.pending = ref;
+  if (!socket.send(frame)) {
+    queued = frame;
+    queueMicrotask(() => renderMoves());
+  }
   return true;
+}
+
+/** After a reconnect's hello: the queued move goes out if the game has not moved on. */
+function sendQueued() {
+  const frame = queued;
+  queued = null;
+  if (!frame) return;
+  const st = model.state;
+  if (st.version === frame.version && st.status === "active" && st.to_act.includes(model.seat) && socket.send(frame)) {
+    model.pending = frame.ref;
+    return render();
+  }
+  toast(gettext("Your move was not sent: the game moved on while you were offline. Look and move again."), "error", 10000);
+  render();
+}
+
+/** The level of the bot that plays a person's seat now (the seat list's, or the
+ * snapshot's handover when it came with a move since), else null. */
+function botLevel(i) {
+  const handed = (model.state?.handover || {})[String(i)];
+  return model.seats[i]?.bot_level || (handed?.move != null ? handed.level ?? null : null);
 }
 
 function seatName(i) {
   const s = model.seats[i];
+  if (s && botLevel(i)) return `${s.name} (${botFor(botLevel(i), s.user)})`;
   return s ? `${s.name}${s.user ? ` (${nameText(s.user, s.bot)})` : ""}` : String(i + 1);
 }
 
 /** Whether a bot took ``seat`` over (services/handover.py): its person acts no more. */
 function handedToBot(st, seat) {
   return seat !== null && (st.handover || {})[String(seat)]?.move != null;
+}
+
+/** Whether ``seat`` resigned into a handover (the others decide, or a bot plays it). */
+function leftSeat(st, seat) {
+  return seat !== null && (handedToBot(st, seat) || !!(st.handover || {})[String(seat)]?.leave || (st.left || []).includes(seat));
+}
+
+/** How the players list names a seat: who plays it now, and whether it is yours. */
+function seatLabel(s, st, handedOver) {
+  const link = (name) => h("a", "player-link", name, { href: `/players/${encodeURIComponent(name)}/` });
+  let who = !s.user ? ["—"] : nameWithBadge(link(s.user), s.bot);
+  if (s.user && botLevel(s.index)) {
+    const [before, after] = botFor(botLevel(s.index), "\u0000").split("\u0000"); // the name stays a link
+    who = [before, link(s.user), after ?? ""];
+  }
+  if (s.index !== model.seat) return who;
+  const left = (st.handover || {})[String(s.index)]?.leave || (st.left || []).includes(s.index);
+  const you = left ? gettext("you left") : handedOver ? gettext("you; a bot plays for you now") : gettext("you");
+  return [...who, h("span", "you-mark", ` (${you})`)];
 }
 
 function render(event = null) {
@@ -175,8 +224,7 @@ function render(event = null) {
       // A board may label its seats' swatches (a team's number): told apart without colour.
       const mark = boardModule.seatMark?.(s.index) ?? "";
       li.append(h("span", `swatch seat-${s.index}${mark ? " marked" : ""}`, mark, { "aria-hidden": "true" }));
-      const name = s.user ? h("a", "player-link", s.user, { href: `/players/${encodeURIComponent(s.user)}/` }) : "—";
-      li.append(`${s.name}: `, ...nameWithBadge(name, s.bot), s.index === model.seat ? ` (${handedOver ? gettext("you; a bot plays for you now") : gettext("you")})` : "");
+      li.append(`${s.name}: `, ...seatLabel(s, st, handedOver));
       if ((st.left || []).includes(s.index)) li.append(` — ${gettext("left")}`);
       li.append(h("span", "clock", null, { "data-seat": s.index }));
       return li;
@@ -194,7 +242,7 @@ function render(event = null) {
   $("status").textContent = status;
   $("status").classList.toggle("your-turn", myTurn);
   // A game master runs the game: no resigning, draw offers or aborting.
-  const seated = active && model.seat !== null && !handedOver && !(st.left || []).includes(model.seat) && !isReferee(model.seat);
+  const seated = active && model.seat !== null && !leftSeat(st, model.seat) && !isReferee(model.seat);
   const offers = st.draw_offers || [];
   const othersOffer = offers.some((s) => s !== model.seat);
   $("resign-btn").hidden = !seated;
@@ -244,6 +292,7 @@ function renderMoves(event = null) {
       items.push(h("li", "", text, { "data-version": ev.version }));
     }
   }
+  if (queued) items.push(pendingItem());
   ol.replaceChildren(...items);
   ol.scrollTop = ol.scrollHeight;
   // A screen reader hears what just happened (the move, the dice, the fight) once.
@@ -291,7 +340,15 @@ $("move-form").addEventListener("submit", (e) => {
 });
 
 function describe(item, ev) {
-  return describeItem(item, boardModule, seatName, ev);
+  return describeItem(item, boardModule, (i) => seatNameAt(i, ev?.version), ev);
+}
+
+/** A seat as it was named at ``version``: its person up to the bot's taking it over. */
+function seatNameAt(i, version) {
+  const s = model.seats[i];
+  const taken = model.events.find((e) => e.events.some((it) => it.type === "handed_to_bot" && it.seat === i));
+  if (!s?.user || !taken || version === undefined || version > taken.version) return seatName(i);
+  return `${s.name} (${nameText(s.user, s.bot)})`;
 }
 
 function renderWaiting() {

@@ -76,11 +76,25 @@ async function turnOff() {
   await subscription.unsubscribe();
 }
 
+/**
+ * What to tell a person whose switch failed. The server's refusals come
+ * translated; the browser's own (a DOMException such as "Registration failed -
+ * permission denied") are in English and say nothing to do: replaced.
+ * @param {any} err
+ */
+function failure(err) {
+  if (err instanceof ApiError && err.message) return err.message;
+  if (err?.name === "NotAllowedError") {
+    return gettext("This browser does not allow notifications from this site. Allow them in the browser's site settings, then try again.");
+  }
+  return gettext("This browser could not switch push notifications. Try again later, or in another browser.");
+}
+
 /** @param {() => Promise<unknown>} action */
 function guarded(action) {
   return () =>
     action()
-      .catch((err) => toast(err.message || gettext("That did not work. Try again."), "error"))
+      .catch((err) => toast(failure(err), "error", 10000))
       .finally(refresh);
 }
 

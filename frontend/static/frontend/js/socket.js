@@ -25,6 +25,8 @@ export class LiveSocket {
     this.refusal = "";
     this.timer = setInterval(() => this.heartbeat(), PING_MS);
     window.addEventListener("online", () => this.reconnectNow());
+    // The network is gone: an open socket may not notice for a long while.
+    window.addEventListener("offline", () => this.dropNow());
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) this.heartbeat();
     });
@@ -76,6 +78,16 @@ export class LiveSocket {
   reconnectNow() {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) return this.heartbeat();
     if (this.ws) this.ws.close();
+  }
+
+  /** Give up the socket at once (the browser says it is offline) and try again. */
+  dropNow() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    ws.close();
+    this.status("reconnecting");
+    setTimeout(() => this.connect(), this.backoff);
   }
 
   heartbeat() {

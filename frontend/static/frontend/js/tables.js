@@ -1,12 +1,33 @@
 // How a table is told apart in lists: its time control and its options in words.
 import { fmt, gettext } from "./socket.js";
 
-/** A time control in a few words ("5 min + 3 s", "3 days per move"). */
+// The server's defaults for a field a time control leaves out (games/clocks.py LIMITS).
+const CLOCK_DEFAULTS = { days: 3, bank: 0, minutes: 10, increment: 5 };
+const CLOCK_FIELDS = { correspondence: ["days", "bank"], realtime: ["minutes", "increment"], none: [] };
+
+/**
+ * A time control as the server stores it (games/clocks.py clean_clock): its
+ * kind's fields only, defaults filled in, numbers as numbers, and a time bank
+ * of 0 left out. Both seeks compared pass through it, so a form's `bank: 0`
+ * and a stored table without a bank are the same clock.
+ * @param {any} clock
+ */
+export function normalClock(clock) {
+  const kind = clock?.kind ?? "correspondence";
+  /** @type {Record<string, any>} */
+  const out = { kind };
+  for (const name of CLOCK_FIELDS[kind] || []) out[name] = Number(clock?.[name] ?? CLOCK_DEFAULTS[name]);
+  if (out.bank === 0) delete out.bank;
+  return out;
+}
+
+/** A time control in a few words ("5 min + 3 s", "3 days per move + 5 days bank"). */
 export function clockText(clock) {
   const kind = clock?.kind;
   if (kind === "realtime") return fmt(gettext("%(minutes)s min + %(increment)s s"), { minutes: clock.minutes, increment: clock.increment });
   if (kind === "correspondence") {
-    return clock.days === 1 ? gettext("1 day per move") : fmt(gettext("%(days)s days per move"), { days: clock.days });
+    const days = clock.days === 1 ? gettext("1 day per move") : fmt(gettext("%(days)s days per move"), { days: clock.days });
+    return clock.bank ? fmt(gettext("%(days)s + %(bank)s days bank"), { days, bank: clock.bank }) : days;
   }
   return gettext("No time limit");
 }
@@ -28,7 +49,7 @@ export function optionText(rs, options) {
 
 /** Whether two seeks are for the very same game (quick play pairs only those). */
 export function sameSeek(a, b) {
-  return JSON.stringify(sorted(a.options)) === JSON.stringify(sorted(b.options)) && JSON.stringify(sorted(a.clock)) === JSON.stringify(sorted(b.clock));
+  return JSON.stringify(sorted(a.options)) === JSON.stringify(sorted(b.options)) && JSON.stringify(sorted(normalClock(a.clock))) === JSON.stringify(sorted(normalClock(b.clock)));
 }
 
 function sorted(obj) {

@@ -179,7 +179,7 @@ export function createBoard(container, ctx) {
         "data-facing": p.facing,
         "data-size": p.size,
         tabindex: can ? 0 : undefined,
-        role: can ? "button" : undefined,
+        role: can ? "button" : "img", // labelled, so it needs a role either way
         "aria-label": fmt(gettext("%(piece)s on %(field)s, facing %(facing)s"), {
           piece: pieceName(p.size),
           field: fieldName(p.at),

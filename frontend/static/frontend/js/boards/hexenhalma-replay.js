@@ -214,7 +214,7 @@ function createPlayer(root, record, seatName) {
   const controls = h("div", "hh-controls");
   controls.append(first, prev, playBtn, next, slider, stepLabel);
   const fates = h("div", "hh-fates", null, { "data-testid": "hh-fates" });
-  const log = h("ul", "hh-log", null, { "data-testid": "hh-log", "aria-live": "polite" });
+  const log = h("ul", "hh-log", null, { "data-testid": "hh-log", "aria-live": "polite", tabindex: 0 });
   root.replaceChildren(title, wrap, controls, fates, log);
 
   const svg = boardSvg(wrap, idx.rows, idx.cols, gettext("Replay"));

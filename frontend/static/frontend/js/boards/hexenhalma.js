@@ -154,6 +154,7 @@ function createStatus(pane, ctx) {
   pane.append(intro, params, teams, wrap, actions);
 
   function seatName(i) {
+    if (ctx.seatName) return ctx.seatName(i);
     const s = ctx.seats()[i];
     return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : String(i);
   }

@@ -78,7 +78,10 @@ export function createBoard(container, ctx) {
   const buttons = controls.appendChild(h("div", "ids-buttons"));
   const attacksBox = container.appendChild(h("div", "ids-attacks"));
   const fightCard = createFightCard(container);
-  const mapWrap = container.appendChild(h("div", "ids-mapwrap")).appendChild(h("div", "ids-map"));
+  // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too.
+  const mapWrap = container
+    .appendChild(h("div", "ids-mapwrap", null, { tabindex: 0, role: "region", "aria-label": gettext("Map") }))
+    .appendChild(h("div", "ids-map"));
   const pop = h("div", "ids-pop");
   pop.hidden = true;
   pop.addEventListener("click", (e) => e.stopPropagation());
@@ -101,6 +104,7 @@ export function createBoard(container, ctx) {
   let filledAt = -1; // the version the last placement by formation was sent at
 
   function seatLabel(seat) {
+    if (ctx.seatName) return ctx.seatName(seat);
     const s = ctx.seats()[seat];
     return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : sideNameOf(seat);
   }

@@ -20,7 +20,8 @@ function reducedMotion() {
 /** A die in `parent`. `show` sets a face at once; `roll` tumbles, then shows the value. */
 export function createDie(parent) {
   const el = h("div", "mz-die", null, { "data-testid": "die" });
-  const svg = svgEl("svg", { viewBox: "0 0 10 10", role: "img" }, el);
+  // Named from the start: a replay may tumble it before any face was shown.
+  const svg = svgEl("svg", { viewBox: "0 0 10 10", role: "img", "aria-label": gettext("The die has not been rolled yet.") }, el);
   svgEl("rect", { x: 0.5, y: 0.5, width: 9, height: 9, rx: 1.8, class: "mz-die-face" }, svg);
   const pips = svgEl("g", { class: "mz-pips" }, svg);
   parent.append(el);

@@ -133,6 +133,7 @@ export function createBoard(container, ctx) {
   let seenVersion = 0; // the newest event already animated
 
   const name = (seat) => {
+    if (ctx.seatName) return ctx.seatName(seat);
     const s = ctx.seats()[seat];
     return s ? `${s.name}${s.user ? ` (${s.user})` : ""}` : String(seat + 1);
   };

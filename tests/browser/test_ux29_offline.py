@@ -1,0 +1,90 @@
+"""Issue 29, item 5 in Chromium: losing the connection shows, in words, within
+2 s ("Offline, reconnecting"); a move made meanwhile is pending, not done;
+when the page is live again it says so and the pending move goes out.
+
+The connection is cut for real by a TCP proxy the test controls (tests/browser/
+proxy.py): ``set_offline`` leaves open websockets alone. The browser's own
+offline signal is checked separately: it now closes the socket at once.
+
+Run: .venv/bin/pytest tests/browser/test_ux29_offline.py -rA
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Game
+from tests.factories import make_user
+
+from .helpers import BrowserLiveTestCase, key, off_loop, started_table
+from .proxy import TcpProxy
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+FIRST = [[9, 6], [7, 6]]  # White's first Halma step
+OFFLINE_JS = """() => { const n = document.getElementById('conn-text');
+  return n.checkVisibility() && n.dataset.state === 'offline' && n.textContent.includes('Offline'); }"""
+LIVE_JS = """() => { const n = document.getElementById('conn-text');
+  return n.checkVisibility() && n.dataset.state === 'live'; }"""
+
+
+class OfflineTests(BrowserLiveTestCase):
+    def test_a_lost_connection_shows_within_2_s_and_a_move_meanwhile_is_pending(self):
+        white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
+        game_id = started_table("halma", [white, black])
+        host, port = self.live_server_url.split("//", 1)[1].split(":")
+        with TcpProxy(host, int(port)) as proxy:
+            page = self.new_page("wanda", user=white)
+            page.set_viewport_size({"width": 360, "height": 740})
+            page.goto(f"http://localhost:{proxy.port}/g/{game_id}/")
+            self.wait_connected(page)
+            self.assertFalse(page.is_visible("[data-testid=conn-text]"))
+
+            self.assertGreater(proxy.drop(refuse=True), 0)
+            lost = time.monotonic()
+            page.wait_for_function(OFFLINE_JS, timeout=2000)
+            self.assertLess(time.monotonic() - lost, 2.0)
+            self.shot(page, "offline-360")
+
+            # A move meanwhile: pending in the move list, the piece where it was.
+            page.click(f'#board .piece.movable[data-field="{key(FIRST[0])}"]')
+            page.click(f'#board .target[data-target="{key(FIRST[1])}"]')
+            page.wait_for_selector("[data-testid=pending-move]")
+            state = self.state(page)
+            self.assertEqual(state["version"], 1)
+            self.assertIn(key(FIRST[0]), state["pieces"][0])
+            self.assertNotIn(key(FIRST[1]), state["pieces"][0])
+            self.assertEqual(off_loop(lambda: Game.objects.get(pk=game_id).version), 1)
+            page.locator("#moves").scroll_into_view_if_needed()
+            self.shot(page, "pending-360")
+            page.set_viewport_size({"width": 1280, "height": 900})
+            self.shot(page, "pending-1280")
+
+            proxy.allow()
+            page.wait_for_function(LIVE_JS)
+            self.wait_version(page, 2)
+            self.assertEqual(page.locator("[data-testid=pending-move]").count(), 0)
+            state = self.state(page)
+            self.assertIn(key(FIRST[1]), state["pieces"][0])
+            self.assertEqual(state["conn"], "open")
+            self.shot(page, "live-again-1280")
+            self.assertEqual(off_loop(lambda: Game.objects.get(pk=game_id).version), 2)
+        self.assertEqual(self.page_errors, [])
+
+    def test_the_browser_going_offline_closes_the_socket_at_once(self):
+        white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
+        game_id = started_table("halma", [white, black])
+        page = self.new_page("wanda", user=white)
+        page.goto(f"{self.live_server_url}/g/{game_id}/")
+        self.wait_connected(page)
+        page.context.set_offline(True)
+        gone = time.monotonic()
+        page.wait_for_function(OFFLINE_JS, timeout=2000)
+        self.assertLess(time.monotonic() - gone, 2.0)
+        self.shot(page, "browser-offline-1280")
+        page.context.set_offline(False)
+        page.wait_for_function(LIVE_JS)
+        self.wait_connected(page)
+        self.assertEqual(self.page_errors, [])
