@@ -370,13 +370,14 @@ class InstantBotsLiveTestCase(BrowserLiveTestCase):
     """The live server's bot worker moves at once, without its human-like pause."""
 
     BOT_DELAYS = ("BOT_DELAY_MIN", "BOT_DELAY_MAX")
+    bot_delay = "0"  # seconds; a subclass may ask for the human-like pause
     _old_delays: dict[str, str | None] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
         # The live server (a spawned process) reads these: no human-like pause.
         cls._old_delays = {k: os.environ.get(k) for k in cls.BOT_DELAYS}
-        os.environ.update(dict.fromkeys(cls.BOT_DELAYS, "0"))
+        os.environ.update(dict.fromkeys(cls.BOT_DELAYS, cls.bot_delay))
         super().setUpClass()
 
     @classmethod

@@ -1,0 +1,77 @@
+"""A bot's turn reads as one turn (issue 29, item 4), in Chromium: against
+the Malefiz bot, the page says "… is thinking…" while the bot decides, the
+bot's pause is paid once, and the rest of its turn (the move after the roll)
+follows within a second. Before: no such words, and every action of the turn
+waited for a poll and a pause of its own.
+
+Run: .venv/bin/pytest tests/browser/test_bot_turns.py   (screenshots: artifacts/screenshots/)
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Event, Game
+from lobby.services import table_create
+from tests.factories import make_user
+
+from .helpers import InstantBotsLiveTestCase, off_loop
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+# The person's first legal action, sent on the page's own socket.
+ACT_JS = """() => {
+  const g = window.__game, st = g.model.state;
+  g.socket.send({ type: "act", game: st.id ?? Number(location.pathname.split("/")[2]),
+                  version: g.model.version, action: st.legal[0] });
+}"""
+MY_TURN_JS = """() => { const st = window.__game.model.state;
+  return st.status !== "active" || st.to_act.includes(window.__game.model.seat); }"""
+BOTS_TURN_JS = """() => { const st = window.__game.model.state;
+  return st.status === "active" && st.to_act.includes(1); }"""
+
+
+class BotTurnTests(InstantBotsLiveTestCase):
+    bot_delay = "1.0"
+
+    def test_the_bot_thinks_once_and_its_turn_follows_at_once(self):
+        human = make_user("berta")
+        game = off_loop(table_create, host=human, ruleset="malefiz", bot={"level": "easy"})
+        page = self.new_page("player", user=human)
+        page.goto(f"{self.live_server_url}/g/{game.pk}/")
+        self.wait_connected(page)
+        waits = []
+        for _ in range(3):  # three of the bot's turns
+            page.wait_for_function(f"() => ({MY_TURN_JS})() || ({BOTS_TURN_JS})()")
+            while page.evaluate(MY_TURN_JS) and self.state(page)["status"] == "active":
+                version = self.state(page)["version"]
+                page.evaluate(ACT_JS)
+                page.wait_for_function(f"() => window.__game.model.version > {version}")
+            if self.state(page)["status"] != "active":
+                break
+            began = time.monotonic()
+            version = self.state(page)["version"]
+            page.wait_for_function(
+                "() => document.getElementById('status').textContent.includes('is thinking…')"
+            )
+            self.assertIn("bot", self.state(page)["status_text"])
+            self.shot(page, f"thinking-{len(waits)}")
+            page.wait_for_function(MY_TURN_JS, timeout=15_000)
+            waits.append(time.monotonic() - began)
+            times = list(
+                Event.objects.filter(game_id=game.pk, version__gt=version, seat=1)
+                .order_by("version")
+                .values_list("created", flat=True)
+            )
+            self.assertGreaterEqual(len(times), 2)  # the roll and the move (or a pass)
+            rest = (times[-1] - times[0]).total_seconds()
+            self.assertLess(rest, 1.0, f"the rest of the bot's turn took {rest:.2f} s")
+        print("seconds waited per bot turn:", [f"{w:.2f}" for w in waits])
+        self.assertTrue(waits and all(w < 3.5 for w in waits), waits)
+        self.assertEqual(Game.objects.get(pk=game.pk).bots, {"1": "easy"})
+        for width in (1280, 360):
+            page.set_viewport_size({"width": width, "height": 800})
+            self.shot(page, f"after-{width}")
+        self.assertEqual(self.page_errors, [])
