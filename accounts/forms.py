@@ -26,7 +26,7 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("email", "email_notifications", "language")
+        fields = ("email", "email_notifications", "follow_notices", "language")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
