@@ -44,7 +44,7 @@ def test_a_visitor_becomes_a_guest_marked_as_such():
     assert guest.is_guest and guest.username.startswith("guest-") and len(guest.username) == 12
     assert not guest.has_usable_password()
     page = client.get("/").content.decode()
-    assert 'data-testid="guest-badge"' in page and 'data-testid="guest-note"' in page
+    assert 'data-testid="guest-claim"' in page and 'data-testid="guest-note"' in page
     assert 'id="table-form"' not in page  # no public tables
     assert 'data-testid="bot-form"' in page  # but the computer, yes
     assert (
