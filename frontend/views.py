@@ -14,9 +14,9 @@ from games.errors import GameError
 from games.models import Game
 from games.rules import RULESETS
 from games.selectors import players, ratings
+from games.selectors.frames import result_text
 from games.selectors.players import games_of
 from games.selectors.relations import friends_playing, relation_to
-from games.selectors.frames import result_text
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from games.users import is_bot
 from lobby.services import table_join_by_invite
