@@ -118,7 +118,7 @@ def table_create(
     _require_user(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
-    if not for_bot and (bot is None or _clean_seat_count(rs, seat_count) > 2):
+    if is_guest(host) and not for_bot and (bot is None or _clean_seat_count(rs, seat_count) > 2):
         _refuse_guest(host)  # a guest's table is the guest against one bot
     if bot is not None:
         return _table_with_bots(

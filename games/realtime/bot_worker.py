@@ -8,8 +8,9 @@ sends would wait for it), pause the rest of a human-like delay on the loop
 (holding nothing), then move through the services, publishing from the loop
 like a socket's move. The pause is paid once per turn: while the same bot
 is to act again (a roll, then the move; twenty unit moves) the task goes on
-at once, so a turn of many actions reads as one turn. A turn is never started from a socket request,
-and a game whose bot is to act after a restart is found by the next poll.
+at once, so a turn of many actions reads as one turn. A turn is never
+started from a socket request, and a game whose bot is to act after a
+restart is found by the next poll.
 
 A failure of the machinery (a bot process that died and broke the pool, the
 database gone for a moment, any error but the bot's own) never costs the
