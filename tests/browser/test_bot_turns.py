@@ -9,6 +9,7 @@ Run: .venv/bin/pytest tests/browser/test_bot_turns.py   (screenshots: artifacts/
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -68,7 +69,7 @@ class BotTurnTests(InstantBotsLiveTestCase):
             self.assertGreaterEqual(len(times), 2)  # the roll and the move (or a pass)
             # Each further action of the turn within a second of the one before
             # (before: each waited for a poll and paid the 1 s pause again).
-            gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
+            gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(times)]
             self.assertLess(max(gaps), 1.0, f"gaps in the bot's turn: {gaps}")
         print("seconds waited per bot turn:", [f"{w:.2f}" for w in waits])
         # The first turn also starts the bot processes (seconds on a busy machine).
