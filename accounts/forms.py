@@ -18,6 +18,9 @@ class SignUpForm(UserCreationForm):
         # "bot-": the bots' accounts (games/services/bot_accounts.py).
         if name and name.lower().startswith("bot-"):
             raise forms.ValidationError(_("Names starting with “bot-” are kept for the bots."))
+        # "guest-": visitors' temporary accounts (games/services/guests.py).
+        if name and name.lower().startswith("guest-"):
+            raise forms.ValidationError(_("Names starting with “guest-” are kept for guests."))
         return name
 
 
@@ -26,7 +29,7 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("email", "email_notifications", "language")
+        fields = ("email", "email_notifications", "follow_notices", "language")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

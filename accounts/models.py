@@ -25,6 +25,18 @@ class User(AbstractUser):
     # A computer player (games/services/bot_accounts.py): never logs in, and
     # is shown with a "bot" badge wherever its name appears.
     is_bot = models.BooleanField(_("bot"), default=False)
+    # A visitor's temporary account (accounts/guests.py): a generated name,
+    # marked "guest" wherever it appears, never rated; deleted after a day
+    # idle (``seen``), its games kept; signing up from the same browser
+    # turns it into a real account with its games.
+    is_guest = models.BooleanField(_("guest"), default=False)
+    seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    # "Tell me when someone I follow starts a live game" (games/services/followers.py).
+    follow_notices = models.BooleanField(
+        _("notices of followed players' games"),
+        default=True,
+        help_text=_("Tell me when a player I follow starts a live game."),
+    )
 
     class Meta:
         verbose_name = _("user")

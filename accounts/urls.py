@@ -5,6 +5,7 @@ from . import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("guest/", views.guest, name="guest"),
     path("settings/", views.account_settings, name="settings"),
     path("settings/vacation/", views.vacation, name="vacation"),
     path("login/", views.LoginView.as_view(), name="login"),

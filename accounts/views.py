@@ -19,6 +19,7 @@ from games.addresses import request_key
 from games.api.common import write_wait
 from games.errors import GameError
 from games.selectors import relations
+from games.services import guests
 from games.services import vacation as vacations
 
 from . import devices
@@ -32,13 +33,19 @@ def signup(request):
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = ""
-    form = SignUpForm(request.POST or None)
+    # A guest signing up in its own browser claims its games: the guest
+    # account itself becomes the new account (games/services/guests.py).
+    guest = request.user if getattr(request.user, "is_guest", False) else None
+    blank = {"username": ""} if guest else None  # not the generated name
+    form = SignUpForm(request.POST or None, instance=guest, initial=blank)
     status = 200
     if request.method == "POST" and form.is_valid():
-        wait = _signup_wait(request)
+        wait = None if guest else _signup_wait(request)
         if wait is None:
             form.instance.language = request.LANGUAGE_CODE  # the language the page was read in
             user = form.save()
+            if guest:
+                guests.guest_claim(user=user)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             response = redirect(next_url or "lobby")
             devices.remember(request, response, user.get_username())
@@ -46,6 +53,24 @@ def signup(request):
         form.add_error(None, _too_many_signups(wait))
         status = 429
     return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
+
+
+@require_http_methods(["POST"])
+def guest(request):
+    """Play without an account: a guest with a generated name, logged in at
+    once (CSRF-checked POST; counted with the address's sign-ups)."""
+    next_url = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = ""
+    if request.user.is_authenticated:
+        return redirect(next_url or "lobby")
+    wait = _signup_wait(request)
+    if wait is not None:
+        messages.error(request, _too_many_signups(wait))
+        return redirect(next_url or "lobby")
+    user = guests.guest_create(language=request.LANGUAGE_CODE)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect(next_url or "lobby")
 
 
 def _signup_wait(request) -> int | None:

@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.GuestSeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lock-out into its answer.
@@ -257,6 +258,10 @@ if not REDIS_URL:
 
 # Accounts created per client address and hour (accounts/views.py).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "10"))
+# Guests (games/services/guests.py): created within SIGNUPS_PER_HOUR (one
+# count with sign-ups), cleaned up after this long without a visit.
+GUEST_IDLE_HOURS = float(os.environ.get("GUEST_IDLE_HOURS", "24"))
+GUEST_CLEANUP_SECONDS = float(os.environ.get("GUEST_CLEANUP_SECONDS", "600"))
 # Open sockets per client address, across every process (games/realtime/socket_cap.py).
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
 # How long a socket stays counted after its process last renewed it (each

@@ -16,8 +16,9 @@ from games.errors import GameError
 from games.models import Game
 from games.rules import RULESETS
 from games.selectors import players, ratings
+from games.selectors.frames import result_text
 from games.selectors.players import MY_GAMES_PAGE, games_of
-from games.selectors.relations import friends_playing
+from games.selectors.relations import friends_playing, relation_to
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from games.users import is_bot
 from lobby.services import table_join_by_invite
@@ -193,6 +194,10 @@ def my_games(request):
         game.title = gettext(RULESETS[game.ruleset].title)
     running = [g for g in games if g.status in (Game.Status.OPEN, Game.Status.ACTIVE)]
     finished = [g for g in games if g.status == Game.Status.FINISHED]
+    for game in finished:  # the viewer's own result, and how the game ended
+        mine = next(s.index for s in game.seats.all() if s.user_id == request.user.pk)
+        game.outcome = ratings.outcome_for(game, mine)
+        game.result_text = result_text(game.result)
     older = games[-1].pk if len(games) == MY_GAMES_PAGE else None
     context = {"running": running, "finished": finished, "older": older, "paged": before}
     return render(request, "frontend/my_games.html", context)
@@ -262,14 +267,17 @@ def player_page(request, username: str):
             }
         )
     viewer = request.user if request.user.is_authenticated else None
+    other = viewer is not None and viewer != player
     context = {
         "player": player,
         "bot": is_bot(player),
         "cards": cards,
         "recent": players.recent_games(player),
-        "versus": ratings.head_to_head(viewer, player) if viewer and viewer != player else None,
+        "versus": ratings.head_to_head(viewer, player) if other else None,
         "older": ratings.older_history(history),
         "paged": before,
+        "relation": relation_to(viewer, player) if other and not is_bot(player) else None,
+        "games": [{"slug": s, "title": _ruleset_title(s)} for s in RULESETS if has_board(s)],
     }
     return render(request, "frontend/player.html", context)
 

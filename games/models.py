@@ -245,6 +245,7 @@ class Notification(models.Model):
         CHALLENGE = "challenge", _("challenge")
         GAME_OVER = "game_over", _("game over")
         DECISION = "decision", _("admin decision")
+        FOLLOWED = "followed_start", _("a followed player's game")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -24,6 +24,12 @@ def is_bot(user: object) -> bool:
     return bool(getattr(user, "is_bot", False))
 
 
+def is_guest(user: object) -> bool:
+    """Whether ``user`` is a visitor's temporary account (``User.is_guest``,
+    accounts/guests.py): never rated, no public tables, chat at its own table only."""
+    return bool(getattr(user, "is_guest", False))
+
+
 def shown_name(user: User | None) -> str:
     """A person's name where a game record shows it, or "deleted user" once
     the account is gone: the games stay (models.Game.host is SET_NULL). No

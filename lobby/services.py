@@ -24,6 +24,7 @@ from games.services import bot_accounts, notifications, ratings
 from games.services.guards import lock_user
 from games.services.play import game_start
 from games.services.relations import refuse_if_blocked
+from games.users import is_guest
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 if TYPE_CHECKING:
@@ -73,6 +74,17 @@ def _require_user(user: Any) -> None:
         raise GameError("login_required", gettext_noop("Log in to play."), status=403)
 
 
+def _refuse_guest(user: Any) -> None:
+    """Guests play the computer or take a seat they were invited to; public
+    tables and quick play are for accounts."""
+    if is_guest(user):
+        raise GameError(
+            "guest",
+            gettext_noop("Guests play the computer or join by invitation. Sign up to open tables."),
+            status=403,
+        )
+
+
 def _locked_open_table(game_id: Any) -> Game:
     try:
         game = Game.objects.select_for_update().get(pk=int(game_id))
@@ -96,6 +108,7 @@ def table_create(
     auto_start: bool = False,
     bot: dict[str, Any] | None = None,
     rated: bool | None = None,
+    for_bot: bool = False,
 ) -> Game:
     """Open a table with the host seated; optionally reserved for a challenged user.
 
@@ -107,6 +120,8 @@ def table_create(
     refuse_if_suspended(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
+    if is_guest(host) and not for_bot and (bot is None or _clean_seat_count(rs, seat_count) > 2):
+        _refuse_guest(host)  # a guest's table is the guest against one bot
     if bot is not None:
         return _table_with_bots(
             host, rs, bot, options, seat_count, host_seat, challenge, clock, rated
@@ -314,6 +329,7 @@ def quickplay(
     instant end at one table, never at two open seeks side by side.
     """
     _require_user(user)
+    _refuse_guest(user)
     rs = _check_ruleset(ruleset)
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)
@@ -404,6 +420,7 @@ def _table_with_bots(
             clock=clock,
             auto_start=True,
             rated=rated,  # a game with a bot is casual: never rated
+            for_bot=True,  # ``bot`` seats it next
         )
         return _seat_bot(Game.objects.select_for_update().get(pk=game.pk), level)
 

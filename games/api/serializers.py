@@ -448,6 +448,7 @@ class RecentGameOut(serializers.Serializer):
 class PlayerOut(serializers.Serializer):
     username = serializers.CharField()
     bot = serializers.BooleanField()
+    guest = serializers.BooleanField()  # a visitor's temporary account (never rated)
     ratings = PlayerRatingOut(many=True)
     recent_games = RecentGameOut(many=True)
 

@@ -7,8 +7,11 @@ think in a pool of bot processes (a search is seconds of pure Python: in a
 thread of this process it would hold the GIL, and every frame the event loop
 sends would wait for it), pause the rest of a human-like delay on the loop
 (holding nothing), then move through the services, publishing from the loop
-like a socket's move. A turn is never started from a socket request,
-and a game whose bot is to act after a restart is found by the next poll.
+like a socket's move. The pause is paid once per turn: while the same bot
+is to act again (a roll, then the move; twenty unit moves) the task goes on
+at once, so a turn of many actions reads as one turn. A turn is never
+started from a socket request, and a game whose bot is to act after a
+restart is found by the next poll.
 
 A failure of the machinery (a bot process that died and broke the pool, the
 database gone for a moment, any error but the bot's own) never costs the
@@ -154,24 +157,43 @@ class BotWorker:
         task.add_done_callback(self.turns.discard)
 
     async def take(self, turn: bots.BotTurn) -> None:
-        loop = asyncio.get_running_loop()
+        """Take the bot's turn and what follows at once: the human-like pause
+        is paid once per turn (before its first action), and the rest of a
+        turn of many actions (a roll and a move, twenty unit moves) follows
+        without a pause or a poll. The next bot's turn pays its own pause."""
+        current: bots.BotTurn | None = turn
+        paused_seat = None  # the seat whose turn already paid its pause
         try:
-            began = loop.time()
-            claim = sync_to_async(closing_connections(bots.claim), thread_sensitive=False)
-            encoded = await claim(turn)
-            if encoded is None:
-                return
-            action = await self.think(turn, encoded)
-            if action is None:
-                await in_thread_then_publish(bots.give_up)(turn)
-            else:
-                await asyncio.sleep(max(0.0, pause_for(turn) - (loop.time() - began)))
-                await in_thread_then_publish(bots.move)(turn, action)
-            self.retries.pop(turn.game_id, None)
+            while current is not None and not self.stopping.is_set():
+                turn = current
+                current = await self.take_one(turn, pause=paused_seat != turn.seat)
+                paused_seat = turn.seat
         except Exception:
             await self.retry_later(turn)
         finally:
             self.busy.discard(turn.game_id)
+
+    async def take_one(self, turn: bots.BotTurn, *, pause: bool) -> bots.BotTurn | None:
+        """Claim, think, pause (the first action of a turn only) and move;
+        the game's next bot turn, if a bot is to act again."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        claim = sync_to_async(closing_connections(bots.claim), thread_sensitive=False)
+        encoded = await claim(turn)
+        if encoded is None:
+            return None
+        action = await self.think(turn, encoded)
+        if action is None:
+            await in_thread_then_publish(bots.give_up)(turn)
+            return None
+        if pause:
+            await asyncio.sleep(max(0.0, pause_for(turn) - (loop.time() - began)))
+        moved = await in_thread_then_publish(bots.move)(turn, action)
+        self.retries.pop(turn.game_id, None)
+        if moved is None:
+            return None
+        after = sync_to_async(closing_connections(bots.turn_after), thread_sensitive=False)
+        return await after(turn.game_id)
 
     async def think(self, turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
         """The bot's action, or None when the bot itself failed (logged). A

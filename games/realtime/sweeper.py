@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from ..models import Game
 from ..selectors.replays import take_requests
-from ..services import import_jobs, leavers, mail, push, replay_checkpoints
+from ..services import guests, import_jobs, leavers, mail, push, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
 from ..threads import closing_connections
@@ -106,6 +106,7 @@ class Sweeper:
         self.builder: asyncio.Task | None = None
         self.presence_task: asyncio.Task | None = None
         self.import_task: asyncio.Task | None = None
+        self.guest_task: asyncio.Task | None = None
         self.stopping = asyncio.Event()
 
     async def stop(self) -> None:
@@ -113,6 +114,7 @@ class Sweeper:
         must not empty tables under a round's query: a deadlock on PostgreSQL)."""
         self.stopping.set()
         loops = (self.task, self.mail_task, self.push_task, self.builder, self.import_task)
+        loops = (*loops, self.guest_task)
         loops = [t for t in loops if t]
         await asyncio.gather(*loops, bot_worker.stop(), return_exceptions=True)
         if self.presence_task is not None:
@@ -134,6 +136,8 @@ class Sweeper:
             self.builder = loop.create_task(self.run_builder())
         if self.import_task is None or self.import_task.done():
             self.import_task = loop.create_task(self.run_imports())
+        if self.guest_task is None or self.guest_task.done():
+            self.guest_task = loop.create_task(self.run_guests())
         bot_worker.ensure_started()
         if self.presence_task is None:
             # Renews this process's presence entries in Redis (nothing in memory).
@@ -175,6 +179,15 @@ class Sweeper:
             "deadline sweep failed",
             self.stopping,
             lease="deadlines",
+        )
+
+    async def run_guests(self) -> None:
+        """Clean up guests idle for a day (games/services/guests.py)."""
+        await poll_forever(
+            sync_to_async(closing_connections(guests.clean_up_guests), thread_sensitive=False),
+            getattr(settings, "GUEST_CLEANUP_SECONDS", 600.0),
+            "cleaning up guests failed",
+            self.stopping,
         )
 
     async def run_mail(self) -> None:

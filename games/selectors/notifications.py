@@ -18,6 +18,9 @@ TEXTS = {
     Notification.Kind.DECISION: gettext_noop(
         "An admin decided your remis request in game #%(game)s: %(decision)s"
     ),
+    Notification.Kind.FOLLOWED: gettext_noop(
+        "%(player)s, whom you follow, started a live game: #%(game)s (%(title)s). Watch it now."
+    ),
 }
 
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext, gettext_noop
 from ..errors import GameError
 from ..models import Game, RatingChange, Seat
 from ..rules import RULESETS
-from ..users import is_bot
+from ..users import is_bot, is_guest
 from .ratings import counts_as_rated, outcome_for, ratings_of, speed_of
 
 RECENT_GAMES = 20
@@ -116,6 +116,7 @@ def player_profile(username: Any) -> dict[str, Any]:
     return {
         "username": user.username,
         "bot": is_bot(user),
+        "guest": is_guest(user),
         "ratings": ratings_of(user),
         "recent_games": recent_games(user),
     }

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Min
 
 from ..models import Event, Game, Rating, RatingChange
-from ..users import is_bot
+from ..users import is_bot, is_guest
 
 # openskill's Plackett-Luce starts everybody at mu 25, sigma 25/3.
 BASE_MU = 25.0
@@ -50,8 +50,9 @@ def speed_label(speed: str) -> str:
 
 def counts_as_rated(rated: bool | None, users: Iterable[Any]) -> bool:
     """Rated between people unless chosen casual; never with a bot account
-    seated (a bot's rating would rank it, and a person farm it)."""
-    return rated is not False and not any(is_bot(u) for u in users)
+    seated (a bot's rating would rank it, and a person farm it), nor with a
+    guest (a temporary account is never rated)."""
+    return rated is not False and not any(is_bot(u) or is_guest(u) for u in users)
 
 
 def own_movers(game: Game) -> set[int]:
@@ -137,7 +138,9 @@ def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     reads each walking the index (ruleset, speed, -display) until the page is
     full, rather than sorting every rated player by a computed column."""
     rated = (
-        Rating.objects.filter(ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False)
+        Rating.objects.filter(
+            ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False, user__is_guest=False
+        )
         .select_related("user")
         .order_by("-display", "-games", "user__username")
     )

@@ -28,6 +28,15 @@ def without_blocked(lines: list[dict[str, Any]], blocked: list[str]) -> list[dic
     return [line for line in lines if line.get("user") not in hidden]
 
 
+def relation_to(viewer: Any, other: Any) -> dict[str, bool]:
+    """What a player's page offers its viewer: whether they follow and block
+    ``other`` (two indexed lookups)."""
+    return {
+        "following": Follow.objects.filter(user_id=viewer.pk, followed_id=other.pk).exists(),
+        "blocked": Block.objects.filter(user_id=viewer.pk, blocked_id=other.pk).exists(),
+    }
+
+
 def followed_names(user: Any) -> list[str]:
     if user is None or not user.is_authenticated:
         return []

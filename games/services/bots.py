@@ -90,6 +90,22 @@ def due_turns(limit: int = BATCH) -> list[BotTurn]:
     return turns
 
 
+def turn_after(game_id: int) -> BotTurn | None:
+    """The game's next bot turn right after a bot moved (one row, no poll):
+    the worker goes on at once, so the rest of a bot's turn follows its first
+    action without waiting for the next poll."""
+    row = (
+        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, has_bots=True, paused=False)
+        .values_list("version", "to_act", "bots", "ruleset", "left_seats")
+        .first()
+    )
+    if row is None:
+        return None
+    version, to_act, bots, ruleset, left = row
+    seat = next((s for s in to_act if str(s) in bots and s not in left), None)
+    return None if seat is None else BotTurn(game_id, version, seat, bots[str(seat)], ruleset)
+
+
 def claim(turn: BotTurn) -> dict[str, Any] | None:
     """This process takes ``turn``: returns the encoded state to think about,
     or None when the game moved on or another process has it."""

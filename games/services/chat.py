@@ -19,6 +19,7 @@ from ..models import (
     Seat,
 )
 from ..selectors.chat import message_dict
+from ..users import is_guest
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -46,6 +47,12 @@ def chat_post(*, game_id: int, user: Visitor, text: str) -> dict[str, Any]:
             raise no_such_game()
         _check_rate(user.pk, game.pk)
         seat = Seat.objects.filter(game=game, user=user).values_list("index", flat=True).first()
+        if seat is None and is_guest(user):
+            raise GameError(
+                "guest",
+                gettext_noop("Guests chat only at their own table. Sign up to chat here."),
+                status=403,
+            )
         message = ChatMessage.objects.create(game=game, user=user, seat=seat, text=text)
         data = message_dict(message, user.username)
         publish.after_commit(partial(publish.publish_chat, game.pk, data))

@@ -22,7 +22,7 @@ from ..models import (
 )
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
-from . import handover, replay_checkpoints, vacation
+from . import followers, handover, replay_checkpoints, vacation
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
 from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
@@ -41,6 +41,7 @@ def game_start(*, game: Game) -> Event:
     game.to_act = rs.to_act(state)
     clocks.start_clocks(game, now)
     game.away = vacation.seats_away(game, now)
+    followers.followers_told(game)
     return append_event(
         game, rs, state, seat=None, kind=Event.Kind.START, events=[{"type": "start"}], now=now
     )

@@ -92,6 +92,7 @@ def test_players_and_leaderboard_are_described_with_the_fixed_shapes(schema):
     assert set(components["PlayerOut"]["properties"]) == {
         "username",
         "bot",
+        "guest",  # issue 29: a guest's profile says so (an extension)
         "ratings",
         "recent_games",
     }

@@ -210,6 +210,13 @@ function seatLabel(s, st, handedOver) {
   return [...who, h("span", "you-mark", ` (${you})`)];
 }
 
+/** "Green (bot) is thinking…" while only bots are to act (its whole turn reads as one). */
+function botThinking(st) {
+  const bots = st.to_act.filter((i) => model.seats[i]?.bot || handedToBot(st, i));
+  if (!bots.length || bots.length !== st.to_act.length) return null;
+  return fmt(gettext("%(player)s is thinking…"), { player: bots.map(seatName).join(", ") });
+}
+
 function render(event = null) {
   renderWaiting();
   const st = model.state;
@@ -234,9 +241,7 @@ function render(event = null) {
   if (st.status === "open") status = gettext("Waiting for players…");
   else if (waiting) status = waiting;
   else if (st.status === "active") {
-    status = myTurn
-      ? gettext("Your turn.")
-      : fmt(gettext("%(player)s to move."), { player: st.to_act.map(seatName).join(", ") });
+    status = myTurn ? gettext("Your turn.") : botThinking(st) || fmt(gettext("%(player)s to move."), { player: st.to_act.map(seatName).join(", ") });
   } else if (st.status === "aborted") status = st.result_text || gettext("This table was closed.");
   else status = gettext("The game is over.");
   $("status").textContent = status;
