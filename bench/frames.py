@@ -6,8 +6,9 @@ Plays one game of every ruleset through the services (random legal moves,
 ``services.play.game_act``) in a throwaway test database (SQLite by default;
 PostgreSQL with DATABASE_URL and TEST_DATABASE_NAME set), capturing every
 group message the publisher builds. Prints, per game: the bytes of the event
-frames sent per event (every seat's and the spectators' frames together, and
-the largest single frame), the server CPU the publisher spent per event
+frames sent per event (every seat's and the spectators' frames together, the
+spectators' frame alone, and the largest single frame: a seat to act gets its
+legal actions), the server CPU the publisher spent per event
 (``publish_game_event``: views, deltas, encoding), and the bytes and CPU of
 the hello (websocket first frame) and of ``GET /api/games/<id>/`` at the end.
 """
@@ -46,6 +47,7 @@ class Capture:
     def __init__(self) -> None:
         self.bytes: list[int] = []
         self.largest: list[int] = []
+        self.spectator: list[int] = []
         self.cpu: list[float] = []
         self._sizes: list[int] = []
 
@@ -55,10 +57,12 @@ class Capture:
         original = publish.publish_game_event
 
         def send(group: str, message: dict) -> None:
-            texts = list(message.get("frames", {}).values())
+            frames = dict(message.get("frames", {}))
             if "frame" in message:
-                texts.append(message["frame"])
-            self._sizes.extend(len(t.encode()) for t in texts)
+                frames["s"] = message["frame"]
+            if "s" in frames:
+                self.spectator.append(len(frames["s"].encode()))
+            self._sizes.extend(len(t.encode()) for t in frames.values())
 
         def timed(*args: object) -> None:
             self._sizes = []
@@ -114,6 +118,7 @@ def first_frames(game_id: int, user: object) -> tuple[int, float, int, float]:
     hello_cpu = time.process_time() - start
     client = Client()
     client.force_login(user)
+    client.get(f"/api/games/{game_id}/")  # the first request of a process imports and warms up
     start = time.process_time()
     body = client.get(f"/api/games/{game_id}/").content
     get_cpu = time.process_time() - start
@@ -130,7 +135,7 @@ def main() -> None:
     old = connection.creation.create_test_db(verbosity=0, keepdb=False)
     try:
         print(
-            f"{'game':<13}{'events':>7}{'B/event':>9}{'max frame':>10}{'CPU/event':>11}"
+            f"{'game':<13}{'events':>7}{'B/event':>9}{'spect. B':>9}{'max frame':>10}{'CPU/event':>11}"
             f"{'hello B':>9}{'hello ms':>9}{'GET B':>8}{'GET ms':>8}"
         )
         capture = Capture()
@@ -142,6 +147,7 @@ def main() -> None:
             hello, hello_cpu, got, get_cpu = first_frames(game_id, user)
             print(
                 f"{ruleset:<13}{len(capture.bytes):>7}{statistics.mean(capture.bytes):>9.0f}"
+                f"{statistics.mean(capture.spectator):>9.0f}"
                 f"{max(capture.largest):>10}{statistics.mean(capture.cpu) * 1000:>9.2f}ms"
                 f"{hello:>9}{hello_cpu * 1000:>9.1f}{got:>8}{get_cpu * 1000:>8.1f}"
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import models
@@ -16,6 +17,15 @@ def new_seed() -> int:
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+class AsRead(NamedTuple):
+    """A game row's fields as read from the database (``Game.from_db``)."""
+
+    version: int
+    state: Any
+    bots: dict[str, Any]
+    status: str
 
 
 class Game(models.Model):
@@ -103,8 +113,19 @@ class Game(models.Model):
             ),
         ]
 
+    as_read: AsRead | None = None
+
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk} ({self.status})"
+
+    @classmethod
+    def from_db(cls, db, field_names, values):  # type: ignore[no-untyped-def]
+        game = super().from_db(db, field_names, values)
+        # The row as read (under the lock: the version before the next event):
+        # each seat's view delta in the event frame starts from it.
+        if {"version", "state", "bots", "status"} <= set(field_names):
+            game.as_read = AsRead(game.version, game.state, dict(game.bots or {}), game.status)
+        return game
 
     @property
     def is_over(self) -> bool:
