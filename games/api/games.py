@@ -29,7 +29,6 @@ class GameRead(APIView):
 
 
 class GameDetail(GameRead):
-
     @extend_schema(responses=answers({200: GameOut}))
     def get(self, request: Request, pk: int) -> Response:
         frame = frames.hello_frame(pk, request.user)
@@ -40,7 +39,6 @@ class GameDetail(GameRead):
 
 
 class GameEvents(GameRead):
-
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="last version the client saw")],
         responses=answers({200: SyncOut}),

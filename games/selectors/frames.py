@@ -6,6 +6,8 @@ What a seat, or a spectator (seat None), may see of a game: each ruleset's
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -260,24 +262,56 @@ def event_frames(game: Game, rs: Ruleset, state: Any, event: Event) -> dict[str,
         if before is not None and snap["view"] is not None:
             frame["view_patch"] = delta.diff(before, snap.pop("view"))
         frames[SPECTATOR if seat is None else str(seat)] = dumps(frame)
+    _recent.put(game.pk, event.version, views)  # the next event's patches start here
     return frames
 
 
-def _earlier_views(game: Game, rs: Ruleset, event: Event) -> Callable[[int | None, int | None], Any]:
+class _Recent:
+    """The views this process published last, for a few games: the next
+    event's patches start from them (a view is a function of the state at
+    its version, so whoever built it, it is the same). Bounded: big views
+    (an Idiotenspiel map) held for few games."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.views: OrderedDict[int, tuple[int, dict[int | None, Any]]] = OrderedDict()
+        self.lock = threading.Lock()  # publishers run in the thread pool too
+
+    def put(self, game_id: int, version: int, views: dict[int | None, Any]) -> None:
+        with self.lock:
+            self.views[game_id] = (version, views)
+            self.views.move_to_end(game_id)
+            while len(self.views) > self.size:
+                self.views.popitem(last=False)
+
+    def get(self, game_id: int, version: int) -> dict[int | None, Any]:
+        with self.lock:
+            held = self.views.get(game_id)
+        return dict(held[1]) if held is not None and held[0] == version else {}
+
+
+RECENT_VIEWS_GAMES = 64
+_recent = _Recent(RECENT_VIEWS_GAMES)
+
+
+def _earlier_views(
+    game: Game, rs: Ruleset, event: Event
+) -> Callable[[int | None, int | None], Any]:
     """The view each seat had at the version before ``event``, as the row read
     under its lock held it (``Game.as_read``); None where unknown."""
     read = game.as_read
     if read is None or read.version != event.version - 1 or read.state is None:
         return lambda seat, eye: None
-    earlier_state = rs.decode(read.state)
-    earlier: dict[int | None, Any] = {}
+    earlier = _recent.get(game.pk, read.version)  # this process published it: no work
+    decoded: list[Any] = []
 
     def view_of(seat: int | None, eye: int | None) -> Any:
         botted = seat is not None and str(seat) in read.bots
         if (None if botted and read.status == Game.Status.ACTIVE else seat) != eye:
             return None  # the seat saw with other eyes then: it gets the whole view
         if eye not in earlier:
-            earlier[eye] = rs.view(earlier_state, eye)
+            decoded[:] = decoded or [rs.decode(read.state)]
+            earlier[eye] = rs.view(decoded[0], eye)
         return earlier[eye]
 
     return view_of

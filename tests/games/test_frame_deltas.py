@@ -127,13 +127,13 @@ def test_patches_rebuild_every_seat_s_view(
         action = rs.random_action(rs.decode(game.state), seat, rng)
         sent.clear()
         with django_capture_on_commit_callbacks(execute=True):
-            play.game_act(
-                game_id=game.pk, user=players[seat], version=game.version, action=action
-            )
+            play.game_act(game_id=game.pk, user=players[seat], version=game.version, action=action)
         frames = {k: f for m in sent for k, f in frames_of(m).items()}
         for key in views:
             frame = frames.get(key, frames["s"])  # a seat's own frame, else the spectators'
-            fresh = as_json(hello_frame(game.pk, players[int(key)] if key != "s" else None)["state"])
+            fresh = as_json(
+                hello_frame(game.pk, players[int(key)] if key != "s" else None)["state"]
+            )
             assert "view" not in frame["state"], "the view travels as a patch"
             views[key] = delta.apply(views[key], frame["view_patch"])
             assert views[key] == fresh["view"], (ruleset, key)
