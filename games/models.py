@@ -119,7 +119,7 @@ class Game(models.Model):
         return f"{self.ruleset} #{self.pk} ({self.status})"
 
     @classmethod
-    def from_db(cls, db, field_names, values):  # type: ignore[no-untyped-def]
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Game:
         game = super().from_db(db, field_names, values)
         # The row as read (under the lock: the version before the next event):
         # each seat's view delta in the event frame starts from it.

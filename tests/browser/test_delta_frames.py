@@ -19,7 +19,7 @@ import pytest
 from games.models import Game
 from games.rules import get_ruleset
 
-from .helpers import BrowserLiveTestCase, started_table
+from .helpers import BrowserLiveTestCase, off_loop, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -120,3 +120,31 @@ class DeltaFramesTests(BrowserLiveTestCase):
 
     def test_hexenhalma(self):
         self.play("hexenhalma", 3)
+
+
+class EarlierMovesTests(BrowserLiveTestCase):
+    def test_the_move_list_starts_from_the_tail_and_loads_earlier_moves(self):
+        from games.selectors.frames import EVENTS_TAIL
+        from tests.games.test_frame_deltas import long_halma
+
+        game = off_loop(long_halma, 130)
+        page = self.new_page("spectator")
+        page.goto(f"{self.live_server_url}/g/{game.pk}/")
+        self.wait_connected(page)
+        versions = self.state(page)["eventVersions"]
+        self.assertEqual(versions, list(range(game.version - EVENTS_TAIL + 1, game.version + 1)))
+        button = page.locator("[data-testid=earlier-moves]")
+        button.focus()  # keyboard: a button like any other
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => window.__game.model.events.length > n", arg=len(versions))
+        versions = self.state(page)["eventVersions"]
+        self.assertEqual(versions, list(range(versions[0], game.version + 1)))  # no gap
+        # Scrolled to the top, the list fetches the next page by itself.
+        page.evaluate(
+            "() => { const ol = document.getElementById('moves'); ol.scrollTop = 1; ol.scrollTop = 0; }"
+        )
+        page.wait_for_function("() => window.__game.model.events[0].version === 1")
+        self.assertTrue(button.is_hidden())
+        self.assertEqual(self.state(page)["eventVersions"], list(range(1, game.version + 1)))
+        self.shot(page, "all-moves")
+        self.assertEqual(self.page_errors, [])
