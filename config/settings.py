@@ -296,6 +296,9 @@ REST_FRAMEWORK = {
         "push": "30/min",
         # Replays, match records, remis candidates: per user, else per address.
         "reads": "120/min",
+        # A game's state and its events since a version (GET /api/games/<id>/
+        # and .../events/): pages use the socket; tools poll at most 5 a second.
+        "game_reads": "300/min",
         # Imports queue a replay (games/services/import_jobs.py).
         "imports": os.environ.get("IMPORT_RATE", "10/hour"),
     },

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import models
@@ -17,6 +18,15 @@ def new_seed() -> int:
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+class AsRead(NamedTuple):
+    """A game row's fields as read from the database (``Game.from_db``)."""
+
+    version: int
+    state: Any
+    bots: dict[str, Any]
+    status: str
 
 
 class Game(models.Model):
@@ -117,6 +127,8 @@ class Game(models.Model):
             ),
         ]
 
+    as_read: AsRead | None = None
+
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk} ({self.status})"
 
@@ -144,6 +156,15 @@ class Game(models.Model):
             if offer.get("leave") and offer.get("move") is None
         ]
         self.offer_due = min(map(_parse_time, until)) if running and until else None
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Game:
+        game = super().from_db(db, field_names, values)
+        # The row as read (under the lock: the version before the next event):
+        # each seat's view delta in the event frame starts from it.
+        if {"version", "state", "bots", "status"} <= set(field_names):
+            game.as_read = AsRead(game.version, game.state, dict(game.bots or {}), game.status)
+        return game
 
     @property
     def is_over(self) -> bool:

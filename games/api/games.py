@@ -15,13 +15,20 @@ from rest_framework.views import APIView
 from ..errors import GameError, no_such_game
 from ..selectors import frames
 from ..services import endings, handover, leavers, play, rematch
-from .common import WriteThrottle, answer, valid
+from .common import ReadThrottle, WriteThrottle, answer, valid
 from .serializers import AckOut, ActIn, GameOut, HandoverIn, RematchOut, SyncOut, answers
 
 
-class GameDetail(APIView):
-    permission_classes = [permissions.AllowAny]
+class GameRead(APIView):
+    """A game's state for a page or a tool: answered from a bounded tail of
+    events, and throttled per user, else per address (``game_reads``)."""
 
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ReadThrottle]
+    throttle_scope = "game_reads"
+
+
+class GameDetail(GameRead):
     @extend_schema(responses=answers({200: GameOut}))
     def get(self, request: Request, pk: int) -> Response:
         frame = frames.hello_frame(pk, request.user)
@@ -31,9 +38,7 @@ class GameDetail(APIView):
         return answer(GameOut, frame)
 
 
-class GameEvents(APIView):
-    permission_classes = [permissions.AllowAny]
-
+class GameEvents(GameRead):
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="last version the client saw")],
         responses=answers({200: SyncOut}),

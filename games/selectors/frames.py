@@ -6,6 +6,9 @@ What a seat, or a spectator (seat None), may see of a game: each ruleset's
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import ujson
@@ -16,6 +19,7 @@ from django.utils.translation import gettext
 from ..clocks import clock_view
 from ..models import Event, Game
 from ..rules import Ruleset, get_ruleset
+from . import delta
 from .chat import chat_history
 from .relations import blocked_names, without_blocked
 from .rematch import rematch_of
@@ -80,9 +84,15 @@ def viewing_seat(game: Game, seat: int | None) -> int | None:
 
 
 def snapshot(
-    game: Game, rs: Ruleset, state: Any, seat: int | None, clock: dict[str, Any] | None = None
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    seat: int | None,
+    clock: dict[str, Any] | None = None,
+    view: Any = None,
 ) -> dict[str, Any]:
-    """The uniform game state for one seat: one shape for every ruleset."""
+    """The uniform game state for one seat: one shape for every ruleset
+    (``view``: the seat's view, if already at hand)."""
     active = game.status == Game.Status.ACTIVE and state is not None
     to_act = list(game.to_act) if active else []
     legal = rs.legal_actions(state, seat) if active and seat in to_act and not game.paused else None
@@ -92,7 +102,7 @@ def snapshot(
         "to_act": to_act,
         "result": game.result,
         "result_text": result_text(game.result),
-        "view": rs.view(state, seat) if state is not None else None,
+        "view": view if view is not None or state is None else rs.view(state, seat),
         "legal": legal or [],
         "clock": clock if clock is not None else clock_view(game, timezone.now()),
         "draw_offers": list(game.draw_offers),
@@ -133,14 +143,22 @@ def client_event(rs: Ruleset, event: Event, seat: int | None) -> dict[str, Any]:
     }
 
 
+# The most events a hello or sync carries: the latest ones. A page that was
+# further behind starts its move list there; older events come from the
+# replay API's pages (``/api/games/<id>/replay/?views=0``) as it is scrolled.
+EVENTS_TAIL = 30
+
+
 def events_since(game: Game, version: int, seat: int | None) -> list[dict[str, Any]]:
-    """Events after ``version`` up to the state read in ``game``: never ahead of
-    it, even when a move commits between the two reads (a client taking the
-    events would otherwise hold a state older than its version)."""
+    """Events after ``version`` up to the state read in ``game`` (never ahead
+    of it, even when a move commits between the two reads: a client taking the
+    events would otherwise hold a state older than its version), at most the
+    last ``EVENTS_TAIL``."""
     rs = get_ruleset(game.ruleset)
-    rows = Event.objects.filter(
-        game=game, version__gt=max(version, 0), version__lte=game.version
-    ).order_by("version")
+    first = max(version, game.version - EVENTS_TAIL, 0)
+    rows = Event.objects.filter(game=game, version__gt=first, version__lte=game.version).order_by(
+        "version"
+    )
     return [client_event(rs, row, seat) for row in rows]
 
 
@@ -219,16 +237,81 @@ def ping_state(game_id: int) -> dict[str, Any] | None:
 
 
 def event_frames(game: Game, rs: Ruleset, state: Any, event: Event) -> dict[str, str]:
+    """Each seat's (and the spectators') frame of ``event``: the state without
+    its view, and the view as a patch from the one the seat had (its own two
+    views, so nothing hidden from it leaks), or whole where no patch can be
+    made (the row's earlier state unknown, or whose eyes the seat sees with
+    changed: a bot took the seat over or gave it back, the game ended)."""
     frames: dict[str, str] = {}
     clock = clock_view(game, timezone.now())  # the same for every seat
+    views: dict[int | None, Any] = {}
+    earlier = _earlier_views(game, rs, event)
     for seat in [*range(game.seat_count), None]:
         eye = viewing_seat(game, seat)  # a seat a bot plays: the spectators' frame
+        if eye not in views:
+            views[eye] = rs.view(state, eye) if state is not None else None
+        snap = snapshot(game, rs, state, eye, clock=clock, view=views[eye])
         frame = {
             "type": "event",
             "game": game.pk,
             "version": event.version,
             "event": client_event(rs, event, eye),
-            "state": snapshot(game, rs, state, eye, clock=clock),
+            "state": snap,
         }
+        before = earlier(seat, eye)
+        if before is not None and snap["view"] is not None:
+            frame["view_patch"] = delta.diff(before, snap.pop("view"))
         frames[SPECTATOR if seat is None else str(seat)] = dumps(frame)
+    _recent.put(game.pk, event.version, views)  # the next event's patches start here
     return frames
+
+
+class _Recent:
+    """The views this process published last, for a few games: the next
+    event's patches start from them (a view is a function of the state at
+    its version, so whoever built it, it is the same). Bounded: big views
+    (an Idiotenspiel map) held for few games."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.views: OrderedDict[int, tuple[int, dict[int | None, Any]]] = OrderedDict()
+        self.lock = threading.Lock()  # publishers run in the thread pool too
+
+    def put(self, game_id: int, version: int, views: dict[int | None, Any]) -> None:
+        with self.lock:
+            self.views[game_id] = (version, views)
+            self.views.move_to_end(game_id)
+            while len(self.views) > self.size:
+                self.views.popitem(last=False)
+
+    def get(self, game_id: int, version: int) -> dict[int | None, Any]:
+        with self.lock:
+            held = self.views.get(game_id)
+        return dict(held[1]) if held is not None and held[0] == version else {}
+
+
+RECENT_VIEWS_GAMES = 64
+_recent = _Recent(RECENT_VIEWS_GAMES)
+
+
+def _earlier_views(
+    game: Game, rs: Ruleset, event: Event
+) -> Callable[[int | None, int | None], Any]:
+    """The view each seat had at the version before ``event``, as the row read
+    under its lock held it (``Game.as_read``); None where unknown."""
+    read = game.as_read
+    if read is None or read.version != event.version - 1 or read.state is None:
+        return lambda seat, eye: None
+    earlier = _recent.get(game.pk, read.version)  # this process published it: no work
+    decoded: list[Any] = []
+
+    def view_of(seat: int | None, eye: int | None) -> Any:
+        botted = seat is not None and str(seat) in read.bots
+        if (None if botted and read.status == Game.Status.ACTIVE else seat) != eye:
+            return None  # the seat saw with other eyes then: it gets the whole view
+        if eye not in earlier:
+            decoded[:] = decoded or [rs.decode(read.state)]
+            earlier[eye] = rs.view(decoded[0], eye)
+        return earlier[eye]
+
+    return view_of

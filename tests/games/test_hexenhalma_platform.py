@@ -28,6 +28,7 @@ from lobby import services as lobby
 from tests.db_threads import sync_to_async
 from tests.factories import make_user
 
+from .frame_views import Views
 from .test_consumers import close_all, connect, receive
 
 PARAMS = {
@@ -131,7 +132,8 @@ def test_orders_stay_secret_through_the_api():
 
 # -- the socket ----------------------------------------------------------------------
 async def next_event(comm) -> dict:
-    return await receive(comm, "event")
+    """The next event frame, with the view it leads to (``Views``)."""
+    return comm.views.feed(await receive(comm, "event"))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -146,6 +148,9 @@ async def test_orders_stay_secret_through_the_socket_and_the_sweeper_broadcasts_
     }
     hellos = {name: await receive(s, "hello") for name, s in socks.items()}
     assert [hellos[n]["seat"] for n in socks] == [0, 1, 2, None]
+    for name, s in socks.items():
+        s.views = Views()
+        s.views.feed(hellos[name])
 
     # Team 1 submits through its socket; every other connection gets no content.
     await socks["one"].send_json_to(

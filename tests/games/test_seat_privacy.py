@@ -23,6 +23,7 @@ from lobby import services as lobby
 from tests.db_threads import sync_to_async
 from tests.factories import make_user
 
+from .frame_views import Views
 from .test_consumers import close_all, connect, receive
 from .test_hexenhalma_platform import OPEN, PLAIN, SECRET
 
@@ -37,6 +38,7 @@ class Recorder:
     def __init__(self, comm) -> None:
         self.comm = comm
         self.frames: list[dict] = []
+        self.views = Views()  # each event frame's view, as the page rebuilds it
 
     async def until(self, predicate, what: str) -> dict:
         for frame in self.frames:
@@ -47,7 +49,7 @@ class Recorder:
                 frame = json.loads(await self.comm.receive_from(timeout=5))
             except TimeoutError:
                 raise AssertionError(f"never received {what}; got {self.frames}") from None
-            self.frames.append(frame)
+            self.frames.append(self.views.feed(frame))
             if predicate(frame):
                 return frame
 
@@ -202,7 +204,7 @@ async def test_where_nothing_is_secret_one_message_carries_every_seat(monkeypatc
     path = f"/ws/game/{game.pk}/"
     socks = [Recorder(await connect(path, user)) for user in (white, black, None)]
     for sock in socks:
-        await receive(sock.comm, "hello")
+        await sock.until(lambda f: f["type"] == "hello", "the hello")
     await socks[0].comm.send_json_to(
         {"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE}
     )

@@ -27,6 +27,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from games.selectors import delta  # pure: no Django, no models
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / ".venv" / "bin"
 PYTHON = str(BIN / "python") if (BIN / "python").exists() else sys.executable
@@ -570,14 +572,31 @@ class GameClient:
         v = frame["version"]
         if v <= self.last:
             self.duplicates += 1  # a duplicate (e.g. already had it from a sync): ignore
-        elif v == self.last + 1:
-            self._apply(frame["event"], "event")
-        else:
+            return
+        if v != self.last + 1:
             self.gaps += 1
             self._buffer.append(frame)
             await self._request_sync()
             return
-        self._set_state(frame["state"])
+        state = self._next_state(frame)
+        if state is None:  # its view patch does not fit ours: the full state instead
+            await self._request_sync()
+            return
+        self._apply(frame["event"], "event")
+        self._set_state(state)
+
+    def _next_state(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """The state an event frame leads to: its view whole, or patched from
+        the view of the version before (docs/protocol.md "event")."""
+        if "view" in frame["state"]:
+            return frame["state"]
+        if self.state is None or self.state["version"] != frame["version"] - 1:
+            return None
+        try:
+            view = delta.apply(self.state["view"], frame["view_patch"])
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+        return {**frame["state"], "view": view}
 
     async def _request_sync(self) -> None:
         if self._sync_pending or self.ws is None:

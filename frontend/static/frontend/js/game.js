@@ -8,6 +8,7 @@ import { renderRematch } from "./game-rematch.js";
 import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js";
 import { bankText, renderVacation } from "./game-corr.js";
 import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
+import { applyPatch } from "./patch.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -48,14 +49,17 @@ function onFrame(frame) {
       $("watchers").textContent = frame.watchers;
       showCaughtUp();
       break;
-    case "event":
+    case "event": {
       if (frame.version <= model.version) return; // a duplicate: already have it
       if (frame.version !== model.version + 1) return requestSync(); // a gap
+      const state = nextState(frame);
+      if (!state) return requestSync(); // a change we cannot apply: the full state instead
       mergeEvents([frame.event]);
-      setState(frame.state, frame.event);
+      setState(state, frame.event);
       noticeRemis(frame.event);
       if (frame.event.kind === "start") requestSync();
       break;
+    }
     case "sync": {
       model.seat = frame.seat;
       model.seats = frame.seats;
@@ -102,11 +106,63 @@ function onFrame(frame) {
   }
 }
 
+/** The state an event frame leads to: the seat's view whole, or patched
+ * from the one we hold (the frame carries everything else); null if the
+ * patch does not fit it. */
+function nextState(frame) {
+  if ("view" in frame.state) return frame.state;
+  if (!model.state || !Array.isArray(frame.view_patch)) return null;
+  try {
+    return { ...frame.state, view: applyPatch(model.state.view, frame.view_patch) };
+  } catch {
+    return null;
+  }
+}
+
+/** hello and sync carry the latest events only: a list that would leave a
+ * gap starts afresh from them; earlier ones come from the replay pages. */
 function mergeEvents(events) {
+  const last = model.events.at(-1)?.version ?? 0;
+  if (events.length && events[0].version > last + 1) model.events = [];
   for (const ev of events) {
     if (ev.version > (model.events.at(-1)?.version ?? 0)) model.events.push(ev);
   }
 }
+
+const EARLIER_PAGE = 50;
+let loadingEarlier = false;
+
+/** The move list's earlier events, a page at a time (the replay API, as this
+ * seat may see them once the game is over, else as spectators do). */
+async function loadEarlier() {
+  const first = model.events[0]?.version ?? 1;
+  if (loadingEarlier || first <= 1) return;
+  loadingEarlier = true;
+  const from = Math.max(1, first - EARLIER_PAGE);
+  const seat = model.state?.status !== "active" && model.seat !== null ? `&seat=${model.seat}` : "";
+  try {
+    const page = await api(`/api/games/${gameId}/replay/?views=0&from=${from}&limit=${first - from}${seat}`);
+    const older = page.frames.map((f) => f.event).filter((e) => e.version < (model.events[0]?.version ?? 1));
+    if (older.length && older.at(-1).version === (model.events[0]?.version ?? 1) - 1) {
+      const ol = $("moves");
+      const below = ol.scrollHeight - ol.scrollTop;
+      model.events = [...older, ...model.events];
+      renderMoves(null, false);
+      ol.scrollTop = ol.scrollHeight - below; // the lines in view stay in view
+    }
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    loadingEarlier = false;
+  }
+}
+
+const earlierBtn = button(gettext("Show earlier moves"), loadEarlier, "button small", { "data-testid": "earlier-moves" });
+earlierBtn.hidden = true;
+$("moves").before(earlierBtn);
+$("moves").addEventListener("scroll", () => {
+  if ($("moves").scrollTop === 0) loadEarlier();
+});
 
 function setState(state, event = null) {
   model.version = state.version;
@@ -287,8 +343,9 @@ function renderBanner(st) {
   el.hidden = false;
 }
 
-function renderMoves(event = null) {
+function renderMoves(event = null, toEnd = true) {
   const ol = $("moves");
+  earlierBtn.hidden = (model.events[0]?.version ?? 1) <= 1;
   const items = [];
   for (const ev of model.events) {
     for (const item of ev.events) {
@@ -299,7 +356,7 @@ function renderMoves(event = null) {
   }
   if (queued) items.push(pendingItem());
   ol.replaceChildren(...items);
-  ol.scrollTop = ol.scrollHeight;
+  if (toEnd) ol.scrollTop = ol.scrollHeight;
   // A screen reader hears what just happened (the move, the dice, the fight) once.
   if (event && items.length) $("announce").textContent = items.filter((li) => li.dataset.version === String(model.version)).map((li) => li.textContent).join(" ");
 }
@@ -448,6 +505,9 @@ $("abort-btn").addEventListener("click", () => command("abort", gettext("Abort t
 
 function abortable() {
   const acted = new Set(model.events.filter((e) => e.kind === "act").map((e) => e.seat));
+  // Only the latest events at hand: a game that long has all but surely seen
+  // every seat move (and the server decides: cannot_abort).
+  if ((model.events[0]?.version ?? 1) > 1) return false;
   return acted.size < model.seats.length;
 }
 
