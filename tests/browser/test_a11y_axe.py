@@ -13,26 +13,19 @@ Run: .venv/bin/pytest tests/browser/test_a11y_axe.py -q
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from lobby.services import table_create, table_join, table_start
 from moderation import roles
 from moderation.services import file_report
 
-from .helpers import SHOTS, BrowserLiveTestCase, off_loop, settle
+from .axe import AxeMixin, require_axe
+from .helpers import SHOTS, BrowserLiveTestCase, off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-AXE = Path(settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
-RUN_AXE_JS = """async () => {
-  const r = await axe.run(document, { resultTypes: ["violations"] });
-  return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
-}"""
 GAMES = {
     "halma": {},
     "malefiz": {"seat_count": 2},
@@ -42,23 +35,9 @@ GAMES = {
 }
 
 
-class AxeTests(BrowserLiveTestCase):
-    # axe-core is injected as an inline script, which the site's CSP refuses.
-    bypass_csp = True
-
-    def axe(self, page, name: str) -> list[dict]:
-        page.add_script_tag(path=str(AXE))
-        found = page.evaluate(RUN_AXE_JS)
-        for width in (1280, 360):
-            page.set_viewport_size({"width": width, "height": 900})
-            settle(page)
-            self.shot(page, f"{name}-{width}")
-        page.set_viewport_size({"width": 1280, "height": 900})
-        return found
-
+class AxeTests(AxeMixin, BrowserLiveTestCase):
     def test_every_page_type_has_no_violation_of_any_impact(self):
-        if not AXE.exists():
-            pytest.skip("axe-core is not installed: run npm ci")
+        require_axe()
         User = get_user_model()
         users = [
             User.objects.create_user(username=f"p{i}", password="s3cret-pass-123") for i in range(3)
@@ -68,7 +47,7 @@ class AxeTests(BrowserLiveTestCase):
         )
         roles.grant(staff, roles.ARBITERS)  # the remis queue
         roles.grant(staff, roles.MODERATORS)  # the reports queue and a case
-        report = file_report(reporter=users[1], username=users[0].username, reason="other")
+        report = off_loop(file_report, reporter=users[1], username=users[0].username, reason="other")
 
         def make(ruleset, extra):
             game = table_create(host=users[0], ruleset=ruleset, **extra)

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from games.models import Game, Seat
 from games.rules import get_ruleset
@@ -27,16 +25,11 @@ from games.services.play import game_act
 from lobby.services import table_create, table_join, table_start
 from tests.factories import make_user
 
-from .helpers import SHOTS, BrowserLiveTestCase, off_loop, settle
+from .axe import AxeMixin, require_axe
+from .helpers import SHOTS, BrowserLiveTestCase, off_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-AXE = Path(settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
-RUN_AXE_JS = """async () => {
-  const r = await axe.run(document, { resultTypes: ["violations"] });
-  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
-}"""
 SHORT_LISTS = ".moves, .chat-log { max-height: 2.2rem !important; }"
 GAMES = {"halma": 2, "malefiz": 2, "daschax": 2, "idiotenspiel": 2, "hexenhalma": 3}
 
@@ -74,23 +67,12 @@ def finish(game_id: int) -> None:
         game_resign(game_id=game_id, user=users[seat])
 
 
-class AxeEveryPageTests(BrowserLiveTestCase):
-    bypass_csp = True  # axe-core and the short-list style are injected
-
-    def axe(self, page, name: str) -> list[dict]:
-        page.add_style_tag(content=SHORT_LISTS)
-        page.add_script_tag(path=str(AXE))
-        found = page.evaluate(RUN_AXE_JS)
-        for width in (1280, 360):
-            page.set_viewport_size({"width": width, "height": 900})
-            settle(page)
-            self.shot(page, f"{name}-{width}")
-        page.set_viewport_size({"width": 1280, "height": 900})
-        return found
+class AxeEveryPageTests(AxeMixin, BrowserLiveTestCase):
+    extra_style = SHORT_LISTS
+    impacts = ["serious", "critical"]
 
     def test_no_serious_or_critical_violation_on_any_page(self):
-        if not AXE.exists():
-            pytest.skip("axe-core is not installed: run npm ci")
+        require_axe()
         users = [off_loop(make_user, n) for n in ("anna", "bernd", "cleo")]
         staff = off_loop(make_user, "sam", staff=True)
 
