@@ -47,7 +47,9 @@ class AxeTests(AxeMixin, BrowserLiveTestCase):
         )
         roles.grant(staff, roles.ARBITERS)  # the remis queue
         roles.grant(staff, roles.MODERATORS)  # the reports queue and a case
-        report = off_loop(file_report, reporter=users[1], username=users[0].username, reason="other")
+        report = off_loop(
+            file_report, reporter=users[1], username=users[0].username, reason="other"
+        )
 
         def make(ruleset, extra):
             game = table_create(host=users[0], ruleset=ruleset, **extra)
