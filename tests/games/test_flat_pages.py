@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from json import dumps
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from frontend.charts import MAX_POINTS, rating_chart, thinned
-from games.models import Game, Rating, RatingChange, Seat
+from games.models import Game, Rating, RatingChange, RemisRequest, Seat
+from games.selectors import remis as remis_reads
+from games.selectors import tables
 from tests.factories import client_for, make_user
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +79,103 @@ def test_the_player_page_stays_small_however_long_the_history():
     few, many = size(10), size(2000)
     assert many < 50_000
     assert many - few < 15_000  # at most MAX_POINTS points, however many games
+
+
+def waiting_requests(count: int, *, realtime_every: int = 7) -> list[RemisRequest]:
+    """``count`` pending requests, one per running game, every seventh realtime."""
+    ann = make_user()
+    games = Game.objects.bulk_create(
+        Game(ruleset="halma", status=Game.Status.ACTIVE, paused=True) for _ in range(count)
+    )
+    start = timezone.now() - timedelta(days=30)
+    made = RemisRequest.objects.bulk_create(
+        RemisRequest(game=g, seat=0, requested_by=ann, kind="deadlock", reason="Walled.")
+        for g in games
+    )
+    for n, request in enumerate(made):  # auto_now_add ignores bulk values
+        request.created = start + timedelta(minutes=n // 2)  # pairs share a moment
+        request.realtime = n % realtime_every == 0
+    RemisRequest.objects.bulk_update(made, ["created", "realtime"])
+    return made
+
+
+def walk_queue(**filters) -> list[int]:
+    seen, after, page = [], None, 1
+    while True:
+        data = remis_reads.queue_page(page=page, after=after, **filters)
+        seen += [item["id"] for item in data["items"]]
+        if data["next"] is None:
+            return seen
+        after, page = data["next"], page + 1
+
+
+def test_the_remis_queue_pages_by_keyset_in_the_queues_order():
+    made = waiting_requests(60)
+    expected = [
+        r.pk
+        for r in sorted(
+            RemisRequest.objects.filter(pk__in=[m.pk for m in made]),
+            key=lambda r: (not r.realtime, r.created, r.pk),
+        )
+    ]
+    assert walk_queue() == expected  # realtime first, then oldest, none twice
+    first = remis_reads.queue_page()
+    assert first["total"] == 60 and not first["total_capped"] and len(first["items"]) == 25
+    assert remis_reads.queue_page(after=2**70)["items"] == first["items"]  # the first page
+    RemisRequest.objects.filter(pk=first["next"]).update(status="approved")
+    # The request a page starts after may be decided meanwhile: the next page still follows.
+    assert [i["id"] for i in remis_reads.queue_page(after=first["next"])["items"]] == (
+        expected[25:50]
+    )
+
+
+def test_the_remis_queue_costs_the_same_with_1000_waiting_as_with_10(monkeypatch):
+    monkeypatch.setattr(remis_reads, "COUNT_CAP", 500)
+
+    def cost() -> tuple[int, int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            first = remis_reads.queue_page(per_page=5)
+            later = remis_reads.queue_page(after=first["next"], page=2, per_page=5)
+            remis_reads.waiting_count()
+        return len(queries), len(dumps(first)), len(dumps(later))
+
+    waiting_requests(10)  # two full pages of five
+    few = cost()
+    waiting_requests(990)
+    many = cost()
+    # No more statements (a page read from one group takes one fewer).
+    assert many[0] <= few[0] <= 9
+    assert abs(many[1] - few[1]) < 200 and abs(many[2] - few[2]) < 200  # the same bytes
+    assert remis_reads.queue_page()["total"] == 500 and remis_reads.waiting_count() == 500
+    assert remis_reads.queue_page()["total_capped"]
+
+
+def test_the_remis_queue_api_and_socket_take_the_cursor():
+    waiting_requests(30)
+    admin = make_user(staff=True)
+    client = client_for(admin)
+    client.force_login(admin)
+    first = client.get("/api/remis/").json()
+    second = client.get(f"/api/remis/?after={first['next']}&page=2").json()
+    assert second["page"] == 2 and second["next"] is None and len(second["items"]) == 5
+    bad = client.get("/api/remis/?after=soon")
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_request"
+
+
+def test_the_lobby_counts_stop_at_a_cap(monkeypatch):
+    monkeypatch.setattr(tables, "COUNT_CAP", 50)
+    Game.objects.bulk_create(Game(ruleset="halma", status=Game.Status.ACTIVE) for _ in range(10))
+    Game.objects.bulk_create(Game(ruleset="halma", status=Game.Status.OPEN) for _ in range(3))
+    with CaptureQueriesContext(connection) as few:
+        assert tables.lobby_counts() == {
+            "open": 3,
+            "live": 10,
+            "open_capped": False,
+            "live_capped": False,
+        }
+    Game.objects.bulk_create(Game(ruleset="halma", status=Game.Status.ACTIVE) for _ in range(990))
+    with CaptureQueriesContext(connection) as many:
+        counts = tables.lobby_counts()
+    assert counts["live"] == 50 and counts["live_capped"] and not counts["open_capped"]
+    assert len(many) == len(few) == 2
+    assert all("LIMIT 50" in q["sql"] for q in many.captured_queries)

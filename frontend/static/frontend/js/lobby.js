@@ -107,7 +107,8 @@ function render() {
   // The lobby lists the most watched live games; the rest are counted.
   const more = counts.live - live.length;
   $("live-more").hidden = more <= 0;
-  $("live-more").textContent = more > 0 ? fmt(gettext("and %(n)s more live games"), { n: more }) : "";
+  const n = counts.live_capped ? `${more}+` : more; // the server counts to a cap
+  $("live-more").textContent = more > 0 ? fmt(gettext("and %(n)s more live games"), { n }) : "";
 }
 
 /** The seats' names, bots badged. */
