@@ -9,7 +9,7 @@ const me = JSON.parse($("me").textContent) || null;
 const tables = new Map();
 /** @type {string | undefined} the lobby state this page has (the server's token) */
 let lobbyToken;
-/** @type {{open: number, live: number}} */
+/** @type {{open: number, live: number, open_capped?: boolean, live_capped?: boolean}} */
 let counts = { open: 0, live: 0 };
 const titles = Object.fromEntries(catalog.map((rs) => [rs.slug, rs.title]));
 
