@@ -18,8 +18,12 @@ first frame, the bell's list, a 5,000-game profile (API and page), My games,
 a leaderboard page, the remis queue with 1,000 waiting requests, and the
 1,000-event game's ``GET /api/games/<id>/`` and hello.
 
-Not measured here: the CPU of idle Daphne processes (bench/idle.py measures
-sockets; the loops' share is the idle round's figure times its rate).
+With ``--idle SECONDS`` (PostgreSQL only) it also starts, at each level,
+one Daphne process and then four on the same database (production-like: DEBUG
+off, the Redis channel layer, every background loop on, no clients) and
+prints their CPU (utime + stime from /proc, % of a core, all processes
+together) and the database's transactions per second (``pg_stat_database``)
+over SECONDS, after a 10 s warm-up. bench/idle.py measures open sockets.
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -341,16 +348,17 @@ def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--levels", type=int, nargs="+", default=[0, 10000])
+    parser.add_argument("--idle", type=float, default=0, help="seconds of idle Daphne CPU")
     args = parser.parse_args()
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        run(sorted(args.levels))
+        run(sorted(args.levels), args.idle)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
-def run(levels: list[int]) -> None:
+def run(levels: list[int], idle: float = 0) -> None:
     from games.models import Game
 
     started = time.perf_counter()
@@ -378,7 +386,59 @@ def run(levels: list[int]) -> None:
         games = Game.objects.count()
         print(f"# level {level}: {games} games stored in {time.perf_counter() - started:.0f} s")
         results[level] = measure(busy, long_game, player)
+        if idle > 0 and connection.vendor == "postgresql":
+            for processes in (1, 4):
+                cpu, tps = idle_servers(processes, idle)
+                print(
+                    f"# level {level}: {processes} idle Daphne: {cpu:.1f}% of a core, "
+                    f"{tps:.1f} database transactions/s"
+                )
     print_table(levels, results)
+
+
+def idle_servers(count: int, seconds: float) -> tuple[float, float]:
+    """CPU (% of a core, all ``count`` processes) and database transactions per
+    second of ``count`` Daphne processes serving nobody, after a warm-up."""
+    from bench.bars import free_port, wait_port
+    from bench.idle import Transactions, proc_cpu
+
+    name = connection.settings_dict["NAME"]
+    url = f"postgres://postgres@127.0.0.1:5432/{name}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_DEBUG": "false",
+        "GAME_SWEEPER": "true",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "CHANNEL_PREFIX": f"scale{os.getpid()}",
+    }
+    daphne = str(Path(__file__).resolve().parent.parent / ".venv" / "bin" / "daphne")
+    procs: list[subprocess.Popen[bytes]] = []
+    log = open(Path(tempfile.gettempdir()) / f"scale-idle-{os.getpid()}.log", "a")  # noqa: SIM115
+    try:
+        for _ in range(count):
+            port = free_port()
+            cmd = [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+            procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=log))
+            wait_port(port, timeout=60)
+            # The loops start with a process's first request (Daphne has no
+            # lifespan events): one API read, then no client at all.
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rulesets/", timeout=60).read()
+        time.sleep(10)  # warm-up: imports, first sweeps
+        xacts = Transactions(url)
+        cpu0, tx0, t0 = sum(proc_cpu(p.pid) for p in procs), xacts.read(), time.monotonic()
+        time.sleep(seconds)
+        cpu1, tx1, t1 = sum(proc_cpu(p.pid) for p in procs), xacts.read(), time.monotonic()
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+    return 100 * (cpu1 - cpu0) / (t1 - t0), (tx1 - tx0) / (t1 - t0)
 
 
 def print_table(levels: list[int], results: dict[int, dict[str, tuple[float, int, int]]]) -> None:

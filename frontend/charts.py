@@ -13,6 +13,9 @@ from django.utils.translation import gettext, ngettext
 
 WIDTH, HEIGHT = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 40, 8, 10, 28  # room for the axis labels
+# Points drawn at most: a 320-unit-wide chart shows no more, and the page's
+# size then stays flat however many rated games a player has (issue 31).
+MAX_POINTS = 200
 
 
 def summary(ratings: list[int]) -> str:
@@ -39,6 +42,27 @@ def _scale(ratings: list[int]) -> tuple[int, int]:
     return int(middle - half) // 10 * 10, -(-int(middle + half) // 10) * 10
 
 
+def thinned(ratings: list[int], limit: int = MAX_POINTS) -> list[tuple[int, int]]:
+    """(game index, rating) pairs to draw: all of them up to ``limit``; beyond,
+    the first, the last, and each stretch's lowest and highest in their order,
+    so no peak or trough the player reached disappears from the line."""
+    if len(ratings) <= limit:
+        return list(enumerate(ratings))
+    buckets = (limit - 2) // 2
+    inner = len(ratings) - 2
+    kept = [(0, ratings[0])]
+    for b in range(buckets):
+        start, stop = 1 + inner * b // buckets, 1 + inner * (b + 1) // buckets
+        if start >= stop:
+            continue
+        stretch = range(start, stop)
+        low = min(stretch, key=ratings.__getitem__)
+        high = max(stretch, key=ratings.__getitem__)
+        kept.extend((i, ratings[i]) for i in sorted({low, high}))
+    kept.append((len(ratings) - 1, ratings[-1]))
+    return kept
+
+
 def rating_chart(ratings: list[int], title: str, chart_id: str) -> SafeString:
     """``ratings``: the rating before the first game, then after each game."""
     low, high = _scale(ratings)
@@ -51,7 +75,7 @@ def rating_chart(ratings: list[int], title: str, chart_id: str) -> SafeString:
             round(TOP + plot_h * (high - value) / (high - low), 1),
         )
 
-    points = [xy(i, v) for i, v in enumerate(ratings)]
+    points = [xy(i, v) for i, v in thinned(ratings)]
     line = " ".join(f"{x},{y}" for x, y in points)
     dots = "".join(f'<circle cx="{x}" cy="{y}" r="2.5"/>' for x, y in points)
     bottom = TOP + plot_h

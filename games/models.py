@@ -416,6 +416,9 @@ class RemisRequest(models.Model):
     reason = models.TextField(blank=True)
     evidence = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    # The game's clock kind, copied when filed (it never changes): the queue
+    # shows realtime games first and reads that order from an index.
+    realtime = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -429,7 +432,15 @@ class RemisRequest(models.Model):
 
     class Meta:
         ordering = ["created", "pk"]
-        indexes = [models.Index(fields=["status", "created"])]
+        indexes = [
+            models.Index(fields=["status", "created"]),
+            # The queue's order, a page at a time (keyset, issue 31).
+            models.Index(
+                fields=["realtime", "created", "id"],
+                condition=models.Q(status="pending"),
+                name="remis_queue_order",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["game"],

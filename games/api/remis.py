@@ -46,7 +46,8 @@ class RemisQueue(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("page", int),
+            OpenApiParameter("page", int, description="the page number to show back"),
+            OpenApiParameter("after", int, description="the previous page's next"),
             OpenApiParameter("older_than_hours", float, description="only requests waiting longer"),
         ],
         responses=answers({200: RemisQueueOut}),
@@ -55,11 +56,15 @@ class RemisQueue(APIView):
         try:
             page = int(request.query_params.get("page", "1"))
             older = float(request.query_params.get("older_than_hours", "0") or 0)
+            after = int(request.query_params["after"]) if "after" in request.query_params else None
         except ValueError:
             raise GameError(
-                "bad_request", gettext_noop("page and older_than_hours must be numbers.")
+                "bad_request", gettext_noop("page, after and older_than_hours must be numbers.")
             ) from None
-        return answer(RemisQueueOut, remis_reads.queue_page(page=page, older_than_hours=older))
+        return answer(
+            RemisQueueOut,
+            remis_reads.queue_page(page=page, older_than_hours=older, after=after),
+        )
 
 
 class RemisDetail(APIView):

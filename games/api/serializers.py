@@ -404,9 +404,13 @@ class RemisDetailOut(RemisRequestOut):
 
 
 class RemisQueueOut(serializers.Serializer):
-    total = serializers.IntegerField()
-    page = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="waiting requests, counted up to 1000")
+    total_capped = serializers.BooleanField(help_text="more wait than total says")
+    page = serializers.IntegerField(help_text="the client's page number, shown back")
     per_page = serializers.IntegerField()
+    next = serializers.IntegerField(
+        allow_null=True, help_text="pass as after= for the next page; null on the last"
+    )
     items = RemisRequestOut(many=True)
 
 

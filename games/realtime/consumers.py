@@ -422,18 +422,20 @@ class RemisQueueConsumer(
     async def send_page(self, frame: dict[str, Any]) -> None:
         page = frame.get("page", 1)
         older = frame.get("older_than_hours", 0)
+        after = frame.get("after")
         if (
             not isinstance(page, int)
             or not isinstance(older, int | float)
             or isinstance(page, bool)
+            or (after is not None and (not isinstance(after, int) or isinstance(after, bool)))
         ):
             await self.send(
                 text_data=error_frame(
-                    "bad_request", _("page and older_than_hours must be numbers.")
+                    "bad_request", _("page, after and older_than_hours must be numbers.")
                 )
             )
             return
-        data = await db(remis_reads.queue_page)(page=page, older_than_hours=older)
+        data = await db(remis_reads.queue_page)(page=page, older_than_hours=older, after=after)
         await self.send(text_data=dumps({"type": "queue", **data}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

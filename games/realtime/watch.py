@@ -210,6 +210,7 @@ class LobbyState:
         overtake the read that counted them)."""
         tables = self.tables.values()
         return {
+            **self.counts(),  # and whether each count reached the cap
             "open": max(self.counts().get("open", 0), sum(t["status"] == "open" for t in tables)),
             "live": max(self.counts().get("live", 0), sum(t["status"] == "active" for t in tables)),
         }

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Case, Value, When
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -152,29 +152,64 @@ def deadlock_position(request: RemisRequest) -> dict[str, Any] | None:
     return {"pieces": pieces}
 
 
+# Counting stops here: the nav link and the queue's header say "1000+"
+# rather than walking every waiting request (issue 31).
+COUNT_CAP = 1000
+
+
 def waiting_count() -> int:
-    """How many remis requests wait for an admin (the staff's nav link)."""
-    return RemisRequest.objects.filter(status=RemisRequest.Status.PENDING).count()
+    """How many remis requests wait for an admin (the staff's nav link), up to
+    ``COUNT_CAP``: one bounded walk of the pending-only index."""
+    pending = RemisRequest.objects.filter(status=RemisRequest.Status.PENDING)
+    return pending.order_by()[:COUNT_CAP].count()
 
 
-def queue_page(*, page: int = 1, per_page: int = 25, older_than_hours: float = 0) -> dict[str, Any]:
-    """Pending requests, realtime games' first (their players sit waiting),
-    then oldest first; paged; optionally only those waiting long."""
-    qs = RemisRequest.objects.filter(status=RemisRequest.Status.PENDING).select_related(
-        "game", "requested_by", "decided_by"
-    )
+def _pending(older_than_hours: float) -> QuerySet[RemisRequest]:
+    qs = RemisRequest.objects.filter(status=RemisRequest.Status.PENDING)
     if older_than_hours > 0:
         hours = min(older_than_hours, 10**6)  # timedelta overflows past ~2.7e9 days
         qs = qs.filter(created__lte=timezone.now() - timedelta(hours=hours))
-    total = qs.count()
-    page = min(max(page, 1), 10**9)  # a huge page overflows the SQL OFFSET
-    realtime_first = Case(When(game__clock__kind="realtime", then=Value(0)), default=Value(1))
-    rows = qs.order_by(realtime_first, "created", "pk")[(page - 1) * per_page : page * per_page]
+    return qs
+
+
+def _after(
+    qs: QuerySet[RemisRequest], realtime: bool, mark: RemisRequest | None, limit: int
+) -> list[Any]:
+    """One group's requests (realtime or not) past ``mark``, oldest first:
+    a seek on ``remis_queue_order``, however long the queue."""
+    group = qs.filter(realtime=realtime)
+    if mark is not None and mark.realtime == realtime:
+        group = group.filter(created__gte=mark.created).exclude(
+            created=mark.created, pk__lte=mark.pk
+        )
+    return list(group.order_by("created", "pk").values_list("pk", flat=True)[:limit])
+
+
+def queue_page(
+    *, page: int = 1, per_page: int = 25, older_than_hours: float = 0, after: int | None = None
+) -> dict[str, Any]:
+    """Pending requests, realtime games' first (their players sit waiting),
+    then oldest first, ``per_page`` at a time: the page after request
+    ``after`` (``next`` of the page before; none: the first page), read by
+    keyset from an index; optionally only those waiting long. ``page`` is the
+    client's own page number, shown back. ``total`` counts to ``COUNT_CAP``."""
+    qs = _pending(older_than_hours)
+    known = after is not None and 0 < after < 2**63  # beyond: no such row, the first page
+    mark = RemisRequest.objects.filter(pk=after).first() if known else None
+    ids = [] if mark is not None and not mark.realtime else _after(qs, True, mark, per_page + 1)
+    if len(ids) <= per_page:
+        ids += _after(qs, False, mark, per_page + 1 - len(ids))
+    more = len(ids) > per_page
+    ids = ids[:per_page]
+    rows = RemisRequest.objects.select_related("game", "requested_by", "decided_by").in_bulk(ids)
+    total = qs.order_by()[:COUNT_CAP].count()
     return {
         "total": total,
-        "page": page,
+        "total_capped": total >= COUNT_CAP,
+        "page": min(max(page, 1), 10**9),
         "per_page": per_page,
-        "items": [request_summary(r) for r in rows],
+        "next": ids[-1] if more else None,
+        "items": [request_summary(rows[pk]) for pk in ids],
     }
 
 

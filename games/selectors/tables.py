@@ -109,17 +109,27 @@ def most_watched_live(games: QuerySet[Game]) -> list[Game]:
     return live
 
 
+# Counting stops here ("and 1000+ more"): a count that walked every running
+# game's index entry, with every table change, grew with what is stored.
+COUNT_CAP = 1000
+
+
 def lobby_counts() -> dict[str, int]:
-    """How many tables are open and games live: sent with every table change,
-    so that pages show them and processes need not send a new snapshot."""
+    """How many tables are open and games live, each up to ``COUNT_CAP`` (one
+    bounded walk of the status index; ``*_capped``: more than that): sent with
+    every table change, so that pages show them and processes need not send a
+    new snapshot."""
+    open_count, live = _count(Game.Status.OPEN), _count(Game.Status.ACTIVE)
     return {
-        "open": _open_count(),
-        "live": Game.objects.filter(status=Game.Status.ACTIVE).count(),
+        "open": open_count,
+        "live": live,
+        "open_capped": open_count >= COUNT_CAP,
+        "live_capped": live >= COUNT_CAP,
     }
 
 
-def _open_count() -> int:
-    return Game.objects.filter(status=Game.Status.OPEN).count()
+def _count(status: str) -> int:
+    return Game.objects.filter(status=status).order_by()[:COUNT_CAP].count()
 
 
 def ruleset_list() -> list[dict[str, Any]]:

@@ -133,6 +133,7 @@ def remis_request(
                     move_numbers=numbers,
                     reason=reason,
                     evidence=evidence,
+                    realtime=game.clock.get("kind") == "realtime",
                 )
         except IntegrityError:
             raise _bad(

@@ -109,12 +109,15 @@ async def test_a_lost_push_is_caught_up_once_the_process_checks_again(monkeypatc
     await sock.disconnect()
 
 
+UNCAPPED = {"open_capped": False, "live_capped": False}
+
+
 async def test_the_lobby_sends_a_snapshot_then_changes_and_pongs_without_queries(counted, settings):
     settings.PING_REFRESH_SECONDS = 3600
     host = await sync_to_async(make_user)()
     a, b = await connect("/ws/lobby/", host), await connect("/ws/lobby/")
     snapshot = await receive(a, "tables")
-    assert snapshot["tables"] == [] and snapshot["counts"] == {"open": 0, "live": 0}
+    assert snapshot["tables"] == [] and snapshot["counts"] == {"open": 0, "live": 0, **UNCAPPED}
     token = (await receive(b, "tables"))["lobby"]
     assert token == snapshot["lobby"]
     counted.clear()
@@ -148,7 +151,7 @@ async def test_the_lobby_snapshot_is_bounded_most_watched_first(monkeypatch):
     snapshot = await receive(sock, "tables")
     listed = [t["id"] for t in snapshot["tables"]]
     assert len(listed) == tables.SNAPSHOT_LIVE and listed[0] == favourite
-    assert snapshot["counts"] == {"open": 0, "live": tables.SNAPSHOT_LIVE + 5}
+    assert snapshot["counts"] == {"open": 0, "live": tables.SNAPSHOT_LIVE + 5, **UNCAPPED}
     await sock.disconnect()
 
 
@@ -203,7 +206,7 @@ async def test_a_new_ranking_alone_sends_no_page_a_new_snapshot(monkeypatch, set
     await sync_to_async(lobby.table_create)(host=players[0], ruleset="halma")
     await sock.send_json_to({"type": "ping", "lobby": token})
     fresh = await receive(sock, "tables")
-    assert fresh["lobby"] != token and fresh["counts"] == {"open": 1, "live": 3}
+    assert fresh["lobby"] != token and fresh["counts"] == {"open": 1, "live": 3, **UNCAPPED}
     await sock.disconnect()
 
 
@@ -217,7 +220,7 @@ async def test_a_pushed_change_brings_its_counts_and_no_snapshot_follows(setting
     await receive(sock, "tables")
     await sync_to_async(lobby.table_create)(host=host, ruleset="halma")
     change = await receive(sock, "table")
-    assert change["counts"] == {"open": 1, "live": 0}
+    assert change["counts"] == {"open": 1, "live": 0, **UNCAPPED}
     await sock.send_json_to({"type": "ping", "lobby": change["lobby"]})
     assert await receive(sock, "pong") == {"type": "pong", "lobby": change["lobby"]}
     await sock.disconnect()

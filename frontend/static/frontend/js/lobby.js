@@ -9,7 +9,7 @@ const me = JSON.parse($("me").textContent) || null;
 const tables = new Map();
 /** @type {string | undefined} the lobby state this page has (the server's token) */
 let lobbyToken;
-/** @type {{open: number, live: number}} */
+/** @type {{open: number, live: number, open_capped?: boolean, live_capped?: boolean}} */
 let counts = { open: 0, live: 0 };
 const titles = Object.fromEntries(catalog.map((rs) => [rs.slug, rs.title]));
 
@@ -107,7 +107,8 @@ function render() {
   // The lobby lists the most watched live games; the rest are counted.
   const more = counts.live - live.length;
   $("live-more").hidden = more <= 0;
-  $("live-more").textContent = more > 0 ? fmt(gettext("and %(n)s more live games"), { n: more }) : "";
+  const n = counts.live_capped ? `${more}+` : more; // the server counts to a cap
+  $("live-more").textContent = more > 0 ? fmt(gettext("and %(n)s more live games"), { n }) : "";
 }
 
 /** The seats' names, bots badged. */

@@ -5,15 +5,22 @@ import { $, button, h } from "./dom.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 import { miniHalma } from "./boards/halma-mini.js";
 
-let page = 1;
+// Keyset pages: the request id each page shown so far starts after (null:
+// the first page); the server names where the next page starts.
+let starts = [null];
+let next = null;
 let total = 0;
+let capped = false;
 const PER_PAGE = 25;
+const current = () => ({ page: starts.length, after: starts[starts.length - 1], older_than_hours: Number($("older", HTMLSelectElement).value) });
 const details = new Map();
 
 const socket = new LiveSocket(() => "/ws/remis/", {
   onFrame(frame) {
     if (frame.type === "queue") {
       total = frame.total;
+      capped = frame.total_capped;
+      next = frame.next;
       if (Number($("older", HTMLSelectElement).value) === 0) showWaiting(total);
       render(frame.items);
     } else if (frame.type === "request") {
@@ -24,19 +31,19 @@ const socket = new LiveSocket(() => "/ws/remis/", {
     }
   },
   onStatus: (s) => ($("queue-live").dataset.state = s),
-  ping: () => ({ type: "ping", page, older_than_hours: Number($("older", HTMLSelectElement).value) }),
+  ping: () => ({ type: "ping", ...current() }),
 });
 
 /** The nav link's count, kept current while the queue is open. */
 function showWaiting(n) {
   const count = document.getElementById("remis-count");
   if (!count) return;
-  count.textContent = String(n);
+  count.textContent = capped ? `${n}+` : String(n);
   count.hidden = n === 0;
 }
 
 function refresh() {
-  socket.send({ type: "queue", page, older_than_hours: Number($("older", HTMLSelectElement).value) });
+  socket.send({ type: "queue", ...current() });
 }
 
 function waited(sec) {
@@ -50,8 +57,12 @@ function yesNo(value) {
 }
 
 function render(items) {
-  $("queue-total").textContent = fmt(gettext("%(n)s waiting"), { n: total });
-  $("page-label").textContent = fmt(gettext("page %(p)s of %(n)s"), { p: page, n: Math.max(1, Math.ceil(total / PER_PAGE)) });
+  const more = capped ? "+" : "";
+  $("queue-total").textContent = fmt(gettext("%(n)s waiting"), { n: `${total}${more}` });
+  const pages = Math.max(starts.length, Math.ceil(total / PER_PAGE));
+  $("page-label").textContent = fmt(gettext("page %(p)s of %(n)s"), { p: starts.length, n: `${pages}${more}` });
+  $("prev-page", HTMLButtonElement).disabled = starts.length === 1;
+  $("next-page", HTMLButtonElement).disabled = next === null;
   $("queue-empty").hidden = items.length > 0;
   $("queue").replaceChildren(...items.map(card));
 }
@@ -129,14 +140,14 @@ function decisionForm(req) {
 }
 
 $("older").onchange = () => {
-  page = 1;
+  starts = [null];
   refresh();
 };
 $("prev-page").onclick = () => {
-  if (page > 1) page -= 1;
+  if (starts.length > 1) starts.pop();
   refresh();
 };
 $("next-page").onclick = () => {
-  if (page * PER_PAGE < total) page += 1;
+  if (next !== null) starts.push(next);
   refresh();
 };
