@@ -138,13 +138,23 @@ def pair_games(a: int, b: int, limit: int = PAIR_GAMES) -> list[dict[str, Any]]:
     ]
 
 
+COMPLETION_WINDOW = 500  # the player's newest games that the rate covers
+
+
 def completion(user_id: int) -> dict[str, Any]:
-    """Finished / started: games that left the open table, less those the
-    player aborted or ran out of time in."""
-    started = Seat.objects.filter(
-        user_id=user_id, game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED]
-    ).count()
-    offences = Offence.objects.filter(user_id=user_id).count()
+    """Finished / started over the player's newest ``COMPLETION_WINDOW``
+    games: those that left the open table, less those the player aborted or
+    ran out of time in. Read from the newest-first seat index, so the cost does
+    not grow with a long history."""
+    newest = (
+        Seat.objects.filter(user_id=user_id)
+        .order_by("-game")
+        .values_list("game_id", "game__status")[:COMPLETION_WINDOW]
+    )
+    ended = {Game.Status.FINISHED, Game.Status.ABORTED}
+    games = [game for game, status in newest if status in ended]
+    offences = Offence.objects.filter(user_id=user_id, game_id__in=games).count() if games else 0
+    started = len(games)
     done = max(0, started - offences)
     return {
         "started": started,

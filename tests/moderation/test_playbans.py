@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import Game
 from games.services.endings import game_abort
 from games.services.play import game_timeout
-from moderation import playbans, standing
+from moderation import playbans, selectors, standing
 from moderation.models import Offence, PlayBan
 from tests.factories import client_for, every_seat_moves, make_user, started_game
 
@@ -102,3 +102,14 @@ def test_completion_rate_on_every_profile():
     client.force_login(player)
     page = client.get("/players/finisher/")
     assert b"50%" in page.content and b"1 of 2" in page.content
+
+
+def test_completion_rate_covers_the_newest_games_only(monkeypatch):
+    monkeypatch.setattr(selectors, "COMPLETION_WINDOW", 2)
+    player = make_user()
+    old = realtime_game(player)
+    game_abort(game_id=old.pk, user=player)  # an offence, older than the window
+    for _ in range(2):
+        newer = realtime_game(player)
+        game_abort(game_id=newer.pk, user=newer.seats.get(index=1).user)
+    assert selectors.completion(player.pk) == {"started": 2, "completed": 2, "rate": 100}
