@@ -12,6 +12,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from moderation import roles, standing
 
@@ -40,6 +41,7 @@ from .socket_frames import (
     error_frame,
     since_from_query,
 )
+from .staff_queue import StaffQueueConsumer
 
 log = logging.getLogger(__name__)
 
@@ -395,31 +397,14 @@ class NotifyConsumer(
             await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
 
 
-class RemisQueueConsumer(
-    AddressCapMixin,
-    FrameConsumerMixin,
-    TranslatedConsumerMixin,
-    LoopOnlyDispatchMixin,
-    AsyncWebsocketConsumer,
-):
-    """The admins' live remis queue; staff only (others are refused with 4403)."""
+class RemisQueueConsumer(StaffQueueConsumer):
+    """The arbiters' live remis queue (others are refused with 4403)."""
 
-    async def connect(self) -> None:
-        user = self.scope.get("user")
-        if not await db(roles.is_arbiter)(user):
-            await self.close(code=4403)
-            return
-        self.user = user
-        self.budget = ConnectionBudget(user.pk)  # "decide" spends the API's write budget
-        await self.channel_layer.group_add(QUEUE_GROUP, self.channel_name)
-        await self.accept()
-        await self.send_page({})
+    group = QUEUE_GROUP
+    holds_role = staticmethod(roles.is_arbiter)
+    expected = gettext_noop("Expected queue, ping or decide.")
 
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "user"):
-            await self.channel_layer.group_discard(QUEUE_GROUP, self.channel_name)
-
-    async def send_page(self, frame: dict[str, Any]) -> None:
+    async def send_queue(self, frame: dict[str, Any]) -> None:
         page = frame.get("page", 1)
         older = frame.get("older_than_hours", 0)
         after = frame.get("after")
@@ -438,21 +423,11 @@ class RemisQueueConsumer(
         data = await db(remis_reads.queue_page)(page=page, older_than_hours=older, after=after)
         await self.send(text_data=dumps({"type": "queue", **data}))
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        frame = await self.checked_frame(text_data)
-        if frame is not None:
-            await self.answering_errors(self.on_frame, frame)
-
-    async def on_frame(self, frame: dict[str, Any]) -> None:
-        if frame["type"] in ("queue", "ping"):
-            await self.channel_layer.group_add(QUEUE_GROUP, self.channel_name)
-            await self.send_page(frame)
-        elif frame["type"] == "decide":
-            await db(remis.remis_decide)(admin=self.user, **socket_input.remis_decision(frame))
-        else:
-            await self.send(
-                text_data=error_frame("unknown_type", _("Expected queue, ping or decide."))
-            )
+    async def on_command(self, frame: dict[str, Any]) -> bool:
+        if frame["type"] != "decide":
+            return False
+        await db(remis.remis_decide)(admin=self.user, **socket_input.remis_decision(frame))
+        return True
 
     async def remis_changed(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "request", "request": message["request"]}))
