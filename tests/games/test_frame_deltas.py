@@ -68,11 +68,9 @@ def test_the_hello_of_a_1000_event_game_carries_the_state_and_a_bounded_tail():
 
 
 @pytest.mark.django_db
-def test_reading_a_game_is_throttled(monkeypatch):
-    from rest_framework.throttling import ScopedRateThrottle
-
-    rates = {**ScopedRateThrottle.THROTTLE_RATES, "game_reads": "3/min"}
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
+def test_reading_a_game_is_throttled(settings):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "game_reads": "3/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     game = started_game()
     reader = client_for(make_user())
     urls = [f"/api/games/{game.pk}/", f"/api/games/{game.pk}/events/?since=0"] * 2

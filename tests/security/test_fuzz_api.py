@@ -40,8 +40,12 @@ APP = get_wsgi_application()
 
 
 def routable(case: Any) -> bool:
-    """Whether the URL resolver can match the path (ids are <int:...>)."""
-    return all(re.fullmatch(r"[0-9]+", str(v)) for v in (case.path_parameters or {}).values())
+    """Whether the URL resolver can match the path: ids are <int:...>, a
+    username is <str:...> (anything but a slash)."""
+    return all(
+        re.fullmatch(r"[^/]+" if name == "username" else r"[0-9]+", str(value))
+        for name, value in (case.path_parameters or {}).items()
+    )
 
 
 def _schema(staff: bool) -> Any:
