@@ -21,7 +21,9 @@ mean ms per decision and the most seconds spent in one game.
 
 Hexenhalma is scored per match: a game is a campaign of four rounds whose game
 master seat (0) is played by get_bot("hexenhalma", GM_LEVEL); the first team
-"wins" a match when it brings more witches home. Idiotenspiel cycles through
+"wins" a match when it brings more witches home. A third line per Hexenhalma
+pairing counts the campaigns the first team is ahead in: witches home, then
+rival witches put out, then steps sooner to bring every witch home. Idiotenspiel cycles through
 Grundspiel on both maps and Rettet Maid Marian!, each played from both sides.
 Timers are not simulated: a bot ends its own phases (--timing checks that a
 movement phase fits). A seat that only ``may_act`` is asked only when nobody
