@@ -21,7 +21,9 @@ mean ms per decision and the most seconds spent in one game.
 
 Hexenhalma is scored per match: a game is a campaign of four rounds whose game
 master seat (0) is played by get_bot("hexenhalma", GM_LEVEL); the first team
-"wins" a match when it brings more witches home. Idiotenspiel cycles through
+"wins" a match when it brings more witches home. A third line per Hexenhalma
+pairing counts the campaigns the first team is ahead in: witches home, then
+rival witches put out, then steps sooner to bring every witch home. Idiotenspiel cycles through
 Grundspiel on both maps and Rettet Maid Marian!, each played from both sides.
 Timers are not simulated: a bot ends its own phases (--timing checks that a
 movement phase fits). A seat that only ``may_act`` is asked only when nobody
@@ -192,7 +194,8 @@ def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
         "thinking": [(c.seconds, c.decisions) for c in clocks],
     }
     if slug == "hexenhalma":
-        return {**game, "scores": [_match_score(r, seats[0]) for r in records]}
+        scores = [_match_score(r, seats[0]) for r in records]
+        return {**game, "scores": scores, "campaign": _campaign(records, seats[0])}
     out = rs.outcome(state)
     if out is None:
         score: float | None = None
@@ -207,6 +210,35 @@ def _match_score(record: dict[str, Any], seat: int) -> float:
     goals = dict(zip(record["teams"], record["score"], strict=True))
     mine, theirs = goals.pop(seat), next(iter(goals.values()))
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def _campaign(records: list[dict[str, Any]], seat: int) -> dict[str, int]:
+    """The first team's campaign against the second (issue 30): its lead in
+    witches home, in rival witches put out (banished off the board), and the
+    steps the second team needed beyond it to bring every witch home (a round
+    a team does not bring all home costs it the round's ``max_steps``); and
+    ``ahead``: 1, 0 or -1 on those three in that order."""
+    home = out = steps = 0
+    for record in records:
+        mine = record["teams"].index(seat)
+        sides = record["fates"][mine], record["fates"][1 - mine]
+        home += sum(f["fate"] == "goal" for f in sides[0]) - sum(
+            f["fate"] == "goal" for f in sides[1]
+        )
+        out += sum(f["fate"] == "out" for f in sides[1]) - sum(f["fate"] == "out" for f in sides[0])
+        limit = record["params"]["max_steps"]
+        done = [
+            max(f["step"] for f in side) if all(f["fate"] == "goal" for f in side) else limit
+            for side in sides
+        ]
+        steps += done[1] - done[0]
+    lead = (home, out, steps)
+    return {
+        "home": home,
+        "out": out,
+        "steps": steps,
+        "ahead": (lead > (0, 0, 0)) - (lead < (0, 0, 0)),
+    }
 
 
 # -- statistics ---------------------------------------------------------------
@@ -264,9 +296,26 @@ def summary(slug: str, pairing: str, games: list[dict[str, Any]]) -> tuple[str, 
         f"  win {rate:6.1%} [{lo:5.1%}, {hi:5.1%}]"
         f"  Elo {elo(score):+5.0f} [{elo_lo:+5.0f}, {elo_hi:+5.0f}]"
         f"{check}  ({sum(g['seconds'] for g in games):.0f} s{f', {capped} capped' if capped else ''})"
-        f"\n{'':13}{_lengths(slug, games)}"
+        f"\n{'':13}{_lengths(slug, games)}{_campaigns(games)}"
     )
     return line, verdict
+
+
+def _campaigns(games: list[dict[str, Any]]) -> str:
+    """Hexenhalma: how often the first team is ahead over a whole campaign
+    (witches home, then rival witches put out, then steps to bring all home)."""
+    runs = [g["campaign"] for g in games if "campaign" in g]
+    if not runs:
+        return ""
+    ahead = sum(r["ahead"] > 0 for r in runs)
+    behind = sum(r["ahead"] < 0 for r in runs)
+    n = len(runs)
+    return (
+        f"\n{'':13}campaigns ahead {ahead}/{n} ({ahead / n:.0%}), behind {behind};"
+        f" per campaign {sum(r['home'] for r in runs) / n:+.1f} witches home,"
+        f" {sum(r['out'] for r in runs) / n:+.1f} rival witches put out,"
+        f" {sum(r['steps'] for r in runs) / n:+.1f} steps sooner all home"
+    )
 
 
 def _lengths(slug: str, games: list[dict[str, Any]]) -> str:

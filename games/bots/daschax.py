@@ -4,7 +4,12 @@ capture-first move ordering and a capture quiescence (RULES.md section 2).
 The evaluation counts material (a piece is worth more the more points it
 moves), threats (enemy pieces a piece could capture next turn, exact with
 blocking), facing (a front turned towards the nearest enemy) and closeness to
-the enemy, so that a side ahead goes and finishes the game.
+the enemy, so that a side ahead goes and finishes the game. Against a few
+pieces left (an endgame the side ahead has won) it also counts the fields
+those pieces could flee to that no piece of the side ahead covers: the net
+closes until a piece has nowhere safe to go. A bot that is ahead remembers the
+boards its own moves made and avoids making one again, so that it never turns
+a piece back and forth while the enemy escapes.
 
 Every variant is played: placement (a fixed template of the start row),
 turns with "move on after a capture" and "backward" steps. The bot never
@@ -33,11 +38,17 @@ from games.rules.daschax.tree import turn_actions
 
 VALUE = (0, 100, 180, 260)  # by points
 WIN = 1_000_000
+ENDGAME = 2  # enemy pieces at most: the side ahead hunts them with a net
+CLOSE_IN = 2  # per field between a hunter and the nearest enemy piece
+ESCAPE = 12  # per field an enemy piece could flee to unharmed
+TRAPPED = 60  # an enemy piece with no safe field left
+REPEAT = 60  # per earlier time a root move remakes a board the bot made
 # White's start row from column 0; Black's is its 180-degree rotation.
 TEMPLATE = "SMSLSMLSMS"
 LETTER_SIZE = {"S": 0, "M": 1, "L": 2}
 
 Board = list[Piece | None]
+Board_ = tuple[Piece | None, ...]  # a board as a key
 Move = tuple[int, tuple[str, ...]]  # (start cell, steps)
 Route = tuple[tuple[int, ...], tuple[str, ...]]  # fields crossed before the target, steps
 Reach = dict[int, tuple[Route, ...]]  # target field -> the ways to end a move there
@@ -105,12 +116,13 @@ class Level:
     cap: int  # an iteration past this many nodes is abandoned
     quiet: int  # quiescence depth (captures only)
     noise: int  # random jitter on root scores
+    net: bool = False  # the endgame terms: the net round a few pieces, no repeating
 
 
 LEVELS = {
     "easy": Level(depth=1, nodes=1_000, cap=3_000, quiet=0, noise=30),
     "medium": Level(depth=2, nodes=400, cap=700, quiet=2, noise=0),
-    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0),
+    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0, net=True),
 }
 
 
@@ -205,11 +217,53 @@ class Search:
             return self.ply - WIN
         material = sum(VALUE[p[1]] for _, p in mine) - sum(VALUE[p[1]] for _, p in theirs)
         # The side ahead closes in harder, so that won games get finished.
-        return (
+        score = (
             material
-            + self._side(mine, theirs, 2 if material > 0 else 1)
-            - self._side(theirs, mine, 2 if material < 0 else 1)
+            + self._side(mine, theirs, self.chase(material, theirs))
+            - self._side(theirs, mine, self.chase(-material, mine))
         )
+        if not self.level.net:
+            return score
+        if material > 0 and len(theirs) <= ENDGAME:
+            score += self._net(mine, theirs)
+        elif material < 0 and len(mine) <= ENDGAME:
+            score -= self._net(theirs, mine)
+        return score
+
+    @staticmethod
+    def chase(material: int, prey: list[tuple[int, Piece]]) -> int:
+        """How hard a side closes in: harder ahead, hardest on a few pieces left."""
+        if material <= 0:
+            return 1
+        return CLOSE_IN if len(prey) <= ENDGAME else 2
+
+    def covered(self, pieces: list[tuple[int, Piece]], fields: set[int]) -> set[int]:
+        """Those of ``fields`` one of ``pieces`` could end a move on next turn."""
+        board, out = self.board, set[int]()
+        for cell, p in pieces:
+            routes = reach(cell, p[2], p[1], self.backward)
+            for target in (routes.keys() & fields) - out:
+                if any(all(board[c] is None for c in crossed) for crossed, _ in routes[target]):
+                    out.add(target)
+        return out
+
+    def _net(self, hunters: list[tuple[int, Piece]], prey: list[tuple[int, Piece]]) -> int:
+        """The hunters' score for the net around the few ``prey`` pieces: fewer
+        fields they could flee to unharmed, and a piece with none is as good as
+        taken (it may stay and turn, so its own field counts too)."""
+        board, score = self.board, 0
+        for cell, p in prey:
+            fields = {cell}
+            for target, routes in reach(cell, p[2], p[1], self.backward).items():
+                if board[target] is None and any(
+                    all(board[c] is None for c in crossed) for crossed, _ in routes
+                ):
+                    fields.add(target)
+            safe = len(fields) - len(self.covered(hunters, fields))
+            score -= ESCAPE * safe
+            if safe == 0:
+                score += TRAPPED
+        return score
 
     def _side(
         self, mine: list[tuple[int, Piece]], theirs: list[tuple[int, Piece]], chase: int
@@ -290,9 +344,12 @@ class Search:
         self.table[key] = (depth, best, bound(best, start_alpha, beta), best_move)
         return best
 
-    def root(self, s: int, rng: random.Random) -> Move:
+    def root(self, s: int, rng: random.Random, made: dict[Board_, int] | None = None) -> Move:
+        """The move to play; ``made`` counts the boards this bot's earlier
+        moves made (a move remaking one is marked down while the bot is ahead)."""
         moves = sorted(self.moves(s))
         rng.shuffle(moves)  # ties fall by the seed
+        again = self.repeats(s, moves, made or {})
 
         def iteration(depth: int, best_move: Move, scored: list[tuple[int, Move]]) -> None:
             alpha = -2 * WIN
@@ -300,12 +357,28 @@ class Search:
                 changed = self.play(s, move)
                 score = -self.negamax(1 - s, depth - 1, -2 * WIN, -alpha)
                 self.undo(s, changed)
-                if self.level.noise and abs(score) < WIN // 2:
-                    score += rng.randrange(self.level.noise + 1)
+                if abs(score) < WIN // 2:
+                    score -= again.get(move, 0)
+                    if self.level.noise:
+                        score += rng.randrange(self.level.noise + 1)
                 scored.append((score, move))
                 alpha = max(alpha, score)
 
         return deepen(moves[0], self.level.depth, self.budget_spent, iteration)
+
+    def repeats(self, s: int, moves: list[Move], made: dict[Board_, int]) -> dict[Move, int]:
+        """The penalty per root move that remakes a board made before (only
+        for a side ahead: a side behind is glad of a repetition)."""
+        if not made or not self.level.net or self.evaluate(s) <= 0:
+            return {}
+        out = {}
+        for move in moves:
+            changed = self.play(s, move)
+            seen = made.get(tuple(self.board), 0)
+            self.undo(s, changed)
+            if seen:
+                out[move] = REPEAT * seen
+        return out
 
     def budget_spent(self) -> bool:
         return self.nodes >= self.level.nodes
@@ -331,12 +404,21 @@ def placement(state: DaschaxState, seat: int) -> Action:
 class DaschaxBot:
     def __init__(self, level: str) -> None:
         self.level = LEVELS[level]
+        # The boards this bot's moves made, per seat (its own history of views:
+        # the same view and history give the same choice).
+        self.made: tuple[dict[Board_, int], dict[Board_, int]] = ({}, {})
 
     def choose(self, state: Any, seat: int, *, seed: int) -> Action:
         if sum(state.to_place[0]) + sum(state.to_place[1]):
             return placement(state, seat)
         rng = view_rng("daschax", state, seat, seed)
-        start, steps = Search(state, self.level).root(seat, rng)
+        made = self.made[seat]
+        move = Search(state, self.level).root(seat, rng, made)
+        replay = Search(state, self.level)  # an aborted search leaves its board mid-line
+        replay.play(seat, move)
+        after = tuple(replay.board)
+        made[after] = made.get(after, 0) + 1
+        start, steps = move
         return {"type": "turn", "at": [start % COLS, start // COLS], "steps": list(steps)}
 
 

@@ -109,3 +109,63 @@ def test_unknown_level_is_a_lookup_error() -> None:
         get_bot("daschax", "grandmaster")
     with pytest.raises(LookupError):
         daschax.make("grandmaster")
+
+
+# Won endgames (issue 30): five pieces against a lone large one that flees. The
+# strong bot used to follow it round the board without ever closing the net
+# (the first position ran 200 plies and more without an end).
+ENDGAMES = [
+    [
+        (7, 1, "L", 0, "S"),
+        (6, 5, "M", 0, "NE"),
+        (1, 7, "S", 0, "S"),
+        (8, 3, "S", 0, "SE"),
+        (1, 6, "S", 0, "SW"),
+        (2, 6, "L", 1, "NW"),
+    ],
+    [
+        (3, 6, "L", 0, "SE"),
+        (3, 2, "M", 0, "NW"),
+        (1, 7, "S", 0, "N"),
+        (7, 2, "S", 0, "S"),
+        (1, 4, "S", 0, "SE"),
+        (7, 3, "L", 1, "SE"),
+    ],
+]
+
+
+@pytest.mark.parametrize("pieces", ENDGAMES)
+def test_strong_converts_a_won_endgame_against_medium(pieces: list[Any]) -> None:
+    state = position(pieces)
+    bots = (get_bot("daschax", "strong"), get_bot("daschax", "medium"))
+    for ply in range(60):  # 30 turns each
+        if RS.outcome(state) is not None:
+            break
+        seat = state.to_move
+        state, _ = RS.apply(state, seat, bots[seat].choose(state, seat, seed=ply))
+    assert RS.outcome(state) == {"winners": [0], "draw": False, "reason": "all pieces captured"}
+
+
+def test_strong_ahead_does_not_remake_a_board_it_made() -> None:
+    state = position([*ENDGAMES[0][:5], (2, 9, "L", 1, "N")])
+    bot = daschax.DaschaxBot("strong")
+    first = bot.choose(state, 0, seed=4)
+    # A fresh bot that remembers having made the board ``first`` makes
+    # something else; the same history gives the same choice.
+    again = daschax.DaschaxBot("strong")
+    again.made[0].update(bot.made[0])
+    other = again.choose(state, 0, seed=4)
+    assert other != first
+    RS.apply(state, 0, other)
+    twin = daschax.DaschaxBot("strong")
+    twin.made[0].update(bot.made[0])
+    assert twin.choose(state, 0, seed=4) == other
+
+
+def test_a_bot_behind_is_glad_of_a_repetition() -> None:
+    state = position([*ENDGAMES[0][:5], (2, 9, "L", 1, "N")], to_move=1)
+    bot = daschax.DaschaxBot("strong")
+    first = bot.choose(state, 1, seed=4)
+    again = daschax.DaschaxBot("strong")
+    again.made[1].update(bot.made[1])
+    assert again.choose(state, 1, seed=4) == first

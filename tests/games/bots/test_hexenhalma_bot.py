@@ -164,3 +164,20 @@ def test_get_bot_gives_every_seat_a_legal_action() -> None:
         bot = get_bot("hexenhalma", level)
         for seat in (0, 1):
             RS.apply(state, seat, bot.choose(state, seat, seed=1))
+
+
+def test_the_bench_campaign_figure_counts_home_then_put_out_then_steps() -> None:
+    from bench.bots import _campaign
+
+    def record(
+        teams: list[int], a: list[tuple[str, int]], b: list[tuple[str, int]]
+    ) -> dict[str, object]:
+        fates = [[{"fate": f, "step": n} for f, n in side] for side in (a, b)]
+        return {"teams": teams, "fates": fates, "params": {"max_steps": 20}}
+
+    level = record([1, 2], [("goal", 11), ("goal", 13)], [("goal", 12), ("goal", 12)])
+    assert _campaign([level], 1) == {"home": 0, "out": 0, "steps": -1, "ahead": -1}
+    assert _campaign([level], 2)["ahead"] == 1
+    banished = record([2, 1], [("goal", 9), ("out", 4)], [("goal", 15), ("goal", 15)])
+    # Seat 1 is the second team here: one witch more home, one rival put out.
+    assert _campaign([level, banished], 1) == {"home": 1, "out": 1, "steps": 4, "ahead": 1}
