@@ -64,8 +64,9 @@ SLICES = 10
 
 
 def player_by_name(username: Any) -> Any:
-    """The account named ``username``, else a 404 with a clear message."""
-    user = get_user_model().objects.filter(username=str(username)[:150], is_active=True).first()
+    """The account named ``username``, else a 404 with a clear message. A
+    closed account is found too: its games stay, its page says it is closed."""
+    user = get_user_model().objects.filter(username=str(username)[:150]).first()
     if user is None:
         raise GameError(
             "not_found",

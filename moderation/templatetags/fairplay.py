@@ -32,4 +32,5 @@ def completion(user: Any) -> dict[str, Any]:
 
 @register.filter
 def closed_account(user: Any) -> bool:
-    return Standing.objects.filter(user=user, closed=True).exists()
+    """Closed by a moderator, or a guest closed after its idle day."""
+    return not user.is_active or Standing.objects.filter(user=user, closed=True).exists()

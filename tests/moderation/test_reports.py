@@ -185,6 +185,8 @@ def test_warn_close_and_clear(world):
     assert web.get("/api/reports/").status_code in (401, 403)
     game.refresh_from_db()
     assert [s.user_id for s in game.seats.order_by("index")] == [a.pk, b.pk]  # games stay
+    page = client_for(a).get("/players/bob/")  # the name is shown as closed
+    assert page.status_code == 200 and b'data-testid="closed"' in page.content
     history = client.get(f"/api/moderation/reports/{Report.objects.get().pk}/").json()["history"]
     assert history["closed"] and [s["action"] for s in history["sanctions"]] == [
         "close",
