@@ -74,9 +74,10 @@ class Queue(APIView):
     permission_classes = [IsModerator]
 
     @extend_schema(
+        operation_id="moderation_reports_list",
         responses=answers(
             {200: inline_serializer("ReportQueue", {"items": serializers.ListField()})}
-        )
+        ),
     )
     def get(self, request: Request) -> Response:
         status = request.query_params.get("status", Report.Status.OPEN)

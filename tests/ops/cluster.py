@@ -27,8 +27,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from games.selectors import delta  # pure: no Django, no models
-
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / ".venv" / "bin"
 PYTHON = str(BIN / "python") if (BIN / "python").exists() else sys.executable
@@ -592,6 +590,10 @@ class GameClient:
             return frame["state"]
         if self.state is None or self.state["version"] != frame["version"] - 1:
             return None
+        # Here, not at the top: run as a script (setup), this file has no
+        # project on its path until main() adds it. delta is pure Python.
+        from games.selectors import delta
+
         try:
             view = delta.apply(self.state["view"], frame["view_patch"])
         except (KeyError, IndexError, TypeError, ValueError):
