@@ -133,6 +133,9 @@ async def test_an_unknown_game_is_refused(moves, game_id, code):
     with pytest.raises(GameError) as refused:
         await moves_on_loop.act(game_id=game_id, user=None, version=1, action=FIRST_MOVE)
     assert refused.value.code == code
+    # Let the pool the refusal opened finish connecting: a connection attempt
+    # still running when the test's loop closes keeps its teardown waiting.
+    await (await loop_pool.pool_for_this_loop()).wait()
 
 
 async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch):
