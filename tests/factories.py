@@ -130,3 +130,30 @@ def every_seat_moves(game: Game, *, seed: int = 0, limit: int = 200) -> Game:
         action = rs.random_action(rs.decode(game.state), seat, rng)
         game_act(game_id=game.pk, user=user, version=game.version, action=action)
     raise AssertionError("some seat never got to move")
+
+
+def hourly_rating_changes(user, games, before, after) -> None:
+    """A Halma correspondence rating change per game, an hour apart from 1000
+    days ago; ``before(n)`` and ``after(n)`` give the n-th change's ratings."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import RatingChange
+
+    start = timezone.now() - timedelta(days=1000)
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            user=user,
+            game=g,
+            ruleset="halma",
+            speed="correspondence",
+            place=1,
+            before=before(n),
+            after=after(n),
+            mu=25,
+            sigma=8,
+            created=start + timedelta(hours=n),
+        )
+        for n, g in enumerate(games)
+    )

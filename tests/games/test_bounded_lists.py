@@ -4,18 +4,15 @@ the bell keeps a bounded history."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
-from games.models import Game, Notification, Rating, RatingChange, Seat
+from games.models import Game, Notification, Rating, Seat
 from games.selectors import notifications as notification_reads
 from games.selectors import players, ratings
 from games.services import notifications
-from tests.factories import client_for, make_user
+from tests.factories import client_for, hourly_rating_changes, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -32,22 +29,7 @@ def finished_games(user, count: int) -> list[Game]:
 def test_the_chart_shows_the_newest_2000_changes_and_pages_back():
     ann = make_user()
     games = finished_games(ann, ratings.HISTORY_SIZE + 5)
-    start = timezone.now() - timedelta(days=1000)
-    RatingChange.objects.bulk_create(
-        RatingChange(
-            user=ann,
-            game=g,
-            ruleset="halma",
-            speed="correspondence",
-            place=1,
-            before=1500 + n,
-            after=1501 + n,
-            mu=25,
-            sigma=8,
-            created=start + timedelta(hours=n),
-        )
-        for n, g in enumerate(games)
-    )
+    hourly_rating_changes(ann, games, before=lambda n: 1500 + n, after=lambda n: 1501 + n)
     newest = ratings.history_of(ann)[("halma", "correspondence")]
     assert len(newest) == ratings.HISTORY_SIZE
     assert newest[-1]["game"] == games[-1].pk  # the latest game is on the chart

@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from frontend.charts import MAX_POINTS, rating_chart, thinned
-from games.models import Game, Rating, RatingChange, RemisRequest, Seat
+from games.models import Game, Rating, RemisRequest, Seat
 from games.selectors import remis as remis_reads
 from games.selectors import tables
-from tests.factories import client_for, make_user
+from tests.factories import client_for, hourly_rating_changes, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -41,22 +41,7 @@ def rated_player(changes: int):
         for _ in range(changes)
     )
     Seat.objects.bulk_create(Seat(game=g, index=0, user=ann) for g in games)
-    start = timezone.now() - timedelta(days=1000)
-    RatingChange.objects.bulk_create(
-        RatingChange(
-            user=ann,
-            game=g,
-            ruleset="halma",
-            speed="correspondence",
-            place=1,
-            before=1500 + n % 97,
-            after=1501 + n % 89,
-            mu=25,
-            sigma=8,
-            created=start + timedelta(hours=n),
-        )
-        for n, g in enumerate(games)
-    )
+    hourly_rating_changes(ann, games, before=lambda n: 1500 + n % 97, after=lambda n: 1501 + n % 89)
     Rating.objects.create(
         user=ann,
         ruleset="halma",
