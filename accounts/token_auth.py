@@ -28,6 +28,7 @@ class BadToken(exceptions.APIException):
     status_code = 401
     default_code = "bad_token"
 
+
 # URL names (games/api/urls.py) a ``play`` token may write to.
 PLAY_URLS = frozenset(
     {
@@ -50,7 +51,9 @@ PLAY_URLS = frozenset(
     }
 )
 # Only with a session or the account's own ``Token``: never with a personal token.
-ACCOUNT_URLS = frozenset({"api-token", "api-account-tokens", "api-account-token", "api-bot-upgrade"})
+ACCOUNT_URLS = frozenset(
+    {"api-token", "api-account-tokens", "api-account-token", "api-bot-upgrade"}
+)
 
 
 def bearer_secret(header: bytes) -> str | None:

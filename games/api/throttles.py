@@ -9,7 +9,6 @@ from rest_framework.throttling import ScopedRateThrottle
 from .. import ratelimit
 from ..addresses import request_key
 
-
 # A bot account (accounts/bot_upgrade.py) gets this fraction of each budget.
 BOT_SHARE = 4
 

@@ -74,9 +74,7 @@ urlpatterns = [
     path("vacation/", vacation.VacationView.as_view(), name="api-vacation"),
     path("token/", obtain_token, name="api-token"),
     path("account/tokens/", token_api.AccountTokens.as_view(), name="api-account-tokens"),
-    path(
-        "account/tokens/<int:pk>/", token_api.AccountToken.as_view(), name="api-account-token"
-    ),
+    path("account/tokens/<int:pk>/", token_api.AccountToken.as_view(), name="api-account-token"),
     path("account/bot/", token_api.BotUpgrade.as_view(), name="api-bot-upgrade"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # GET only: DRF's OPTIONS answer has no template for this HTML-only view (a
