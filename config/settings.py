@@ -270,6 +270,11 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
 # process renews its own every third of this): a killed process's sockets
 # free their places within it.
 SOCKET_COUNT_SECONDS = int(os.environ.get("SOCKET_COUNT_SECONDS", "90"))
+# API streams (games/realtime/stream_base.py): open at once per account and
+# per address (across processes), and the longest silence between lines.
+STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "8"))
+STREAMS_PER_ADDRESS = int(os.environ.get("STREAMS_PER_ADDRESS", "32"))
+STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", "10"))
 
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
