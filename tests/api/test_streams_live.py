@@ -25,8 +25,8 @@ pytestmark = [pytest.mark.live]
 
 class StreamTests(LiveApiTestCase):
     def test_a_challenge_its_game_the_moves_in_order_and_the_end(self):
-        alice, alice_token = self.person("alice")
-        botty, bot_token = self.person("botty", scopes=["read", "play"], bot=True)
+        _alice, alice_token = self.person("alice")
+        _botty, bot_token = self.person("botty", scopes=["read", "play"], bot=True)
         _carol, carol_token = self.person("carol", scopes=["read"])
         events = self.stream(bot_token, "/api/stream/events/")
         assert events.status == 200
@@ -77,7 +77,7 @@ class StreamTests(LiveApiTestCase):
         assert after.next() is None
 
     def test_hexenhalma_orders_reach_only_their_own_team(self):
-        gm, gm_token = self.person("gm")
+        _gm, gm_token = self.person("gm")
         _one, one_token = self.person("one")
         _two, two_token = self.person("two")
         _eve, eve_token = self.person("eve", scopes=["read"])
