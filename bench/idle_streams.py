@@ -68,7 +68,12 @@ async def hold_sockets(port: int, game: int, n: int, stop: asyncio.Event):
     async def one() -> None:
         url = f"ws://127.0.0.1:{port}/ws/game/{game}/"
         async with websockets.connect(
-            url, origin="http://127.0.0.1", max_size=None, open_timeout=120
+            # No protocol-level pings: the page's own ping every 10 s is the load.
+            url,
+            origin="http://127.0.0.1",
+            max_size=None,
+            open_timeout=120,
+            ping_interval=None,
         ) as ws:
             version = json.loads(await ws.recv())["state"]["version"]
             opened.append(1)

@@ -143,3 +143,19 @@ class StreamTests(LiveApiTestCase):
         assert page.get(self.live_server_url + "/accounts/settings/").status_code == 200
         self.addCleanup(page.close)
         return page
+
+    def test_refusals_through_daphne(self):
+        _user, reader = self.person("erin", scopes=["read"])
+        _user, player = self.person("fritz", scopes=["play"])
+        url = self.live_server_url
+        cases = [
+            ("bsp_unknown", "/api/stream/events/", 401, "bad_token"),
+            (player, "/api/stream/events/", 403, "scope"),
+            (reader, "/api/stream/games/999999/", 404, "not_found"),
+        ]
+        for secret, path, status, code in cases:
+            answer = self.api(secret).get(url + path, timeout=10)
+            assert (answer.status_code, answer.json()["code"]) == (status, code), path
+        posted = self.api(reader).post(url + "/api/stream/events/", timeout=10)
+        assert posted.status_code == 405
+        assert self.api(reader).get(url + "/api/stream/nothing/", timeout=10).status_code == 404
