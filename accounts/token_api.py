@@ -16,12 +16,12 @@ from . import tokens
 from .bot_upgrade import bot_upgrade
 
 
-class TokenIn(serializers.Serializer):
+class ApiTokenIn(serializers.Serializer):
     name = serializers.JSONField()
     scopes = serializers.JSONField(help_text='some of "read", "play", "challenge"')
 
 
-class TokenOut(serializers.Serializer):
+class ApiTokenOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     scopes = serializers.ListField(child=serializers.CharField())
@@ -30,15 +30,15 @@ class TokenOut(serializers.Serializer):
     last_used = serializers.DateTimeField(allow_null=True)
 
 
-class NewTokenOut(serializers.Serializer):
+class NewApiTokenOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     scopes = serializers.ListField(child=serializers.CharField())
     token = serializers.CharField(help_text="shown once: send as `Authorization: Bearer <token>`")
 
 
-class TokenListOut(serializers.Serializer):
-    items = TokenOut(many=True)
+class ApiTokenListOut(serializers.Serializer):
+    items = ApiTokenOut(many=True)
 
 
 class BotOut(serializers.Serializer):
@@ -50,13 +50,13 @@ class AccountTokens(APIView):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(responses=answers({200: TokenListOut}))
+    @extend_schema(responses=answers({200: ApiTokenListOut}))
     def get(self, request: Request) -> Response:
         return Response({"items": tokens.token_list(user=request.user)})
 
-    @extend_schema(request=TokenIn, responses=answers({201: NewTokenOut}))
+    @extend_schema(request=ApiTokenIn, responses=answers({201: NewApiTokenOut}))
     def post(self, request: Request) -> Response:
-        data = valid(TokenIn, request)
+        data = valid(ApiTokenIn, request)
         token, secret = tokens.token_create(user=request.user, **data)
         out = {"id": token.pk, "name": token.name, "scopes": token.scopes, "token": secret}
         return Response(out, status=201)
@@ -66,10 +66,11 @@ class AccountToken(APIView):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(responses=answers({204: None}))
+    @extend_schema(responses=answers({200: ApiTokenListOut}))
     def delete(self, request: Request, pk: int) -> Response:
+        """Revoke the token at once (its open streams end); the tokens left."""
         tokens.token_revoke(user=request.user, token_id=pk)
-        return Response(status=204)
+        return Response({"items": tokens.token_list(user=request.user)})
 
 
 class BotUpgrade(APIView):

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
@@ -108,3 +110,15 @@ def scope_message(needed: str | None) -> str:
     if needed is None:
         return _("A personal token cannot do this; use the site or your account's token.")
     return _("This token lacks the scope %(scope)s.") % {"scope": needed}
+
+
+class BearerScheme(OpenApiAuthenticationExtension):
+    """How the API schema (/api/schema/) describes personal tokens."""
+
+    target_class = "accounts.token_auth.BearerAuthentication"
+    name = "personalToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix=KEYWORD
+        )
