@@ -4,6 +4,7 @@ The fixed interface (ARCHITECTURE.md, "Bots")::
 
     bot = get_bot(slug, level)          # "easy" | "medium" | "strong"
     action = bot.choose(state, seat, seed=n)
+    bot.accepts_draw(state, seat)       # a draw offer: True when the game is dead
 
 Each game's module exposes ``make(level) -> Bot``; ``get_bot`` wraps that bot in
 ``Guarded`` so that a bot which raises or overruns its wall-clock cap still
@@ -28,16 +29,22 @@ _MAKERS = {
 
 SLUGS = tuple(_MAKERS)
 
-__all__ = ["LEVELS", "SLUGS", "Bot", "decide", "decide_or_report", "get_bot"]
+__all__ = ["LEVELS", "SLUGS", "Bot", "accepts_draw", "decide", "decide_or_report", "get_bot"]
 
 
-def get_bot(slug: str, level: str) -> Bot:
+def get_bot(slug: str, level: str) -> Guarded:
     """The bot for ``slug`` at ``level``; LookupError names what exists."""
     if slug not in _MAKERS:
         raise LookupError(f"No bot for game {slug!r}; games with bots: {', '.join(SLUGS)}.")
     if level not in LEVELS:
         raise LookupError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.")
     return Guarded(slug, level, _MAKERS[slug](level))
+
+
+def accepts_draw(slug: str, level: str, state: Any, seat: int) -> bool:
+    """Whether the ``level`` bot in ``seat`` accepts a draw offered to it: only
+    when its evaluation says the game is dead (default False)."""
+    return get_bot(slug, level).accepts_draw(state, seat)
 
 
 def decide(slug: str, level: str, encoded: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
