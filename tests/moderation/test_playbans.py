@@ -10,8 +10,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Game
-from games.models import Seat
+from games.models import Game, Seat
 from games.services.endings import game_abort, game_resign
 from games.services.play import game_act, game_timeout
 from lobby import services as lobby

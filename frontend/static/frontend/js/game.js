@@ -322,7 +322,7 @@ function render(event = null) {
   renderVacation($("vacation-note"), st, (a) => seatName(a.seat));
   renderBanner(st);
   // The board first: its describe() may use what render() learnt from the view.
-  if (st.view) board.render(st, { event, myTurn, pending: !!model.pending });
+  if (st.view) board.render(st, { event, myTurn, pending: !!model.pending, thinking: active ? botThinking(st) : null });
   renderMoves(event);
   renderAccess(st);
   document.title = `${myTurn ? "● " : ""}${document.title.replace(/^● /, "")}`;
