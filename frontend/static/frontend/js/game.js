@@ -28,6 +28,7 @@ const board = boardModule.createBoard($("board"), {
 const socket = new LiveSocket(() => `/ws/game/${gameId}/?since=${model.version}`, {
   onFrame,
   onStatus: showConnection,
+  onDead: requeueLost,
   ping: () => ({ type: "ping", game: gameId, version: model.version }),
 });
 window.__game = { model, socket }; // for debugging and end-to-end tests
@@ -202,17 +203,27 @@ function requestSync() {
 
 /** A move made while offline: sent after the reconnect, shown as pending till then. */
 let queued = null;
+/** The move last sent: while it waits for its answer, a dead socket may have lost it. */
+let sent = null;
 
 function act(action) {
   if (model.pending) return false;
   const ref = Math.random().toString(36).slice(2);
   const frame = { type: "act", game: gameId, version: model.version, action, ref };
   model.pending = ref;
+  sent = frame;
   if (!socket.send(frame)) {
     queued = frame;
     queueMicrotask(() => renderMoves());
   }
   return true;
+}
+
+/** The socket died silently: a move still unanswered waits for the reconnect. */
+function requeueLost() {
+  if (!sent || model.pending !== sent.ref || queued) return;
+  queued = sent;
+  renderMoves();
 }
 
 /** After a reconnect's hello: the queued move goes out if the game has not moved on. */
@@ -221,6 +232,8 @@ function sendQueued() {
   queued = null;
   if (!frame) return;
   const st = model.state;
+  // It did arrive before the link died: the next event is this seat's own.
+  if (st.version > frame.version && model.events.find((e) => e.version === frame.version + 1)?.seat === model.seat) return render();
   if (st.version === frame.version && st.status === "active" && st.to_act.includes(model.seat) && socket.send(frame)) {
     model.pending = frame.ref;
     return render();
