@@ -9,6 +9,7 @@ import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js
 import { bankText, renderVacation } from "./game-corr.js";
 import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
 import { applyPatch } from "./patch.js";
+import { clockText } from "./tables.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -435,6 +436,7 @@ function renderWaiting() {
   $("waiting").classList.toggle("closed", closed);
   $("board").hidden = waiting;
   if (!waiting) return;
+  $("waiting-clock").textContent = clockText(table.clock); // with its time bank, as the lobby names it
   $("waiting-seats").replaceChildren(
     ...table.seats.map((name, i) =>
       h("li", name ? "taken" : "free", [`${model.seats[i]?.name ?? i + 1}: `, ...nameWithBadge(name ?? gettext("free seat"), (table.bots || []).includes(i))]),
