@@ -36,7 +36,7 @@ class TcpProxy:
         self.dropped = 0  # connections closed by drop()
         self._stalled = threading.Event()
         self._held: list[socket.socket] = []  # connections accepted while stalled
-        self.first_swallowed: float | None = None  # when the browser's bytes first went nowhere
+        self.first_swallowed: float | None = None  # when the page's text frame first went nowhere
         self._thread = threading.Thread(target=self._accept_loop, name="tcp-proxy", daemon=True)
         self._thread.start()
 
@@ -132,7 +132,9 @@ class TcpProxy:
                 if not data:
                     break
                 if self._stalled.is_set():
-                    if outbound and self.first_swallowed is None:
+                    # The page's own frames only (websocket opcode 1, text): not the
+                    # browser's pong to the server's protocol-level ping.
+                    if outbound and self.first_swallowed is None and data[0] & 0x0F == 0x1:
                         self.first_swallowed = time.monotonic()
                     continue
                 dst.sendall(data)
