@@ -133,6 +133,7 @@ def game_resign(*, game_id: int, user: Visitor) -> int:
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
         event = leave_or_end(game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now)
+        playbans.resigned(game, seat, now)
         return event.version
 
 
@@ -270,7 +271,7 @@ def game_abort(*, game_id: int, user: Visitor) -> int:
         rs = get_ruleset(game.ruleset)
         result = ended(game, REASON_ABORTED, winners=[], player=player_name(game, seat))
         events = [{"type": "aborted", "seat": seat}]
-        playbans.record_offence(game, seat, "abort")
+        playbans.aborted(game, seat)
         return append_event(
             game,
             rs,
