@@ -24,8 +24,9 @@ from ..models import Game, Notification, Rematch, Seat
 from ..rules import get_ruleset
 from ..selectors.rematch import rematch_summary
 from ..selectors.seats import game_with_seats
+from ..store.rows import LockedGame
 from . import notifications
-from .guards import locked_game, seat_index
+from .guards import locked_game
 from .play import game_start
 from .relations import refuse_if_blocked
 
@@ -39,14 +40,14 @@ def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
     Saying yes twice changes nothing; after a decline a new offer starts over.
     """
     with transaction.atomic():
-        game, seat = _locked_finished(game_id, user)
+        locked, seat = _locked_finished(game_id, user)
+        game, holders = locked.game, locked.holders
         rematch, _ = Rematch.objects.get_or_create(game=game)
         if rematch.new_game_id is not None or seat in rematch.accepted:
             return rematch_summary(rematch) or {}
         # A rematch is a new table: a suspension or a realtime play-ban holds here too.
         refuse_if_suspended(user)
         refuse_if_playbanned(user, game.clock)
-        holders = game.seat_users
         refuse_if_blocked(user.pk, list(holders.values()))
         if any(uid is None for uid in holders.values()):
             raise GameError(
@@ -69,8 +70,8 @@ def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
 def rematch_decline(*, game_id: Any, user: Visitor) -> dict[str, Any]:
     """Decline the offer (or withdraw one's own): the offer ends for everyone."""
     with transaction.atomic():
-        game, seat = _locked_finished(game_id, user)
-        rematch = Rematch.objects.filter(game=game).first()
+        locked, seat = _locked_finished(game_id, user)
+        rematch = Rematch.objects.filter(game=locked.game).first()
         if rematch is None or rematch.new_game_id is not None or not rematch.accepted:
             raise GameError("no_rematch", gettext_noop("There is no rematch offer to decline."))
         rematch.accepted = []
@@ -79,12 +80,12 @@ def rematch_decline(*, game_id: Any, user: Visitor) -> dict[str, Any]:
         return _published(rematch)
 
 
-def _locked_finished(game_id: Any, user: Any) -> tuple[Game, int]:
-    """The finished game's row, locked, and the caller's seat in it."""
+def _locked_finished(game_id: Any, user: Any) -> tuple[LockedGame, int]:
+    """The finished game's row, locked (with its seats' holders), and the caller's seat in it."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to play."), status=403)
-    game = locked_game(game_id, user)
-    seat = seat_index(game, user)
+    locked = locked_game(game_id, user)
+    game, seat = locked.game, locked.seat
     if seat is None:
         raise GameError(
             "not_seated",
@@ -100,7 +101,7 @@ def _locked_finished(game_id: Any, user: Any) -> tuple[Game, int]:
         raise GameError(
             "not_finished", gettext_noop("A rematch can be offered once the game is over.")
         )
-    return game, seat
+    return locked, seat
 
 
 def _bot_seats(holders: dict[int, int | None]) -> list[int]:
