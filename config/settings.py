@@ -291,6 +291,8 @@ REST_FRAMEWORK = {
         # offers, rematch), joining tables, notifications read, remis requests.
         "writes": "60/min",
         "tables": "30/min",
+        # Creating tournaments, per user across processes (lobby/api.py).
+        "tournaments": os.environ.get("TOURNAMENT_RATE", "10/hour"),
         "acts": "300/min",
         "chat": "60/min",
         "push": "30/min",

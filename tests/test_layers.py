@@ -26,6 +26,7 @@ LAYERS = [
     (2, ("games.errors", "games.plain_json", "games.threads", "games.i18n", "games.reasons")),
     (2, ("games.redis_clients",)),
     (2, ("games.ratelimit",)),
+    (2, ("games.hooks",)),
     (2, ("games.addresses",)),
     (2, ("moderation.roles",)),
     (3, ("games.models", "accounts.models", "moderation.models", "lobby.models")),

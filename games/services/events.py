@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from .. import clocks, publish
+from .. import clocks, hooks, publish
 from ..models import (
     DUE_FIELDS,
     Event,
@@ -103,6 +103,8 @@ def store_event(
     notifications.after_game_event(game, before_to_act, event)
     event = rows.save_event(game, event, MUTABLE_FIELDS)
     ratings.rate_game(game, event)  # same transaction: the end and its ratings commit together
+    if game.is_over and lobby_changed:  # this event ended it (tournaments pair on)
+        hooks.game_over.send(sender=Game, game=game)
     publish.after_commit(partial(publish_after_commit, game, rs, state, event, lobby_changed))
     return event
 
