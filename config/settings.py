@@ -307,6 +307,8 @@ REST_FRAMEWORK = {
     # Anonymous clients are told apart by the address games/addresses.py
     # resolves (games/api/throttles.py, AddressIdent), not by DRF's get_ident.
 }
+# Finished games an account needs before it creates a tournament (docs/tournaments.md).
+TOURNAMENT_CREATOR_MIN_GAMES = int(os.environ.get("TOURNAMENT_CREATOR_MIN_GAMES", "0"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",
     "DESCRIPTION": "Tables, games and moves. See docs/protocol.md.",

@@ -35,14 +35,20 @@ def results(items: list[TournamentPairing]) -> list[Result]:
     ]
 
 
-def entrants(tournament: Tournament, ids: list[int]) -> list[Entrant]:
+def entrants(
+    tournament: Tournament, ids: list[int], before_round: int | None = None
+) -> list[Entrant]:
     """What the next round's pairing needs to know of each player in ``ids``
-    (in starting-rank order): score, opponents, bye, seats so far."""
+    (in starting-rank order): score, opponents, bye, seats so far (in the
+    rounds before ``before_round``, if given)."""
     score = dict.fromkeys(ids, 0.0)
     met: dict[int, set[int]] = {i: set() for i in ids}
     bye: set[int] = set()
     seats: dict[int, list[int]] = {i: [] for i in ids}
-    for p in pairings(tournament):
+    played = pairings(tournament)
+    if before_round is not None:
+        played = played.filter(round__lt=before_round)
+    for p in played:
         for seat, uid in enumerate(p.players):
             if uid not in score:
                 continue

@@ -85,7 +85,7 @@ def tournament_create(
 
 def refuse_without_games(user: Any) -> None:
     """A setting may ask creators for some finished games first (default 0)."""
-    needed = int(getattr(settings, "TOURNAMENT_CREATOR_MIN_GAMES", 0))
+    needed = settings.TOURNAMENT_CREATOR_MIN_GAMES
     if needed <= 0:
         return
     played = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).count()

@@ -263,3 +263,14 @@ def test_api_shapes_and_errors():
     assert api.get("/api/tournaments/?status=nope").status_code == 400
     assert api.get("/api/tournaments/999999/").status_code == 404
     assert client_for(None).post(f"/api/tournaments/{tid}/join/").status_code in (401, 403)
+
+
+def test_creating_needs_the_settings_finished_games_and_is_limited_per_user(settings):
+    creator = make_user()
+    settings.TOURNAMENT_CREATOR_MIN_GAMES = 1
+    assert code_of(lambda: swiss(creator)) == "too_few_games"
+    settings.TOURNAMENT_CREATOR_MIN_GAMES = 0
+    for _ in range(3):
+        swiss(creator)
+    assert code_of(lambda: swiss(creator)) == "too_many_tournaments"
+    assert Tournament.objects.count() == 3
