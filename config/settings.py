@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.odd_requests.NulBytesMiddleware",
+    # One write at a time per personal token (429 beyond).
+    "accounts.token_lock.TokenWriteLock",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -268,12 +270,19 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
 # process renews its own every third of this): a killed process's sockets
 # free their places within it.
 SOCKET_COUNT_SECONDS = int(os.environ.get("SOCKET_COUNT_SECONDS", "90"))
+# API streams (games/realtime/stream_base.py): open at once per account and
+# per address (across processes), and the longest silence between lines.
+STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "8"))
+STREAMS_PER_ADDRESS = int(os.environ.get("STREAMS_PER_ADDRESS", "32"))
+STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", "10"))
 
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        # Personal tokens with scopes (accounts/token_auth.py): "Authorization: Bearer".
+        "accounts.token_auth.BearerAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -459,7 +468,8 @@ CHAT_MAX_LENGTH = 500
 # Fair play (moderation/): reports per reporter, their text, play-bans.
 REPORT_RATE = (10, 86400)  # at most 10 reports a day per user
 REPORT_TEXT_MAX = 1000
-PLAYBAN_OFFENCES = (3, 24)  # this many realtime aborts or time-outs within these hours
+PLAYBAN_OFFENCES = (3, 24)  # this many realtime aborts, leaves or time-outs within these hours
+PLAYBAN_EARLY_MOVES = 3  # resigning before one's own third move counts as leaving
 PLAYBAN_FIRST_MINUTES = 15  # doubling with each ban of the last PLAYBAN_MEMORY_DAYS
 PLAYBAN_MAX_MINUTES = 1440
 PLAYBAN_MEMORY_DAYS = 7

@@ -24,7 +24,7 @@ from games.services import bot_accounts, notifications, ratings
 from games.services.guards import lock_user
 from games.services.play import game_start
 from games.services.relations import refuse_if_blocked
-from games.users import is_guest
+from games.users import is_bot, is_guest
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 if TYPE_CHECKING:
@@ -120,8 +120,8 @@ def table_create(
     refuse_if_suspended(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
-    if is_guest(host) and not for_bot and (bot is None or _clean_seat_count(rs, seat_count) > 2):
-        _refuse_guest(host)  # a guest's table is the guest against one bot
+    if is_guest(host) and not for_bot and bot is None:
+        _refuse_guest(host)  # a guest's table is the guest against the computer (full at once)
     if bot is not None:
         return _table_with_bots(
             host, rs, bot, options, seat_count, host_seat, challenge, clock, rated
@@ -133,6 +133,8 @@ def table_create(
     if isinstance(host_seat, bool) or not isinstance(host_seat, int) or not 0 <= host_seat < seats:
         raise GameError("bad_request", gettext_noop("Choose one of the table's seats."))
     opponent = _challenged_user(host, challenge)
+    if is_bot(host) or is_bot(opponent):
+        _refuse_rated_bot(rated)
     time_control = clocks.clean_clock(clock)
     refuse_if_playbanned(host, time_control)
     with transaction.atomic():
@@ -220,6 +222,8 @@ def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
     with transaction.atomic():
         game = _locked_open_table(game_id)
         refuse_if_playbanned(user, game.clock)
+        if is_bot(user):
+            _refuse_rated_bot(game.rated)
         seats = list(Seat.objects.filter(game=game).order_by("index"))
         if any(s.user_id == user.pk for s in seats):
             raise GameError("already_seated", gettext_noop("You already sit at this table."))
@@ -330,6 +334,12 @@ def quickplay(
     """
     _require_user(user)
     _refuse_guest(user)
+    if is_bot(user):
+        raise GameError(
+            "bot_account",
+            gettext_noop("Bot accounts do not enter quick play: accept challenges instead."),
+            status=403,
+        )
     rs = _check_ruleset(ruleset)
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)
@@ -416,13 +426,40 @@ def _table_with_bots(
             ruleset=rs.slug,
             options=options,
             seat_count=seat_count,
-            host_seat=host_seat,
+            host_seat=_playing_seat(rs, seat_count, host_seat),
             clock=clock,
             auto_start=True,
             rated=rated,  # a game with a bot is casual: never rated
             for_bot=True,  # ``bot`` seats it next
         )
-        return _seat_bot(Game.objects.select_for_update().get(pk=game.pk), level)
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _seat_game_master_bots(game, rs, level)
+        game = _seat_bot(game, level)
+        if is_guest(host) and game.status == Game.Status.OPEN:
+            _refuse_guest(host)  # a seat left for strangers: rolled back
+        return game
+
+
+def _playing_seat(rs: Any, seat_count: Any, host_seat: Any) -> Any:
+    """Playing the computer, "random" means a random side: never the seat that
+    runs the game (a Hexenhalma game master), which a bot takes instead."""
+    if host_seat != "random":
+        return host_seat
+    seats = _clean_seat_count(rs, seat_count)
+    players = [i for i in range(seats) if not rs.is_referee(i)]
+    return players[secrets.randbelow(len(players))]
+
+
+def _seat_game_master_bots(game: Game, rs: Any, level: str) -> None:
+    """A free seat that runs the game gets a bot, so one person can play the
+    computer at Hexenhalma (a game master and two teams). Its level does not
+    change how it runs rounds; it is another level's bot because one bot
+    account sits at a table once."""
+    free = Seat.objects.filter(game=game, user__isnull=True).values_list("index", flat=True)
+    master = next(lv for lv in bot_accounts.LEVELS if lv != level)
+    for index in free:
+        if rs.is_referee(index):
+            _seat_bot(game, master, index)
 
 
 def _bot_match(host: Any, rs: Any, levels: Any, options: Any, clock: Any) -> Game:
