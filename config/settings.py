@@ -300,6 +300,8 @@ REST_FRAMEWORK = {
         # offers, rematch), joining tables, notifications read, remis requests.
         "writes": "60/min",
         "tables": "30/min",
+        # Creating tournaments, per user across processes (lobby/api.py).
+        "tournaments": os.environ.get("TOURNAMENT_RATE", "10/hour"),
         "acts": "300/min",
         "chat": "60/min",
         "push": "30/min",
@@ -314,6 +316,8 @@ REST_FRAMEWORK = {
     # Anonymous clients are told apart by the address games/addresses.py
     # resolves (games/api/throttles.py, AddressIdent), not by DRF's get_ident.
 }
+# Finished games an account needs before it creates a tournament (docs/tournaments.md).
+TOURNAMENT_CREATOR_MIN_GAMES = int(os.environ.get("TOURNAMENT_CREATOR_MIN_GAMES", "0"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",
     "DESCRIPTION": "Tables, games and moves. See docs/protocol.md.",

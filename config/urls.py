@@ -8,6 +8,7 @@ from django.views.i18n import JavaScriptCatalog
 from accounts import views as account_pages
 from frontend import pwa
 from frontend import views as pages
+from lobby import urls as lobby_urls
 from moderation import urls as moderation_urls
 
 urlpatterns = [
@@ -27,7 +28,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include(moderation_urls.api_urls)),
+    path("api/", include(lobby_urls.api_urls)),
     *moderation_urls.pages,
+    *lobby_urls.pages,
     # Django's language switch, which also stores a logged-in user's choice.
     path("i18n/setlang/", account_pages.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend"]), name="javascript-catalog"),
