@@ -6,7 +6,7 @@ from django.views.defaults import page_not_found
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_pages
-from frontend import positions, pwa
+from frontend import embed, positions, pwa
 from frontend import views as pages
 from moderation import urls as moderation_urls
 
@@ -16,6 +16,7 @@ urlpatterns = [
     path("g/<int:game_id>/replay/", pages.replay_page, name="replay"),
     path("g/<int:game_id>/position.svg", positions.position_svg, name="position-svg"),
     path("g/<int:game_id>/position.png", positions.position_png, name="position-png"),
+    path("embed/<int:game_id>/", embed.embed_page, name="embed"),
     path("t/<str:code>/", pages.invite, name="invite"),
     path("my/games/", pages.my_games, name="my-games"),
     path("players/<str:username>/", pages.player_page, name="player"),

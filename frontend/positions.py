@@ -90,7 +90,8 @@ def _prepare(request: HttpRequest, game_id: int, kind: str) -> Picture:
         )
         picture.cached = caches[CACHE].get(picture.key)
         if picture.cached is None:
-            _spend(request, "picture_renders")
+            if kind == "png" or picture.version != game.version:
+                _spend(request, "picture_renders")  # rasterising, or walking a replay
             rs = get_ruleset(game.ruleset)
             view = spectator_view(game, None if version == game.version else version)
             title = gettext("%(game)s #%(id)s") % {"game": gettext(rs.title), "id": game.pk}

@@ -105,7 +105,7 @@ def _share_context(request, game: Game) -> dict:
     description = {
         Game.Status.ACTIVE: gettext("Live: %(players)s"),
         Game.Status.FINISHED: gettext("Finished: %(players)s"),
-    }.get(game.status, gettext("Players: %(players)s")) % {"players": " – ".join(players)}
+    }.get(game.status, gettext("Players: %(players)s")) % {"players": ", ".join(players)}
     if game.result:
         description += f" · {result_text(game.result)}"
     return {
