@@ -102,14 +102,16 @@ def test_drawings_are_throttled_per_address(settings):
             "picture_renders": "2/min",
         },
     }
-    game = started_game()
+    first, second, third = started_game(), started_game(), started_game()
     client = Client()
-    assert client.get(f"/g/{game.pk}/position.svg").status_code == 200
-    assert client.get(f"/g/{game.pk}/position.svg").status_code == 200  # cached: no drawing
-    assert client.get(f"/g/{game.pk}/position.png").status_code == 200
-    other = started_game()
-    refused = client.get(f"/g/{other.pk}/position.svg")
+    assert client.get(f"/g/{first.pk}/position.svg").status_code == 200  # cheap: not counted
+    assert client.get(f"/g/{first.pk}/position.png").status_code == 200
+    assert client.get(f"/g/{first.pk}/position.png").status_code == 200  # cached: no drawing
+    assert client.get(f"/g/{second.pk}/position.png").status_code == 200
+    refused = client.get(f"/g/{third.pk}/position.png")
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert refused.json()["code"] == "rate_limited"
+    assert Client(REMOTE_ADDR="10.1.2.3").get(f"/g/{third.pk}/position.png").status_code == 200
 
 
 def test_game_pages_carry_open_graph_tags():
