@@ -7,4 +7,5 @@ interface Window {
   /** The game page's model and socket, for debugging and the browser tests. */
   __game?: { model: object; socket: object };
   __embed?: { socket: object; version: () => number };
+  __tv?: { game: () => number | null };
 }
