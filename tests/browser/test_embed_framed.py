@@ -73,3 +73,30 @@ class EmbedFramed(BrowserLiveTestCase):
         refused = page.query_selector("#page").content_frame()
         self.assertFalse(refused.url.startswith(site), refused.url)
         self.assertEqual(self.page_errors, [])
+
+    def test_the_embed_box_copies_the_iframe_code_by_keyboard_at_phone_width(self):
+        ann, bob = self.users("ann", "bob")
+        game_id = started_table("halma", [ann, bob], seat_count=2)
+        page = self.new_page("embed-box", ann)
+        page.context.grant_permissions(
+            ["clipboard-read", "clipboard-write"], origin=self.live_server_url
+        )
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.goto(f"{self.live_server_url}/g/{game_id}/")
+        summary = page.locator("#share summary")
+        summary.focus()
+        page.keyboard.press("Enter")
+        code = page.locator("[data-testid=embed-code]")
+        code.wait_for()
+        page.locator("[data-testid=copy-embed]").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.getElementById('copy-embed-note').textContent !== ''"
+        )
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        self.assertEqual(copied, code.input_value())
+        self.assertIn(f"/embed/{game_id}/", copied)
+        self.assertLessEqual(page.evaluate("() => document.documentElement.scrollWidth"), 360)
+        page.locator("#share").scroll_into_view_if_needed()
+        self.shot(page, "embed-box-phone")
+        self.assertEqual(self.page_errors, [])
