@@ -11,7 +11,7 @@ import pytest
 
 from tests.factories import FIRST_MOVE
 
-from .helpers import BrowserLiveTestCase, play_scripted, started_table
+from .helpers import BrowserLiveTestCase, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -62,7 +62,10 @@ class EmbedFramed(BrowserLiveTestCase):
         self.assertIn("v=1", board.get_attribute("src"))
         self.shot(page, "embed-framed")
 
-        play_scripted(game_id, {0: ann}, [(0, FIRST_MOVE)])
+        white = self.new_page("embed-ann", ann)  # on the site: the server pushes the move
+        white.goto(f"{site}/g/{game_id}/")
+        self.wait_connected(white)
+        self.move(white, FIRST_MOVE["path"])
         frame.wait_for_function(
             "() => { const b = document.getElementById('embed-board');"
             " return b.src.endsWith('v=2') && b.complete && b.naturalWidth > 0; }"

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.services.endings import game_resign
 from tests.factories import FIRST_MOVE
 
-from .helpers import BrowserLiveTestCase, off_loop, play_scripted, started_table
+from .helpers import BrowserLiveTestCase, started_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -27,9 +26,17 @@ class TvFollows(BrowserLiveTestCase):
         page.wait_for_function(SHOWING, arg=newer)
         self.shot(page, "tv-featured")
 
-        play_scripted(newer, {0: ann}, [(0, FIRST_MOVE)])
+        # The players act on their own pages, so the server pushes the changes
+        # (a change made in this process would reach the page by its ping alone).
+        white = self.new_page("tv-ann", ann)
+        white.goto(f"{self.live_server_url}/g/{newer}/")
+        self.wait_connected(white)
+        self.move(white, FIRST_MOVE["path"])
         page.wait_for_function("() => document.getElementById('tv-board').dataset.version === '2'")
-        off_loop(game_resign, game_id=newer, user=bob)
+        black = self.new_page("tv-bob", bob)
+        black.goto(f"{self.live_server_url}/g/{newer}/")
+        self.wait_connected(black)
+        self.resign(black)
         page.wait_for_function(SHOWING, arg=older)
         self.assertIn(f"#{older}", page.locator("[data-testid=tv-link]").inner_text())
         self.shot(page, "tv-next")
