@@ -6,7 +6,7 @@ from django.views.defaults import page_not_found
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_pages
-from frontend import pwa
+from frontend import embed, positions, pwa, tv
 from frontend import views as pages
 from lobby import urls as lobby_urls
 from moderation import urls as moderation_urls
@@ -15,6 +15,13 @@ urlpatterns = [
     path("", pages.lobby, name="lobby"),
     path("g/<int:game_id>/", pages.game_page, name="game"),
     path("g/<int:game_id>/replay/", pages.replay_page, name="replay"),
+    path("g/<int:game_id>/position.svg", positions.position_svg, name="position-svg"),
+    path("g/<int:game_id>/position.png", positions.position_png, name="position-png"),
+    path("embed/<int:game_id>/", embed.embed_page, name="embed"),
+    path("tv/", tv.tv_page, name="tv"),
+    path("tv/featured/", tv.tv_featured, name="tv-featured"),
+    path("tv/<str:ruleset>/", tv.tv_page, name="tv-ruleset"),
+    path("tv/<str:ruleset>/featured/", tv.tv_featured, name="tv-ruleset-featured"),
     path("t/<str:code>/", pages.invite, name="invite"),
     path("my/games/", pages.my_games, name="my-games"),
     path("players/<str:username>/", pages.player_page, name="player"),
