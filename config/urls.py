@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
 from django.utils.translation import gettext
-from django.views.defaults import page_not_found
+from django.views.defaults import bad_request, page_not_found
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_pages
@@ -56,3 +56,16 @@ def _not_found(request, exception=None):
 
 
 handler404 = _not_found
+
+
+def _bad_request(request, exception=None):
+    """A request refused before any view (a NUL in the query): JSON for the API."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"code": "bad_request", "message": gettext("The request is malformed.")},
+            status=400,
+        )
+    return bad_request(request, exception)
+
+
+handler400 = _bad_request
