@@ -104,6 +104,7 @@ class TournamentList(APIView):
     throttle_scope = "tournaments"
 
     @extend_schema(
+        operation_id="tournaments_list",
         parameters=[OpenApiParameter("status", str, enum=list(Tournament.Status.values))],
         responses=answers({200: TournamentListOut}),
     )
