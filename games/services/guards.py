@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 from functools import wraps
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
@@ -22,13 +23,17 @@ from ..rules import get_ruleset
 from ..store import rows
 from ..store.constraints import broke
 
+if TYPE_CHECKING:
+    from ..users import Visitor
+
 log = logging.getLogger(__name__)
+Service = TypeVar("Service", bound=Callable[..., object])
 
 
-def parse_game_id(value: Any) -> int:
+def parse_game_id(value: object) -> int:
     """A game id from a client, or the error saying there is no such game."""
     try:
-        game_id = int(value)
+        game_id = int(value)  # type: ignore[call-overload]  # anything a client sent
     except (TypeError, ValueError):
         raise GameError("bad_request", gettext_noop("The game id must be a number.")) from None
     if not 0 < game_id < 2**63:
@@ -36,7 +41,7 @@ def parse_game_id(value: Any) -> int:
     return game_id
 
 
-def locked_game(game_id: Any, user: Any = None) -> Game:
+def locked_game(game_id: object, user: Visitor | None = None) -> Game:
     """The game row, locked; with ``user`` also their seat (``my_seat``) in the same query."""
     game = rows.lock_game(parse_game_id(game_id), user_id_of(user))
     if game is None:
@@ -44,11 +49,11 @@ def locked_game(game_id: Any, user: Any = None) -> Game:
     return game
 
 
-def user_id_of(user: Any) -> int | None:
+def user_id_of(user: Visitor | None) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-def seat_index(game: Game, user: Any) -> int | None:
+def seat_index(game: Game, user: Visitor | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     if hasattr(game, "my_seat"):
@@ -56,7 +61,7 @@ def seat_index(game: Game, user: Any) -> int | None:
     return Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
 
 
-def require_json_object(action: Any) -> None:
+def require_json_object(action: object) -> None:
     """An action must be a plain JSON object (no NaN, nothing a database refuses)."""
     if not isinstance(action, dict):
         raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
@@ -69,7 +74,7 @@ def require_json_object(action: Any) -> None:
         raise GameError("bad_request", found)
 
 
-def conflicts_are_stale(service):
+def conflicts_are_stale(service: Service) -> Service:
     """The unique (game, version) constraint is the last line of defence: a
     conflict there means someone else moved first, never a server error. Any
     other constraint is no stale version: a clear "conflict", and logged."""
@@ -86,7 +91,7 @@ def conflicts_are_stale(service):
                     gettext_noop("That clashed with another change made at the same moment."),
                     status=409,
                 ) from None
-            current = Game.objects.filter(pk=kwargs.get("game_id")).values_list(
+            current = Game.objects.filter(pk=kwargs.get("game_id", 0)).values_list(
                 "version", flat=True
             )
             raise GameError(
@@ -95,7 +100,7 @@ def conflicts_are_stale(service):
                 version=current.first(),
             ) from None
 
-    return wrapper
+    return cast("Service", wrapper)
 
 
 def require_active(game: Game) -> None:
@@ -107,7 +112,7 @@ def require_active(game: Game) -> None:
         raise GameError("game_over", gettext_noop("This game is over."), version=game.version)
 
 
-def require_seat(game: Game, user: Any) -> int:
+def require_seat(game: Game, user: Visitor | None) -> int:
     if user is None or not user.is_authenticated:
         raise GameError(
             "login_required", gettext_noop("Log in to play."), status=403, version=game.version
@@ -124,14 +129,14 @@ def require_seat(game: Game, user: Any) -> int:
     return seat
 
 
-def check_act_input(version: Any, action: Any) -> None:
+def check_act_input(version: object, action: object) -> None:
     """What an act frame must carry before any game is read."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError("bad_request", gettext_noop("The version must be a whole number."))
     require_json_object(action)
 
 
-def locked_seat(game_id: Any, user: Any) -> tuple[Game, int]:
+def locked_seat(game_id: object, user: Visitor | None) -> tuple[Game, int]:
     """The running game's row, locked, and the caller's seat in it: what every
     seat's own command (resign, draw offers, abort, remis) checks first."""
     game = locked_game(game_id, user)
@@ -140,7 +145,7 @@ def locked_seat(game_id: Any, user: Any) -> tuple[Game, int]:
     return game, seat
 
 
-def locked_player_seat(game_id: Any, user: Any) -> tuple[Game, int]:
+def locked_player_seat(game_id: object, user: Visitor | None) -> tuple[Game, int]:
     """``locked_seat`` for the commands only players have (resign, draws,
     abort): a seat that runs the game (a game master) is refused."""
     game, seat = locked_seat(game_id, user)

@@ -47,10 +47,12 @@ def import_queue() -> Outbox:
     )
 
 
-def import_enqueue(*, user: Visitor, data: Any) -> ImportJob:
+def import_enqueue(*, user: Visitor, data: object) -> ImportJob:
     """Queue an export for its replay once its header is sound (else the
     error now, nothing stored); a user has a few imports waiting at most."""
     game_import.check_export(user=user, data=data)
+    if not user.is_authenticated:  # refused by check_export already; narrows the type
+        raise AssertionError("check_export refuses anonymous callers")
     with transaction.atomic():
         lock_user(user.pk)  # two requests at once cannot both count the same waiting jobs
         waiting = ImportJob.objects.filter(user=user, status=ImportJob.Status.PENDING).count()
