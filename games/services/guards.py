@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
-from functools import wraps
 from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.contrib.auth import get_user_model
