@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import Any, NamedTuple
+from collections.abc import Collection
+from typing import Any, NamedTuple, cast
 
 from django.conf import settings
 from django.db import models
@@ -132,7 +133,7 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk} ({self.status})"
 
-    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         """Derive the due columns whenever what they depend on is saved."""
         fields = kwargs.get("update_fields")
         if fields is None or DUE_SOURCES.intersection(fields):
@@ -158,13 +159,22 @@ class Game(models.Model):
         self.offer_due = min(map(_parse_time, until)) if running and until else None
 
     @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Game:
-        game = super().from_db(db, field_names, values)
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> Game:
+        game = super().from_db(db, field_names, values, **kwargs)
         # The row as read (under the lock: the version before the next event):
         # each seat's view delta in the event frame starts from it.
         if {"version", "state", "bots", "status"} <= set(field_names):
             game.as_read = AsRead(game.version, game.state, dict(game.bots or {}), game.status)
         return game
+
+    @property
+    def started_state(self) -> dict[str, Any]:
+        """The stored state of a game that has started (an open table has none yet)."""
+        if self.state is None:
+            raise ValueError(f"game {self.pk} has not started: it has no state")
+        return cast("dict[str, Any]", self.state)
 
     @property
     def is_over(self) -> bool:

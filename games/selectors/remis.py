@@ -145,7 +145,7 @@ def deadlock_position(request: RemisRequest) -> dict[str, Any] | None:
     if game.state is None:
         return None
     rs = get_ruleset(game.ruleset)
-    view = rs.view(rs.decode(game.state), None)
+    view = rs.view(rs.decode(game.started_state), None)
     pieces = view.get("pieces") if isinstance(view, dict) else None
     if not isinstance(pieces, list):
         return None

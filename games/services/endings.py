@@ -55,7 +55,7 @@ def leave_or_end(
         )
         if offered is not None:
             return offered
-    state = rs.decode(game.state)
+    state = rs.decode(game.started_state)
     events: list[dict[str, Any]] = [*(before or []), {"type": event_type, "seat": seat}]
     player = player_name(game, seat)
     remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
@@ -114,7 +114,7 @@ def end_without_people(
     return append_event(
         game,
         rs,
-        rs.decode(game.state),
+        rs.decode(game.started_state),
         seat=seat,
         kind=Event.Kind.END,
         events=events,
@@ -175,7 +175,7 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
                 version=game.version,
             )
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
+        state = rs.decode(game.started_state)
         offers = sorted({*game.draw_offers, seat})
         if offers == remaining_seats(game):
             result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
@@ -218,7 +218,12 @@ def game_decline_draw(*, game_id: int, user: Visitor) -> int:
         game.draw_offers = []
         events = [{"type": "draw_declined", "seat": seat}]
         return append_event(
-            game, rs, rs.decode(game.state), seat=seat, kind=Event.Kind.DRAW_DECLINE, events=events
+            game,
+            rs,
+            rs.decode(game.started_state),
+            seat=seat,
+            kind=Event.Kind.DRAW_DECLINE,
+            events=events,
         ).version
 
 
@@ -251,7 +256,7 @@ def game_abort(*, game_id: int, user: Visitor) -> int:
         return append_event(
             game,
             rs,
-            rs.decode(game.state),
+            rs.decode(game.started_state),
             seat=seat,
             kind=Event.Kind.END,
             events=events,

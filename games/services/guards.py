@@ -61,7 +61,7 @@ def seat_index(game: Game, user: Visitor | None) -> int | None:
     return Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
 
 
-def require_json_object(action: object) -> None:
+def require_json_object(action: object) -> dict[str, Any]:
     """An action must be a plain JSON object (no NaN, nothing a database refuses)."""
     if not isinstance(action, dict):
         raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
@@ -72,6 +72,7 @@ def require_json_object(action: object) -> None:
     found = plain_json.problem(action)
     if found:
         raise GameError("bad_request", found)
+    return action
 
 
 def conflicts_are_stale(service: Service) -> Service:
@@ -129,11 +130,11 @@ def require_seat(game: Game, user: Visitor | None) -> int:
     return seat
 
 
-def check_act_input(version: object, action: object) -> None:
-    """What an act frame must carry before any game is read."""
+def check_act_input(version: object, action: object) -> tuple[int, dict[str, Any]]:
+    """What an act frame must carry before any game is read: the version and action, checked."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError("bad_request", gettext_noop("The version must be a whole number."))
-    require_json_object(action)
+    return version, require_json_object(action)
 
 
 def locked_seat(game_id: object, user: Visitor | None) -> tuple[Game, int]:

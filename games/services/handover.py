@@ -81,7 +81,7 @@ def offer_leave(
     return append_event(
         game,
         rs,
-        rs.decode(game.state),
+        rs.decode(game.started_state),
         seat=seat,
         kind=Event.Kind.HANDOVER,
         events=items,
@@ -189,7 +189,7 @@ def game_handover_agree(*, game_id: int, user: Visitor, seat: Any) -> int:
         return append_event(
             game,
             rs,
-            rs.decode(game.state),
+            rs.decode(game.started_state),
             seat=voter,
             kind=Event.Kind.HANDOVER,
             events=[item],

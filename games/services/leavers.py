@@ -58,7 +58,12 @@ def game_handover_decline(*, game_id: int, user: Visitor, seat: Any) -> int:
             game.handovers = {k: v for k, v in game.handovers.items() if k != str(target)}
             rs = get_ruleset(game.ruleset)
             return append_event(
-                game, rs, rs.decode(game.state), seat=voter, kind=Event.Kind.HANDOVER, events=[item]
+                game,
+                rs,
+                rs.decode(game.started_state),
+                seat=voter,
+                kind=Event.Kind.HANDOVER,
+                events=[item],
             ).version
         return apply_leave(game, target, item, timezone.now()).version
 

@@ -51,7 +51,7 @@ def apply_action(
     game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
 ) -> tuple[dict[str, Any], Any, list]:
     """The ruleset's normalised action (what is stored), the new state and its events."""
-    state = rs.decode(game.state)
+    state = rs.decode(game.started_state)
     try:
         action = rs.normalize_action(state, seat, action)
         return action, *rs.apply(state, seat, action)
@@ -97,7 +97,7 @@ def decide_seat_act(
             version=game.version,
         )
     rs = get_ruleset(game.ruleset)
-    if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
+    if seat not in game.to_act and not rs.may_act(rs.decode(game.started_state), seat):
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
     action, new_state, events = apply_action(game, rs, seat, action)
     game.draw_offers = []
@@ -137,7 +137,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         if game is None or game.paused:
             return None
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
+        state = rs.decode(game.started_state)
         if game.timer == "work":
             return do_work(game, rs, state, now).version
         if game.timer == "vacation":

@@ -96,7 +96,7 @@ def remis_request(
         game, seat = locked_seat(game_id, user)
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
-        refusal = remis_refusal(game, rs, rs.decode(game.state), seat, kind, now)
+        refusal = remis_refusal(game, rs, rs.decode(game.started_state), seat, kind, now)
         if refusal is not None:
             raise refusal
         states = history(game, rs)
@@ -203,7 +203,7 @@ def remis_decide(
         if request.status != RemisRequest.Status.PENDING or game.is_over:
             raise _bad("already_decided", gettext_noop("This request has already been decided."))
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
+        state = rs.decode(game.started_state)
         now = timezone.now()
         request.status = RemisRequest.Status.APPROVED if approve else RemisRequest.Status.REJECTED
         request.decided_by, request.decided, request.decision_reason = admin, now, reason

@@ -176,7 +176,7 @@ def _mark(game: Game, seat: int, entry: dict[str, Any] | None, now: datetime) ->
     """Put ``seat`` away (``entry``) or back (None), as a versioned event that
     open pages receive; the clocks are charged up to ``now`` first."""
     rs = get_ruleset(game.ruleset)
-    state = rs.decode(game.state)
+    state = rs.decode(game.started_state)
     if not game.paused:
         clocks.charge(game, now)  # the time before the change counts as it ran
     away = dict(game.away or {})
