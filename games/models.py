@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
 from collections.abc import Collection
+from datetime import datetime
 from typing import Any, NamedTuple, cast
 
 from django.conf import settings

@@ -21,6 +21,7 @@ from games import publish, ratelimit
 from games.errors import GameError
 from games.models import Game, Notification
 from games.services.notifications import notify
+from games.users import is_bot
 
 from . import refunds, roles, selectors
 from .models import Report, Sanction, Standing
@@ -44,7 +45,7 @@ def file_report(
     target = selectors.user_named(username)
     if target.pk == reporter.pk:
         raise GameError("bad_request", gettext_noop("You cannot report yourself."))
-    if target.is_bot:
+    if is_bot(target):
         raise GameError("bad_request", gettext_noop("Bots cannot be reported."))
     if reason not in PERSON_REASONS:
         raise GameError(

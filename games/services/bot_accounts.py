@@ -14,6 +14,7 @@ from django.utils.translation import gettext_noop
 
 from ..bots import LEVELS, get_bot
 from ..errors import GameError
+from ..users import is_bot
 
 BOT_PREFIX = "bot-"
 
@@ -50,7 +51,7 @@ def bot_user(slug: str, level: str) -> Any:
         username=bot_username(slug, level),
         defaults={"is_bot": True, "password": make_password(None)},
     )
-    if not user.is_bot:  # a person took the name before bots existed
+    if not is_bot(user):  # a person took the name before bots existed
         raise GameError(
             "bad_bot", gettext_noop("The %(name)s account is not a bot."), name=user.username
         )

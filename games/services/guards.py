@@ -22,6 +22,7 @@ from ..models import (
 from ..rules import get_ruleset
 from ..store import rows
 from ..store.constraints import broke
+from ..users import is_bot
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -160,7 +161,7 @@ def locked_player_seat(game_id: object, user: Visitor | None) -> tuple[Game, int
             status=403,
             version=game.version,
         )
-    if str(seat) in game.bots and not getattr(user, "is_bot", False):
+    if str(seat) in game.bots and not is_bot(user):
         # Handed to a bot (services/handover.py): the bot plays it to the end.
         raise GameError(
             "handed_over",
