@@ -17,7 +17,7 @@ from games import clocks, publish
 from games.errors import GameError
 from games.models import Game, Notification, Seat
 from games.reasons import REASON_CLOSED, REASON_DECLINED
-from games.rules import RULESETS, InvalidOptions, get_ruleset
+from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
@@ -42,20 +42,20 @@ def _publish(game_id: int) -> None:
     publish.publish_table(game_with_seats(game_id))
 
 
-def _check_ruleset(slug: Any):
+def _check_ruleset(slug: object) -> Ruleset:
     if not isinstance(slug, str) or slug not in RULESETS:
         raise GameError("bad_request", gettext_noop("Unknown game: %(slug)s."), slug=str(slug)[:40])
     return get_ruleset(slug)
 
 
-def _clean_options(rs: Any, options: Any) -> dict[str, Any]:
+def _clean_options(rs: Ruleset, options: Any) -> dict[str, Any]:
     try:
         return rs.validate_options(options if options is not None else {})
     except InvalidOptions as exc:
         raise GameError("bad_options", exc.template, **exc.params) from None
 
 
-def _clean_seat_count(rs: Any, seat_count: Any) -> int:
+def _clean_seat_count(rs: Ruleset, seat_count: object) -> int:
     if seat_count is None:
         return rs.min_seats
     if isinstance(seat_count, bool) or not isinstance(seat_count, int):
@@ -279,13 +279,14 @@ def table_decline(*, game_id: int, user: Visitor) -> Game:
             )
         _close_table(game, REASON_DECLINED, user)
         _publish_after_commit(game.pk)
-        publish.after_commit(
-            partial(
-                publish.publish_to_user,
-                game.host_id,
-                {"kind": "declined", "game": game.pk, "from": user.username},
+        if game.host_id is not None:  # an open table's host (SET_NULL only once deleted)
+            publish.after_commit(
+                partial(
+                    publish.publish_to_user,
+                    game.host_id,
+                    {"kind": "declined", "game": game.pk, "from": user.username},
+                )
             )
-        )
     return game
 
 

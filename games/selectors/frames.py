@@ -215,7 +215,7 @@ def current_version(game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
-def ping_states(game_ids: list[int]) -> dict[int, PingState]:
+def ping_states(game_ids: list[int]) -> dict[int, dict[str, Any]]:
     """``ping_state`` for many games in one query (a process's batched check)."""
     rows = (
         Game.objects.filter(pk__in=game_ids)

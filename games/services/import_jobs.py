@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -88,14 +88,16 @@ def run_one(job_id: int, lease: datetime) -> int:
     if transaction.get_autocommit():  # not inside a caller's transaction (a test's)
         close_old_connections()  # the replay holds no connection: back to the pool
     try:
-        checked = game_import.replay_export(data, cpu_seconds=settings.IMPORT_CPU_SECONDS)
+        # A job keeps its export until it is decided (then ``data`` is cleared).
+        export = cast("dict[str, Any]", data)
+        checked = game_import.replay_export(export, cpu_seconds=settings.IMPORT_CPU_SECONDS)
     except GameError as exc:
         return _decide(job_id, lease, error=exc)
     except Exception:  # a bug the log shows: the same every time, so no retry
         log.exception("replaying import %s failed", job_id)
         return _decide(job_id, lease, error=_broken())
     finally:
-        del data
+        del data, export
     return _decide(job_id, lease, checked=checked)
 
 
@@ -124,6 +126,7 @@ def _decide(
         job.game = game_import.store_game(user_id=job.user_id, checked=checked)
         job.status = ImportJob.Status.DONE
     else:
+        assert error is not None  # a decision carries one or the other
         job.error = {"code": error.code, "template": error.template, "params": error.params}
         job.status = ImportJob.Status.FAILED
     job.save(update_fields=["data", "due", "decided", "game", "error", "status"])

@@ -143,6 +143,7 @@ def rate_game(game: Game, event: Event) -> None:
     users = {
         s.index: s.user
         for s in Seat.objects.filter(game=game, user__isnull=False).select_related("user")
+        if s.user is not None  # the query's filter: for the type checker
     }
     seated = {i: u for i, u in users.items() if not rs.is_referee(i)}  # a game master: unrated
     if len(seated) < 2 or not counts_as_rated(game.rated, users.values()):
