@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -38,7 +39,7 @@ def leave_or_end(
     *,
     reason: str,
     event_type: str,
-    now,
+    now: datetime,
     offer: bool = True,
     before: list[dict[str, Any]] | None = None,
     paused: bool | None = None,
@@ -94,7 +95,7 @@ def end_without_people(
     remaining: list[int],
     *,
     reason: str,
-    now,
+    now: datetime,
 ) -> Event:
     """The last person left: bots would play on for nobody, so the game ends
     now; aborted if nobody moved yet, else the leaver ranks last and the

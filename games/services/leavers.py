@@ -98,7 +98,7 @@ def expire_one(*, game_id: int, seat: int, now: datetime) -> int:
             .first()
         )
         offer = game.handovers.get(str(seat)) if game is not None else None
-        if not offer or "leave" not in offer or offer.get("move") is not None:
+        if game is None or not offer or "leave" not in offer or offer.get("move") is not None:
             return 0
         if datetime.fromisoformat(offer["leave"]["until"]) > now:
             return 0

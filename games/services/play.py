@@ -22,6 +22,7 @@ from ..models import (
 )
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
+from ..rules.base import LongWork, implements
 from . import followers, handover, replay_checkpoints, vacation
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
@@ -174,6 +175,7 @@ def do_work(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
     """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
     its records (match traces) are kept outside the state, and so is the
     state after it, so that replays never redo the work."""
+    assert implements(rs, LongWork)  # the sweeper calls this once the work is due
     state, events, records = rs.do_work(state)
     event = append_event(game, rs, state, seat=None, kind=Event.Kind.WORK, events=events, now=now)
     MatchRecord.objects.bulk_create(

@@ -28,20 +28,23 @@ from .play import game_start
 from .relations import refuse_if_blocked
 
 if TYPE_CHECKING:
+    from accounts.models import User
+
     from ..users import Visitor
 
 
-def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
+def rematch_offer(*, game_id: object, user: Visitor) -> dict[str, Any]:
     """Offer a rematch, or accept the one offered; the last yes opens the new game.
 
     Saying yes twice changes nothing; after a decline a new offer starts over.
     """
+    user = _signed_in(user)
     with transaction.atomic():
         game, seat = _locked_finished(game_id, user)
         rematch, _ = Rematch.objects.get_or_create(game=game)
         if rematch.new_game_id is not None or seat in rematch.accepted:
             return rematch_summary(rematch) or {}
-        holders = game.seat_users
+        holders: dict[int, int | None] = game.seat_users  # type: ignore[attr-defined]
         refuse_if_blocked(user.pk, list(holders.values()))
         if any(uid is None for uid in holders.values()):
             raise GameError(
@@ -61,8 +64,9 @@ def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
         return _published(rematch)
 
 
-def rematch_decline(*, game_id: Any, user: Visitor) -> dict[str, Any]:
+def rematch_decline(*, game_id: object, user: Visitor) -> dict[str, Any]:
     """Decline the offer (or withdraw one's own): the offer ends for everyone."""
+    user = _signed_in(user)
     with transaction.atomic():
         game, seat = _locked_finished(game_id, user)
         rematch = Rematch.objects.filter(game=game).first()
@@ -74,10 +78,14 @@ def rematch_decline(*, game_id: Any, user: Visitor) -> dict[str, Any]:
         return _published(rematch)
 
 
-def _locked_finished(game_id: Any, user: Any) -> tuple[Game, int]:
-    """The finished game's row, locked, and the caller's seat in it."""
-    if user is None or not user.is_authenticated:
+def _signed_in(user: Visitor) -> User:
+    if not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to play."), status=403)
+    return user
+
+
+def _locked_finished(game_id: object, user: User) -> tuple[Game, int]:
+    """The finished game's row, locked, and the caller's seat in it."""
     game = locked_game(game_id, user)
     seat = seat_index(game, user)
     if seat is None:
@@ -149,7 +157,9 @@ def _publish_table(game_id: int) -> None:
     publish.publish_table(game_with_seats(game_id))
 
 
-def _notify_offer(game: Game, holders: dict[int, int | None], accepted: list[int], name: str):
+def _notify_offer(
+    game: Game, holders: dict[int, int | None], accepted: list[int], name: str
+) -> None:
     """The others hear of the offer in their notifications (a challenge),
     so that it waits for them when they have left the page; once per game
     (an offer withdrawn and made again renews that notification)."""
