@@ -5,12 +5,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Collection
 from datetime import datetime
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, NotRequired, TypedDict, cast
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from .rules.base import Outcome
 
 
 def new_seed() -> int:
@@ -19,6 +21,18 @@ def new_seed() -> int:
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+class SeatHandedOver(TypedDict):
+    seat: int
+    move: int  # the bot plays from this move on
+
+
+class GameResult(Outcome):
+    """What ``Game.result`` holds: the rules' outcome (or the platform's, for a
+    resignation, a time-out, a draw or an abort), naming the seats a bot took over."""
+
+    handovers: NotRequired[list[SeatHandedOver]]
 
 
 class AsRead(NamedTuple):

@@ -81,7 +81,7 @@ class RedisCounts:
         now, ttl = time.time(), settings.SOCKET_COUNT_SECONDS
         script = self.redis.on_loop().register_script(CLAIM)
         try:
-            args = [now, cap, now + ttl, socket, ttl]
+            args: list[float | str] = [now, cap, now + ttl, socket, ttl]
             claimed = await script(keys=[self.key(address)], args=args)
         except (redis.RedisError, OSError):
             # A cap is not worth refusing everybody; each socket's own limits hold.

@@ -15,12 +15,14 @@ from ..models import (
     DUE_FIELDS,
     Event,
     Game,
+    GameResult,
     RemisRequest,
     Seat,
+    SeatHandedOver,
 )
 from ..reasons import REASON_ENDED_EARLY
 from ..rules import Ruleset
-from ..rules.base import RemisQueue, implements
+from ..rules.base import Outcome, RemisQueue, implements
 from ..selectors.replays import request_build
 from ..selectors.seats import game_with_seats
 from ..store import rows
@@ -56,8 +58,8 @@ MUTABLE_FIELDS = [
 
 
 def ended(
-    game: Game, reason: str, *, winners: list[int], draw: bool = False, **params: Any
-) -> dict:
+    game: Game, reason: str, *, winners: list[int], draw: bool = False, **params: object
+) -> Outcome:
     return {"winners": winners, "draw": draw, "reason": reason, "reason_params": params}
 
 
@@ -134,7 +136,7 @@ def next_event(
     kind: str,
     action: dict[str, Any] | None = None,
     events: list[dict[str, Any]] | None = None,
-    result: dict[str, Any] | None = None,
+    result: Outcome | None = None,
     status: str = Game.Status.FINISHED,
     paused: bool | None = None,
     now: datetime | None = None,
@@ -178,14 +180,14 @@ def next_event(
     )
 
 
-def with_handovers(result: dict[str, Any], game: Game) -> dict[str, Any]:
+def with_handovers(result: Outcome, game: Game) -> GameResult:
     """The result names the seats a bot took over, and from which move."""
-    taken = [
+    taken: list[SeatHandedOver] = [
         {"seat": int(seat), "move": offer["move"]}
         for seat, offer in sorted(game.handovers.items(), key=lambda item: int(item[0]))
         if offer.get("move") is not None
     ]
-    return {**result, "handovers": taken} if taken else result
+    return {**result, "handovers": taken} if taken else {**result}
 
 
 def changes_lobby(status_before: str, game: Game, event: Event) -> bool:

@@ -17,7 +17,7 @@ everywhere means no deadlock.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -28,6 +28,7 @@ from moderation import signals
 from ..errors import GameError
 from ..models import Event, Game, Rating, RatingChange, Seat
 from ..rules import get_ruleset
+from ..rules.base import Outcome
 from ..selectors.ratings import (
     BASE_DISPLAY,
     BASE_MU,
@@ -79,7 +80,7 @@ def leaving_order(game: Game) -> list[int]:
 
 
 def finishing_places(
-    seats: list[int], result: dict[str, Any], events: list[dict[str, Any]], leavers: list[int]
+    seats: list[int], result: Outcome, events: list[dict[str, Any]], leavers: list[int]
 ) -> dict[int, int]:
     """Each rated seat's place (1 = first; tied seats share a place).
 
@@ -151,7 +152,9 @@ def rate_game(game: Game, event: Event) -> None:
     if not every_seat_moved(game, rs.is_referee):
         return
     order = sorted(seated)
-    places = finishing_places(order, game.result or {}, event.events, leaving_order(game))
+    # The event that ended the game stored its result (checked above).
+    result = cast(Outcome, game.result)
+    places = finishing_places(order, result, event.events, leaving_order(game))
     speed = speed_of(game.clock)
     rows = locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
     teams = [
