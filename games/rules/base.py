@@ -20,6 +20,7 @@ from typing import (
     TypedDict,
     TypeVar,
     cast,
+    overload,
     runtime_checkable,
 )
 
@@ -320,7 +321,25 @@ class LongWork(Protocol[S]):
         ...
 
 
-def implements(ruleset: object, hook: Callable[..., H]) -> TypeIs[H]:
+# The generic hooks are named one by one, so that the narrowed ruleset takes
+# any state (a bare generic class would leave its state type unsolved).
+@overload
+def implements(
+    ruleset: object, hook: Callable[..., PhaseTimer[Any]]
+) -> TypeIs[PhaseTimer[Any]]: ...
+@overload
+def implements(
+    ruleset: object, hook: Callable[..., PhaseDeadline[Any]]
+) -> TypeIs[PhaseDeadline[Any]]: ...
+@overload
+def implements(ruleset: object, hook: Callable[..., LongWork[Any]]) -> TypeIs[LongWork[Any]]: ...
+@overload
+def implements(
+    ruleset: object, hook: Callable[..., RemisQueue[Any]]
+) -> TypeIs[RemisQueue[Any]]: ...
+@overload
+def implements(ruleset: object, hook: Callable[..., H]) -> TypeIs[H]: ...
+def implements(ruleset: object, hook: Callable[..., object]) -> bool:
     """Whether ``ruleset`` implements the optional ``hook`` protocol.
 
     A type guard (PEP 742's ``TypeIs``, which keeps what mypy knew of

@@ -45,7 +45,7 @@ def apply_leave(game: Game, seat: int, item: dict[str, Any], now: datetime) -> E
 
 
 @conflicts_are_stale
-def game_handover_decline(*, game_id: int, user: Visitor, seat: Any) -> int:
+def game_handover_decline(*, game_id: int, user: Visitor, seat: object) -> int:
     """One remaining player declines: the leaver's seat leaves as the rules say."""
     target = handover.parse_seat(seat)
     with transaction.atomic():

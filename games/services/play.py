@@ -50,7 +50,7 @@ def game_start(*, game: Game) -> Event:
 
 def apply_action(
     game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
-) -> tuple[dict[str, Any], Any, list]:
+) -> tuple[dict[str, Any], object, list[dict[str, Any]]]:
     """The ruleset's normalised action (what is stored), the new state and its events."""
     state = rs.decode(game.started_state)
     try:
@@ -62,7 +62,7 @@ def apply_action(
 
 def decide_act(
     game: Game, user: Visitor, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, Any, Event]:
+) -> tuple[Ruleset, object, Event]:
     """Check and apply one player's action to the locked ``game`` (in memory only).
 
     Returns the ruleset, the new state and the next, unsaved Event.
@@ -75,7 +75,7 @@ def decide_act(
 
 def decide_seat_act(
     game: Game, seat: int, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, Any, Event]:
+) -> tuple[Ruleset, object, Event]:
     """``decide_act`` for a known seat: a person's, or a bot's (services/bots.py)."""
     require_active(game)
     # In a simultaneous phase every seat acts against the current state.
@@ -171,7 +171,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         ).version
 
 
-def do_work(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
+def do_work(game: Game, rs: Ruleset, state: object, now: datetime) -> Event:
     """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
     its records (match traces) are kept outside the state, and so is the
     state after it, so that replays never redo the work."""

@@ -27,7 +27,7 @@ from moderation import signals
 
 from ..errors import GameError
 from ..models import Event, Game, Rating, RatingChange, Seat
-from ..rules import get_ruleset
+from ..rules import Ruleset, get_ruleset
 from ..rules.base import Outcome
 from ..selectors.ratings import (
     BASE_DISPLAY,
@@ -46,14 +46,14 @@ LEAVE_EVENTS = ("resigned", "flagged", "handed_to_bot")
 LEAVE_KINDS = (Event.Kind.LEAVE, Event.Kind.END, Event.Kind.HANDOVER)
 
 
-def clean_rated(rated: Any) -> bool | None:
+def clean_rated(rated: object) -> bool | None:
     """A table's ``rated`` choice: true, false, or absent (the default)."""
     if rated is None or isinstance(rated, bool):
         return rated
     raise GameError("bad_request", gettext_noop('"rated" must be true or false.'))
 
 
-def ends_early(game: Game, rs: Any) -> bool:
+def ends_early(game: Game, rs: Ruleset) -> bool:
     """Whether a game that would be rated is ending before every playing seat
     made a move of its own: such an ending is an abort (``append_event``)."""
     if game.imported:

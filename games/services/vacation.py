@@ -71,7 +71,7 @@ def status(user_id: int, now: datetime) -> dict[str, Any]:
     }
 
 
-def parse_until(raw: Any) -> datetime | None:
+def parse_until(raw: object) -> datetime | None:
     """A vacation's end as a client sends it: absent, a date (``2026-12-03``:
     through that day, UTC) or an ISO date and time (without a zone: UTC)."""
     if raw in (None, ""):
@@ -192,7 +192,7 @@ def _mark(game: Game, seat: int, entry: dict[str, Any] | None, now: datetime) ->
     )
 
 
-def vacations_over(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
+def vacations_over(game: Game, rs: Ruleset, state: object, now: datetime) -> Event:
     """The sweeper's part: vacations that have ended let their seats' clocks
     run again (the ``vacation`` deadline of ``game``, locked by the caller)."""
     if not game.paused:
