@@ -314,7 +314,7 @@ class Notification(models.Model):
 
 
 class OutgoingMail(models.Model):
-    """A notification's e-mail waiting to go out (the outbox, see games/mailer.py).
+    """A notification's e-mail waiting to go out (the outbox, see games/services/mail.py).
 
     Written in the notifying transaction, so a rolled-back change sends
     nothing and a process dying after the commit loses nothing; a row is
@@ -395,7 +395,7 @@ class MatchRecord(models.Model):
 
 class ReplayCheckpoint(models.Model):
     """The encoded state after one version, so a replay page starts close by
-    instead of replaying the game from its start (games/replay_store.py).
+    instead of replaying the game from its start (games/services/replay_checkpoints.py).
     Server-only, like the state itself: it can hold secrets (orders)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")

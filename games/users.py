@@ -27,7 +27,7 @@ def is_bot(user: object) -> bool:
 
 def is_guest(user: object) -> bool:
     """Whether ``user`` is a visitor's temporary account (``User.is_guest``,
-    accounts/guests.py): never rated, no public tables, chat at its own table only."""
+    games/services/guests.py): never rated, no public tables, chat at its own table only."""
     return bool(getattr(user, "is_guest", False))
 
 

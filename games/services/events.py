@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.utils import timezone
 
@@ -70,7 +70,20 @@ def player_name(game: Game, seat: int) -> str:
     return name or str(seat + 1)
 
 
-def append_event(game: Game, rs: Ruleset, state: Any, **change: Any) -> Event:
+class EventChange(TypedDict, total=False):
+    """What ``append_event`` passes on to ``next_event``."""
+
+    seat: Required[int | None]
+    kind: Required[str]
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]] | None
+    result: Outcome | None
+    status: str
+    paused: bool | None
+    now: datetime | None
+
+
+def append_event(game: Game, rs: Ruleset, state: object, **change: Unpack[EventChange]) -> Event:
     """Store the new state and its Event; broadcast and notify after commit.
 
     ``change`` as ``next_event`` takes it: ``result`` ends the game by the
@@ -94,7 +107,7 @@ def append_event(game: Game, rs: Ruleset, state: Any, **change: Any) -> Event:
 def store_event(
     game: Game,
     rs: Ruleset,
-    state: Any,
+    state: object,
     event: Event,
     before_to_act: list[int],
     lobby_changed: bool,
@@ -130,7 +143,7 @@ def close_waiting_remis(game: Game, now: datetime) -> None:
 def next_event(
     game: Game,
     rs: Ruleset,
-    state: Any,
+    state: object,
     *,
     seat: int | None,
     kind: str,
@@ -196,7 +209,7 @@ def changes_lobby(status_before: str, game: Game, event: Event) -> bool:
 
 
 def publish_after_commit(
-    game: Game, rs: Ruleset, state: Any, event: Event, lobby_changed: bool
+    game: Game, rs: Ruleset, state: object, event: Event, lobby_changed: bool
 ) -> None:
     publish.publish_game_event(game, rs, state, event)
     if lobby_changed:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from django.conf import settings
@@ -42,6 +42,9 @@ from ..store.loop_pool import pool_for_this_loop
 from . import notifications, play
 from .events import MUTABLE_FIELDS, changes_lobby
 from .guards import check_act_input, parse_game_id, user_id_of
+
+if TYPE_CHECKING:
+    from ..users import Visitor
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +63,12 @@ Admission = asyncio.Future[int | None] | None
 
 
 async def act(
-    *, game_id: Any, user: Any, version: Any, action: Any, admitted: Admission = None
+    *,
+    game_id: object,
+    user: Visitor | None,
+    version: object,
+    action: object,
+    admitted: Admission = None,
 ) -> int:
     """Apply one player's action; returns the new version (as ``play.game_act``).
 

@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..reasons import REASON_APPROVED
 from ..rules import IllegalAction, get_ruleset
-from ..rules.base import RemisQueue, implements
+from ..rules.base import Outcome, RemisQueue, implements
 from ..selectors.remis import history, remis_refusal
 from . import notifications
 from .events import append_event
@@ -219,7 +219,7 @@ def remis_decide(
             "seat": request.seat,
             "reason": reason,
         }
-        result = None
+        result: Outcome | None = None
         if approve:
             result = {
                 "winners": [],

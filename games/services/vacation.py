@@ -1,6 +1,6 @@
 """Vacation: a player's correspondence clocks stand still while they are away.
 
-Decisions (docs/rules/time-controls.md): the allowance is 30 days per
+Decisions (docs/time-controls.md): the allowance is 30 days per
 calendar year (UTC); a vacation crossing New Year counts in each year for
 its part there. Days are counted exactly, to the second: twelve hours are
 half a day, and a vacation ended early counts only up to its end. A
