@@ -30,6 +30,8 @@ GAME_DIRS = ("services", "selectors", "store", "realtime", "api", "rules", "bots
 _START = r"(?<![\w./<>-])"
 SLASHED = re.compile(_START + r"((?:" + "|".join(map(re.escape, TOP + GAME_DIRS)) + r")/[\w./-]*)")
 DOTTED = re.compile(_START + r"((?:" + "|".join(PACKAGES) + r")(?:\.[A-Za-z_]\w*)+)")
+# File names such as "games.py" (selectors/games.py) are no dotted module names.
+FILE_SUFFIXES = frozenset({"py", "md", "js", "html", "json", "txt", "po", "mo", "toml", "sh"})
 
 # Named but not paths of this repository, each with its reason.
 NOT_PATHS = {
@@ -132,6 +134,8 @@ def missing() -> list[str]:
             if name not in NOT_PATHS and not slashed_exists(name):
                 found.add(f"{where}: {name}")
         for name in DOTTED.findall(text):
+            if name.rsplit(".", 1)[1] in FILE_SUFFIXES:
+                continue
             if name not in NOT_PATHS and not dotted_exists(name):
                 found.add(f"{where}: {name}")
     return sorted(found)
@@ -171,3 +175,39 @@ def test_the_patterns_find_names_in_prose_but_not_in_urls() -> None:
     text = "see games/services/play.py and games.users.is_bot, not /api/games/1/ or a.games/x"
     assert SLASHED.findall(text) == ["games/services/play.py"]
     assert DOTTED.findall(text) == ["games.users.is_bot"]
+
+
+def layer_picture() -> str:
+    """The picture of the layers in docs/architecture.md (its first code block)."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("## The layers", 1)[1]
+    return section.split("```", 2)[1]
+
+
+def test_the_layer_picture_names_every_module() -> None:
+    """Each product module is in docs/architecture.md's picture (the rules'
+    and bots' modules are summed up by their folders; apps.py is Django's)."""
+    picture = layer_picture()
+    words = set(re.findall(r"[\w]+", picture))
+    unnamed = [
+        path.relative_to(ROOT).as_posix()
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+        and path.stem not in ("__init__", "apps")
+        and not {"rules", "bots", "templatetags"} & set(path.parts)
+        and path.stem not in words
+    ]
+    assert unnamed == []
+
+
+def test_the_layer_picture_numbers_layers_as_the_layer_test() -> None:
+    """Each line of the picture ending in "layer N" starts with a folder or
+    module that tests/test_layers.py puts in layer N."""
+    from tests.test_layers import layer_of
+
+    numbered = re.findall(r"^ (\S+)\s.*layer (\d+)$", layer_picture(), re.M)
+    assert len(numbered) == 10
+    for name, number in numbered:
+        module = name.rstrip("/").removesuffix(".py").replace("/", ".")
+        assert layer_of(module) == int(number), name

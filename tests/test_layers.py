@@ -27,6 +27,7 @@ LAYERS = [
     (2, ("games.redis_clients",)),
     (2, ("games.ratelimit",)),
     (2, ("games.addresses",)),
+    (2, ("games.users",)),
     (2, ("moderation.roles",)),
     (3, ("games.models", "accounts.models", "moderation.models")),
     (4, ("games.clocks", "games.store")),
