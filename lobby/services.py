@@ -502,7 +502,9 @@ def _seat_bot(game: Game, level: str, index: int | None = None) -> Game:
     return game
 
 
-def table_invite_bot(*, game_id: int, user: Visitor, level: Any, seat: int | None = None) -> Game:
+def table_invite_bot(
+    *, game_id: int, user: Visitor, level: object, seat: int | None = None
+) -> Game:
     """The host seats a bot at an open seat of their open table."""
     user = _require_user(user)
     clean = bot_accounts.clean_level(level)

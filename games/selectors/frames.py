@@ -95,8 +95,8 @@ def snapshot(
     (``view``: the seat's view, if already at hand)."""
     active = game.status == Game.Status.ACTIVE and state is not None
     to_act = list(game.to_act) if active else []
-    acts = seat is not None and active and seat in to_act and not game.paused
-    legal = rs.legal_actions(state, seat) if seat is not None and acts else None
+    acts = active and seat in to_act and not game.paused
+    legal = rs.legal_actions(state, seat) if acts and seat is not None else None
     return {
         "version": game.version,
         "status": game.status,
