@@ -28,8 +28,22 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class RulesetField(serializers.ChoiceField):
+    """A registered ruleset's slug, checked against ``RULESETS`` when a request
+    comes (the schema lists those of start-up): a game registered later is
+    accepted like the others."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=sorted(RULESETS), **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str) or data not in RULESETS:
+            self.fail("invalid_choice", input=data)
+        return data
+
+
 class CreateTableIn(serializers.Serializer):
-    ruleset = serializers.ChoiceField(choices=sorted(RULESETS))
+    ruleset = RulesetField()
     options = serializers.DictField(required=False, default=dict)
     seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
     # Checked by the service, with its own codes (bad_request, bad_clock).
@@ -57,7 +71,7 @@ class CreateTableIn(serializers.Serializer):
 
 
 class QuickplayIn(serializers.Serializer):
-    ruleset = serializers.ChoiceField(choices=sorted(RULESETS))
+    ruleset = RulesetField()
     options = serializers.DictField(required=False, default=dict)
     seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
     clock = serializers.JSONField(required=False)

@@ -5,7 +5,9 @@ The fixed interface (ARCHITECTURE.md, "Bots")::
     bot = get_bot(slug, level)          # "easy" | "medium" | "strong"
     action = bot.choose(state, seat, seed=n)
 
-Each game's module exposes ``make(level) -> Bot``; ``get_bot`` wraps that bot in
+Each game's module exposes ``make(level) -> Bot``; any other registered ruleset
+is played by the contract's generic bot (games/bots/generic.py), so every game
+in ``games.rules.RULESETS`` has all three levels. ``get_bot`` wraps the bot in
 ``Guarded`` so that a bot which raises or overruns its wall-clock cap still
 answers with a legal action.
 """
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bots import daschax, halma, hexenhalma, idiotenspiel, malefiz
+from games.bots import daschax, generic, halma, hexenhalma, idiotenspiel, malefiz
 from games.bots.base import LEVELS, Bot, Guarded
-from games.rules import get_ruleset
+from games.rules import RULESETS, get_ruleset
 
 _MAKERS = {
     "halma": halma.make,
@@ -26,18 +28,21 @@ _MAKERS = {
     "idiotenspiel": idiotenspiel.make,
 }
 
-SLUGS = tuple(_MAKERS)
+SLUGS = tuple(_MAKERS)  # the games with bots of their own
 
 __all__ = ["LEVELS", "SLUGS", "Bot", "decide", "decide_or_report", "get_bot"]
 
 
 def get_bot(slug: str, level: str) -> Bot:
     """The bot for ``slug`` at ``level``; LookupError names what exists."""
-    if slug not in _MAKERS:
-        raise LookupError(f"No bot for game {slug!r}; games with bots: {', '.join(SLUGS)}.")
+    if slug not in RULESETS:
+        games = ", ".join(sorted(RULESETS))
+        raise LookupError(f"No bot for game {slug!r}; games with bots: {games}.")
     if level not in LEVELS:
         raise LookupError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.")
-    return Guarded(slug, level, _MAKERS[slug](level))
+    maker = _MAKERS.get(slug)
+    inner = maker(level) if maker else generic.make(slug, level)
+    return Guarded(slug, level, inner)
 
 
 def decide(slug: str, level: str, encoded: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
     Any,
     ClassVar,
     Generic,
+    Literal,
     NotRequired,
     Protocol,
     TypedDict,
@@ -55,6 +57,37 @@ class Outcome(TypedDict):
     draw: bool
     reason: str
     reason_params: NotRequired[dict[str, Any]]
+
+
+ActorsKind = Literal["players", "referee", "work", "over"]
+
+
+@dataclass(frozen=True)
+class Actors:
+    """Who may act now, one answer for every ruleset (OpenSpiel's current player).
+
+    ``kind`` says what the game waits for:
+
+    - ``"players"``: the seats in ``seats`` (several: a simultaneous phase);
+    - ``"referee"``: only referee seats (``is_referee``), e.g. a game master
+      opening the next round;
+    - ``"work"``: the platform's own long work (``LongWork.do_work``); no seat acts;
+    - ``"over"``: the game has ended (``outcome`` is not None); nobody acts.
+
+    ``seats`` are the seats the game waits for (``to_act``); ``optional`` the
+    seats that may act although the game does not wait for them (``may_act``,
+    e.g. a game master closing a round early). A driver asks this, then
+    ``random_action`` (or a bot) for one of :attr:`anyone`.
+    """
+
+    kind: ActorsKind
+    seats: tuple[int, ...] = ()
+    optional: tuple[int, ...] = ()
+
+    @property
+    def anyone(self) -> tuple[int, ...]:
+        """Every seat that may send an action now, waited for or not, in order."""
+        return tuple(sorted({*self.seats, *self.optional}))
 
 
 class OptionField(TypedDict):
@@ -128,8 +161,10 @@ class Ruleset(ABC, Generic[S]):
     default_options, validate_options, setup, to_act, legal_actions, apply,
     view, view_event, outcome, position_key, timeout_action, encode, decode.
     Extensions every ruleset answers (extend, never rename): option_fields,
-    seat_names, may_act, leave, random_action, normalize_action (with
-    ``action_keys``). Platform hooks that only some
+    seat_names, may_act, is_referee, leave, actors, random_action,
+    normalize_action (with ``action_keys``), and the class attributes
+    ``views_are_public``, ``leave_offered`` and ``perfect_information``, so
+    the platform never asks which game it runs. Platform hooks that only some
     games have are the small protocols below (:class:`PhaseTimer`,
     :class:`PhaseDeadline`, :class:`LongWork`, :class:`RemisQueue`); the
     platform asks ``isinstance(rs, LongWork)`` before it uses one.
@@ -145,6 +180,14 @@ class Ruleset(ABC, Generic[S]):
     # message to the game's group; otherwise a seat's own frame goes only to
     # the user who holds it.
     views_are_public: ClassVar[bool] = False
+    # Platform extension: True when a seat leaving a game of 3+ seats (resigned
+    # or out of time, and removed by ``leave``) is first offered to a bot, if
+    # the other players agree (services/handover.py), instead of leaving at once.
+    leave_offered: ClassVar[bool] = False
+    # Bots' extension: True when ``apply`` draws no randomness and no view hides
+    # anything, so looking ahead with ``apply`` tells a seat nothing it could not
+    # know (the generic bot searches only then; see games/bots/generic.py).
+    perfect_information: ClassVar[bool] = False
     # Per action type, every key ``apply`` reads ("type" included); see normalize_action.
     action_keys: ClassVar[dict[str, frozenset[str]]] = {}
 
@@ -193,14 +236,35 @@ class Ruleset(ABC, Generic[S]):
     def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
         """The new state and its events; raises IllegalAction, changing nothing."""
 
+    def actors(self, state: S) -> Actors:
+        """Who may act now (see :class:`Actors`): the one question a generic
+        driver (random playouts, tournament runners, tools) asks.
+
+        The default answers from ``outcome``, ``LongWork.work_due``, ``to_act``,
+        ``is_referee`` and ``may_act`` (asked of seats below ``max_seats``; a
+        seat the table does not have may never act), so it agrees with them by
+        construction; a ruleset overrides it only to answer faster.
+        """
+        if self.outcome(state) is not None:
+            return Actors("over")
+        if isinstance(self, LongWork) and self.work_due(state):
+            return Actors("work")
+        seats = tuple(self.to_act(state))
+        optional = tuple(
+            s for s in range(self.max_seats) if s not in seats and self.may_act(state, s)
+        )
+        referee = bool(seats) and all(self.is_referee(s) for s in seats)
+        return Actors("referee" if referee else "players", seats, optional)
+
     def random_action(self, state: S, seat: int, rng: random.Random) -> Action | None:
         """A random action that ``apply`` accepts from ``seat`` now, or None when the
         seat has nothing to do (a seat that only ``may_act`` may also pass).
 
-        Optional extension for random play (the contract test, demos): every
-        ruleset can then be played to its end without knowing its actions. The
-        default draws from ``legal_actions``; a ruleset whose actions do not
-        enumerate (``legal_actions`` is None) overrides it to build random but
+        Every ruleset answers it, so random play (the contract test, tools) and
+        the generic bot drive every game without knowing its actions: for a
+        seat in ``actors(state).seats`` it always gives an action. The default
+        draws from ``legal_actions``; a ruleset whose actions do not enumerate
+        (``legal_actions`` is None, Hexenhalma) overrides it to build random but
         valid actions. ``rng`` is the caller's, never the game's dice.
         """
         actions = self.legal_actions(state, seat)

@@ -322,9 +322,8 @@ class HalmaRuleset(Ruleset[HalmaState], RemisQueue[HalmaState]):
     max_seats: ClassVar[int] = 2
     views_are_public: ClassVar[bool] = True
     action_keys: ClassVar[dict[str, frozenset[str]]] = {"move": frozenset({"type", "path"})}
-    # Brettspielnetz: remis claims go to an admin queue. The platform asks
-    # isinstance(rs, RemisQueue); the flag stays for callers that read it.
-    remis_by_admin: ClassVar[bool] = True
+    # No dice, nothing hidden: looking ahead with apply peeks at nothing.
+    perfect_information: ClassVar[bool] = True
 
     def seat_names(self, seats: int) -> list[str]:
         return list(SEAT_NAMES[:seats])

@@ -312,6 +312,8 @@ class MalefizRuleset(Ruleset[MalefizState]):
     max_seats = 4
     # The dice's seed and counter never appear in a view.
     views_are_public: ClassVar[bool] = True
+    # RULES.md removes a leaver's pieces: the others may keep the seat with a bot instead.
+    leave_offered: ClassVar[bool] = True
     action_keys = {"roll": _ROLL_KEYS, "move": _MOVE_KEYS, "barricade": _PLACE_KEYS}
 
     # -- options / seats -----------------------------------------------------

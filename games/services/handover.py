@@ -6,7 +6,9 @@ orders locked) is offered: ``open_offer`` runs in the timeout's transaction.
 Each remaining player agrees with one call (``game_handover_agree``); with the
 last agreement the seat is played by the medium bot from the next move on
 (``Game.bots``), and the game's result names it. A seat that left (resigned,
-or a timeout that removes it, as in Malefiz) is out of play: no offer.
+or a timeout that removes it) is out of play: no offer, unless its
+ruleset says ``leave_offered`` (Malefiz: RULES.md removes a leaver's pieces,
+so the others are asked first whether a bot keeps the seat).
 The player coming back and moving before that withdraws the offer.
 """
 
@@ -29,8 +31,6 @@ if TYPE_CHECKING:
 
 HANDOVER_LEVEL = "medium"
 OWN_TIMERS = ("clock", "move")  # a seat's own time, not a game master's round deadline
-# Rulesets whose leavers' seats are offered (RULES.md removes a Malefiz leaver's pieces).
-LEAVE_OFFERED = frozenset({"malefiz"})
 REALTIME_DECISION = 120.0  # seconds the others have to decide, on a realtime clock
 DAY = 86400.0
 
@@ -61,7 +61,7 @@ def offer_leave(
     game: Game, rs: Ruleset, seat: int, *, event_type: str, reason: str, now: datetime
 ) -> Event | None:
     """Offer a leaving seat to a bot instead of applying the leave (None: not offered)."""
-    if game.ruleset not in LEAVE_OFFERED or str(seat) in game.bots or leaving(game, seat):
+    if not rs.leave_offered or str(seat) in game.bots or leaving(game, seat):
         return None
     others = [
         s

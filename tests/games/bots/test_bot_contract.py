@@ -24,13 +24,17 @@ from typing import Any
 
 import pytest
 
-from games.bots import LEVELS, SLUGS, base, get_bot
-from games.rules import IllegalAction, get_ruleset
+from games.bots import LEVELS, base, get_bot
+from games.rules import RULESETS, IllegalAction, get_ruleset
 from games.rules.base import LongWork
 from games.rules.hexenhalma import validate_orders
 from games.rules.hexenhalma.sample import random_orders
+from tests.games.nim import registered
 
 ROOT = Path(__file__).resolve().parents[3]
+# Every registered ruleset, not only those with bots of their own: a game
+# without one is played by the contract's generic bot (games/bots/generic.py).
+SLUGS = sorted(RULESETS)
 # Per game: (options, seats) played in turn, one playout each, then more until
 # the bot has acted in every phase of REQUIRED (at most MAX_PLAYOUTS).
 CONFIGS: dict[str, list[tuple[dict[str, Any], int]]] = {
@@ -64,6 +68,11 @@ TIMEOUT_ODDS = 0.05  # the platform's timer fires instead of a random player's a
 LEAVE_AT = 10  # with 4+ seats the last seat leaves after this many actions
 EASY_SAMPLES = 24  # positions for determinism / no peeking, per game
 SEARCH_SAMPLES = 2  # the same for medium and strong (each call may take a second)
+
+
+def configs_of(slug: str) -> list[tuple[dict[str, Any], int]]:
+    """The tables to play: CONFIGS', else the defaults at the fewest seats."""
+    return CONFIGS.get(slug) or [({}, get_ruleset(slug).min_seats)]
 
 
 def phase(rs: Any, state: Any, seat: int) -> str:
@@ -106,7 +115,8 @@ def playout(slug: str, k: int, counts: dict[str, int], failures: Failures) -> li
     """Playout ``k``: the easy bot and random players; returns the bot's
     decision points (state, seat). Fails on any action the bot got wrong."""
     rs, bot, rng = get_ruleset(slug), get_bot(slug, "easy"), random.Random(k)
-    options, seats = CONFIGS[slug][k % len(CONFIGS[slug])]
+    configs = configs_of(slug)
+    options, seats = configs[k % len(configs)]
     state = rs.setup(rs.validate_options(options), seats, 1000 + k)
     asked = []
     for ply in range(MAX_ACTIONS.get(slug, MAX_ACTIONS_DEFAULT)):
@@ -143,7 +153,7 @@ def positions(slug: str) -> tuple[list[Any], frozenset[str]]:
         asked: list[Any] = []
         for k in range(MAX_PLAYOUTS):
             asked += playout(slug, k, counts, failures)
-            if k + 1 >= len(CONFIGS[slug]) and REQUIRED[slug] <= set(counts):
+            if k + 1 >= len(configs_of(slug)) and REQUIRED.get(slug, set()) <= set(counts):
                 break
     finally:
         logger.removeHandler(failures)
@@ -193,7 +203,8 @@ def test_bots_import_no_django():
 @pytest.mark.parametrize("slug", SLUGS)
 def test_easy_bot_plays_legally_in_every_phase(slug):
     asked, covered = positions(slug)
-    assert REQUIRED[slug] <= covered, f"the bot never acted in {REQUIRED[slug] - covered}"
+    required = REQUIRED.get(slug, set())
+    assert required <= covered, f"the bot never acted in {required - covered}"
     assert len(asked) >= 12
 
 
@@ -233,7 +244,8 @@ def hide(slug: str, state: Any, seat: int, rng: random.Random) -> Any:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("slug", [s for s in SLUGS if s != "halma"])  # Halma hides nothing
+# Halma hides nothing (perfect information): there is nothing to change.
+@pytest.mark.parametrize("slug", [s for s in SLUGS if not get_ruleset(s).perfect_information])
 def test_choices_ignore_what_the_view_hides(slug, level, caplog):
     rs, rng = get_ruleset(slug), random.Random(5)
     for state, seat in samples(slug, level):
@@ -243,6 +255,26 @@ def test_choices_ignore_what_the_view_hides(slug, level, caplog):
         assert _choose(slug, level, other, seat, caplog) == _choose(
             slug, level, state, seat, caplog
         )
+
+
+def test_a_game_registered_later_gets_bots_that_honour_the_contract(caplog):
+    """A ruleset with no bot of its own (the tests' Nim) is played by the generic
+    bot at every level: legal in the easy bot's playouts, deterministic."""
+    counts: dict[str, int] = {}
+    failures, logger = Failures(), logging.getLogger(base.__name__)
+    logger.addHandler(failures)
+    try:
+        with registered():
+            asked = [
+                point for k in range(MAX_PLAYOUTS) for point in playout("nim", k, counts, failures)
+            ]
+            assert set(counts) == {"play"} and len(asked) >= MAX_PLAYOUTS
+            for level in LEVELS:
+                for state, seat in spread(asked, EASY_SAMPLES):
+                    first = _choose("nim", level, state, seat, caplog)
+                    assert _choose("nim", level, state, seat, caplog) == first
+    finally:
+        logger.removeHandler(failures)
 
 
 # -- the safety net (Guarded) ---------------------------------------------------
