@@ -154,15 +154,19 @@ def step(rs: Any, state: Any, bots: dict[int, Bot], ply: int, seed: int) -> tupl
 
 
 class Clocked:
-    """A player that sums its own thinking time (the figures per game)."""
+    """A player that sums its own thinking time (the figures per game).
 
-    def __init__(self, bot: Bot) -> None:
-        self.bot, self.seconds, self.decisions = bot, 0.0, 0
+    It makes a fresh bot for every decision, as the site does
+    (games/services/bots.py): a bot that kept anything between decisions
+    would play better here than it does there."""
+
+    def __init__(self, slug: str, name: str) -> None:
+        self.slug, self.name, self.seconds, self.decisions = slug, name, 0.0, 0
 
     def choose(self, state: Any, seat: int, *, seed: int) -> dict[str, Any]:
         start = time.perf_counter()
         try:
-            return self.bot.choose(state, seat, seed=seed)
+            return player(self.slug, self.name).choose(state, seat, seed=seed)
         finally:
             self.seconds += time.perf_counter() - start
             self.decisions += 1
@@ -175,7 +179,7 @@ def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
     movement turns, else actions) and each player's thinking (seconds, decisions)."""
     rs, state, seats = setup(slug, index)
     names = pairing.split("-")
-    clocks = [Clocked(player(slug, name)) for name in names]
+    clocks = [Clocked(slug, name) for name in names]
     bots: dict[int, Bot] = dict(zip(seats, clocks, strict=True))
     if slug == "hexenhalma":
         bots[0] = get_bot(slug, GM_LEVEL)
@@ -198,12 +202,25 @@ def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
         return {**game, "scores": scores, "campaign": _campaign(records, seats[0])}
     out = rs.outcome(state)
     if out is None:
+        game["left"] = _left(slug, state, seats)
         score: float | None = None
     elif out["draw"]:
         score = 0.5
     else:
         score = 1.0 if seats[0] in out["winners"] else 0.0
     return {**game, "scores": [score]}
+
+
+def _left(slug: str, state: Any, seats: list[int]) -> str:
+    """What a capped game left on the board, the first player's side first
+    (Daschax: piece sizes; others: nothing)."""
+    if slug != "daschax":
+        return ""
+    sides = [
+        "".join(sorted("SML"[p[1] - 1] for p in state.board if p is not None and p[0] == seat))
+        for seat in seats
+    ]
+    return f"{sides[0] or '-'} vs {sides[1] or '-'}"
 
 
 def _match_score(record: dict[str, Any], seat: int) -> float:
@@ -296,9 +313,15 @@ def summary(slug: str, pairing: str, games: list[dict[str, Any]]) -> tuple[str, 
         f"  win {rate:6.1%} [{lo:5.1%}, {hi:5.1%}]"
         f"  Elo {elo(score):+5.0f} [{elo_lo:+5.0f}, {elo_hi:+5.0f}]"
         f"{check}  ({sum(g['seconds'] for g in games):.0f} s{f', {capped} capped' if capped else ''})"
-        f"\n{'':13}{_lengths(slug, games)}{_campaigns(games)}"
+        f"\n{'':13}{_lengths(slug, games)}{_campaigns(games)}{_capped(games)}"
     )
     return line, verdict
+
+
+def _capped(games: list[dict[str, Any]]) -> str:
+    """Which games were capped and what they left (the first player's side first)."""
+    left = [f"#{i} {g['left']}".rstrip() for i, g in enumerate(games) if g.get("left") is not None]
+    return f"\n{'':13}capped: {', '.join(left)}" if left else ""
 
 
 def _campaigns(games: list[dict[str, Any]]) -> str:

@@ -44,14 +44,15 @@ def position(points: tuple[int, ...], seed: int) -> DaschaxState:
 
 
 def hunt(state: DaschaxState, cap: int, seed: int, spent: list[float]) -> int | None:
-    """Plies until White wins, or None at the cap; strong's seconds go to ``spent``."""
-    bots = (get_bot("daschax", "strong"), get_bot("daschax", "medium"))
+    """Plies until White wins, or None at the cap; strong's seconds go to ``spent``.
+    A fresh bot makes every decision, as on the site."""
+    levels = ("strong", "medium")
     for ply in range(cap):
         if RS.outcome(state) is not None:
             return ply
         seat = state.to_move
         start = time.perf_counter()
-        action = bots[seat].choose(state, seat, seed=seed + ply)
+        action = get_bot("daschax", levels[seat]).choose(state, seat, seed=seed + ply)
         if seat == 0:
             spent.append(time.perf_counter() - start)
         state, _ = RS.apply(state, seat, action)

@@ -456,7 +456,8 @@ CHAT_MAX_LENGTH = 500
 # Fair play (moderation/): reports per reporter, their text, play-bans.
 REPORT_RATE = (10, 86400)  # at most 10 reports a day per user
 REPORT_TEXT_MAX = 1000
-PLAYBAN_OFFENCES = (3, 24)  # this many realtime aborts or time-outs within these hours
+PLAYBAN_OFFENCES = (3, 24)  # this many realtime aborts, leaves or time-outs within these hours
+PLAYBAN_EARLY_MOVES = 3  # resigning before one's own third move counts as leaving
 PLAYBAN_FIRST_MINUTES = 15  # doubling with each ban of the last PLAYBAN_MEMORY_DAYS
 PLAYBAN_MAX_MINUTES = 1440
 PLAYBAN_MEMORY_DAYS = 7

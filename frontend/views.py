@@ -40,6 +40,8 @@ def _ruleset_catalog() -> list[dict]:
             "title": gettext(rs.title),
             "min_seats": rs.min_seats,
             "max_seats": rs.max_seats,
+            # Seats that run the game (a game master): a bot takes them when one plays the computer.
+            "referees": [i for i in range(rs.max_seats) if rs.is_referee(i)],
             "seat_names": {
                 n: [gettext(name) for name in rs.seat_names(n)]
                 for n in range(rs.min_seats, rs.max_seats + 1)

@@ -123,8 +123,8 @@ def table_create(
     refuse_if_suspended(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
-    if is_guest(host) and not for_bot and (bot is None or _clean_seat_count(rs, seat_count) > 2):
-        _refuse_guest(host)  # a guest's table is the guest against one bot
+    if is_guest(host) and not for_bot and bot is None:
+        _refuse_guest(host)  # a guest's table is the guest against the computer (full at once)
     if bot is not None:
         return _table_with_bots(
             host, rs, bot, options, seat_count, host_seat, challenge, clock, rated
@@ -420,13 +420,40 @@ def _table_with_bots(
             ruleset=rs.slug,
             options=options,
             seat_count=seat_count,
-            host_seat=host_seat,
+            host_seat=_playing_seat(rs, seat_count, host_seat),
             clock=clock,
             auto_start=True,
             rated=rated,  # a game with a bot is casual: never rated
             for_bot=True,  # ``bot`` seats it next
         )
-        return _seat_bot(Game.objects.select_for_update().get(pk=game.pk), level)
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _seat_game_master_bots(game, rs, level)
+        game = _seat_bot(game, level)
+        if is_guest(host) and game.status == Game.Status.OPEN:
+            _refuse_guest(host)  # a seat left for strangers: rolled back
+        return game
+
+
+def _playing_seat(rs: Any, seat_count: Any, host_seat: Any) -> Any:
+    """Playing the computer, "random" means a random side: never the seat that
+    runs the game (a Hexenhalma game master), which a bot takes instead."""
+    if host_seat != "random":
+        return host_seat
+    seats = _clean_seat_count(rs, seat_count)
+    players = [i for i in range(seats) if not rs.is_referee(i)]
+    return players[secrets.randbelow(len(players))]
+
+
+def _seat_game_master_bots(game: Game, rs: Any, level: str) -> None:
+    """A free seat that runs the game gets a bot, so one person can play the
+    computer at Hexenhalma (a game master and two teams). Its level does not
+    change how it runs rounds; it is another level's bot because one bot
+    account sits at a table once."""
+    free = Seat.objects.filter(game=game, user__isnull=True).values_list("index", flat=True)
+    master = next(lv for lv in bot_accounts.LEVELS if lv != level)
+    for index in free:
+        if rs.is_referee(index):
+            _seat_bot(game, master, index)
 
 
 def _bot_match(host: Any, rs: Any, levels: Any, options: Any, clock: Any) -> Game:

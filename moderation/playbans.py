@@ -1,6 +1,12 @@
-"""Play-bans for leavers, as lichess's: aborting or letting the clock run out
-in realtime games 3 times within 24 hours blocks new realtime tables and quick
-play for 15 minutes, doubling with every ban of the last 7 days up to a day.
+"""Play-bans for leavers, as lichess's: aborting, leaving or letting the clock
+run out in realtime games 3 times within 24 hours blocks new realtime tables and
+quick play for 15 minutes, doubling with every ban of the last 7 days up to a day.
+
+What counts, as lichess counts it: an abort once an opponent has moved (before
+that nobody was kept waiting), a resignation that leaves the others playing
+(into a handover or the rules' leave) or that gives up before one's third
+move, and a clock run out. Only against another person: a bot keeps no one
+waiting.
 
 Offences are recorded in the transaction that ends or aborts the game, so
 a rolled-back ending counts nothing. Correspondence time-outs are recorded
@@ -16,7 +22,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
 
 from .models import Offence, PlayBan
 
@@ -31,15 +37,45 @@ def ban_minutes(earlier_bans: int) -> int:
     return int(min(first * 2 ** min(earlier_bans, 16), settings.PLAYBAN_MAX_MINUTES))
 
 
+def own_moves(game: Game, seat: int, at_most: int) -> int:
+    """How many actions ``seat`` made, counted up to ``at_most`` (a bounded read)."""
+    acts = Event.objects.filter(game=game, seat=seat, kind=Event.Kind.ACT)
+    return len(acts.values_list("pk", flat=True)[:at_most])
+
+
+def opponent_moved(game: Game, seat: int) -> bool:
+    return (
+        Event.objects.filter(game=game, kind=Event.Kind.ACT, seat__isnull=False)
+        .exclude(seat=seat)
+        .exists()
+    )
+
+
+def aborted(game: Game, seat: int) -> PlayBan | None:
+    """An abort counts once an opponent has moved (the table was in play)."""
+    if not opponent_moved(game, seat):
+        return None
+    return record_offence(game, seat, Offence.Kind.ABORT)
+
+
+def resigned(game: Game, seat: int, now: datetime) -> PlayBan | None:
+    """Call after the resignation is applied: it counts when the game goes on
+    without the seat (a handover offer or the rules' leave) or came before the
+    seat's ``PLAYBAN_EARLY_MOVES``-th move."""
+    early = settings.PLAYBAN_EARLY_MOVES
+    if game.status != Game.Status.ACTIVE and own_moves(game, seat, early) >= early:
+        return None
+    return record_offence(game, seat, Offence.Kind.LEAVE, now)
+
+
 def record_offence(game: Game, seat: int, kind: str, now: datetime | None = None) -> PlayBan | None:
     """Count ``seat``'s player's offence; ban them if it is one too many."""
     now = now or timezone.now()
-    user_id = (
-        Seat.objects.filter(game=game, index=seat, user__is_bot=False)
-        .values_list("user_id", flat=True)
-        .first()
+    people = dict(
+        Seat.objects.filter(game=game, user__is_bot=False).values_list("index", "user_id")
     )
-    if user_id is None:
+    user_id = people.pop(seat, None)
+    if user_id is None or not people:  # a bot's seat, or no other person at the table
         return None
     quick = realtime(game)
     Offence.objects.create(

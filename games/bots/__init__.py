@@ -4,6 +4,7 @@ The fixed interface (ARCHITECTURE.md, "Bots")::
 
     bot = get_bot(slug, level)          # "easy" | "medium" | "strong"
     action = bot.choose(state, seat, seed=n)
+    bot.accepts_draw(state, seat)       # a draw offer: True when the game is dead
 
 Each game's module exposes ``make(level) -> Bot``; any other registered ruleset
 is played by the contract's generic bot (games/bots/generic.py), so every game
@@ -30,10 +31,10 @@ _MAKERS = {
 
 SLUGS = tuple(_MAKERS)  # the games with bots of their own
 
-__all__ = ["LEVELS", "SLUGS", "Bot", "decide", "decide_or_report", "get_bot"]
+__all__ = ["LEVELS", "SLUGS", "Bot", "accepts_draw", "decide", "decide_or_report", "get_bot"]
 
 
-def get_bot(slug: str, level: str) -> Bot:
+def get_bot(slug: str, level: str) -> Guarded:
     """The bot for ``slug`` at ``level``; LookupError names what exists."""
     if slug not in RULESETS:
         games = ", ".join(sorted(RULESETS))
@@ -43,6 +44,12 @@ def get_bot(slug: str, level: str) -> Bot:
     maker = _MAKERS.get(slug)
     inner = maker(level) if maker else generic.make(slug, level)
     return Guarded(slug, level, inner)
+
+
+def accepts_draw(slug: str, level: str, state: Any, seat: int) -> bool:
+    """Whether the ``level`` bot in ``seat`` accepts a draw offered to it: only
+    when its evaluation says the game is dead (default False)."""
+    return get_bot(slug, level).accepts_draw(state, seat)
 
 
 def decide(slug: str, level: str, encoded: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:

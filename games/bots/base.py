@@ -90,3 +90,17 @@ class Guarded:
         finally:
             _deadline.until = None
         return action
+
+    def accepts_draw(self, state: Any, seat: int) -> bool:
+        """The inner bot's answer to a draw offer: a bot with an
+        ``accepts_draw(state, seat) -> bool`` says True when its evaluation
+        says the game is dead (neither side can still win it); one without
+        never accepts, nor does one that fails."""
+        judge = getattr(self.inner, "accepts_draw", None)
+        if judge is None:
+            return False
+        try:
+            return bool(judge(state, seat))
+        except Exception:
+            log.exception("%s %s bot failed to judge a draw offer", self.slug, self.level)
+            return False

@@ -7,9 +7,13 @@ blocking), facing (a front turned towards the nearest enemy) and closeness to
 the enemy, so that a side ahead goes and finishes the game. Against a few
 pieces left (an endgame the side ahead has won) it also counts the fields
 those pieces could flee to that no piece of the side ahead covers: the net
-closes until a piece has nowhere safe to go. A bot that is ahead remembers the
-boards its own moves made and avoids making one again, so that it never turns
-a piece back and forth while the enemy escapes.
+closes until a piece has nowhere safe to go. Strong reasons so for both sides
+(it flees well too); medium only when it is the side hunting.
+
+The site makes a fresh bot for every decision, so a bot keeps nothing between
+moves. What stops a side ahead from turning a piece back and forth is in the
+view: it marks down a move that remakes one of the boards of the last turns
+(``recent_boards``, digests the ruleset keeps), as long as it is ahead.
 
 Every variant is played: placement (a fixed template of the start row),
 turns with "move on after a capture" and "backward" steps. The bot never
@@ -34,6 +38,7 @@ from games.rules.daschax import (
     DaschaxState,
     Piece,
 )
+from games.rules.daschax.state import board_digest
 from games.rules.daschax.tree import turn_actions
 
 VALUE = (0, 100, 180, 260)  # by points
@@ -42,13 +47,12 @@ ENDGAME = 2  # enemy pieces at most: the side ahead hunts them with a net
 CLOSE_IN = 2  # per field between a hunter and the nearest enemy piece
 ESCAPE = 12  # per field an enemy piece could flee to unharmed
 TRAPPED = 60  # an enemy piece with no safe field left
-REPEAT = 60  # per earlier time a root move remakes a board the bot made
+REPEAT = 60  # per time a root move remakes one of the view's recent boards
 # White's start row from column 0; Black's is its 180-degree rotation.
 TEMPLATE = "SMSLSMLSMS"
 LETTER_SIZE = {"S": 0, "M": 1, "L": 2}
 
 Board = list[Piece | None]
-Board_ = tuple[Piece | None, ...]  # a board as a key
 Move = tuple[int, tuple[str, ...]]  # (start cell, steps)
 Route = tuple[tuple[int, ...], tuple[str, ...]]  # fields crossed before the target, steps
 Reach = dict[int, tuple[Route, ...]]  # target field -> the ways to end a move there
@@ -116,19 +120,22 @@ class Level:
     cap: int  # an iteration past this many nodes is abandoned
     quiet: int  # quiescence depth (captures only)
     noise: int  # random jitter on root scores
-    net: bool = False  # the endgame terms: the net round a few pieces, no repeating
+    # The net round a few enemy pieces: "" never, "hunt" only for the side
+    # choosing (medium), "both" for the hunters and the hunted (strong).
+    net: str = ""
 
 
 LEVELS = {
     "easy": Level(depth=1, nodes=1_000, cap=3_000, quiet=0, noise=30),
-    "medium": Level(depth=2, nodes=400, cap=700, quiet=2, noise=0),
-    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0, net=True),
+    "medium": Level(depth=2, nodes=400, cap=700, quiet=2, noise=0, net="hunt"),
+    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0, net="both"),
 }
 
 
 class Search:
-    def __init__(self, state: DaschaxState, level: Level) -> None:
+    def __init__(self, state: DaschaxState, level: Level, me: int) -> None:
         self.board: Board = list(state.board)
+        self.me = me  # the seat choosing
         self.move_on = state.variants.move_on
         self.backward = state.variants.backward
         self.level = level
@@ -222,13 +229,15 @@ class Search:
             + self._side(mine, theirs, self.chase(material, theirs))
             - self._side(theirs, mine, self.chase(-material, mine))
         )
-        if not self.level.net:
-            return score
-        if material > 0 and len(theirs) <= ENDGAME:
+        if material > 0 and len(theirs) <= ENDGAME and self.nets(s):
             score += self._net(mine, theirs)
-        elif material < 0 and len(mine) <= ENDGAME:
+        elif material < 0 and len(mine) <= ENDGAME and self.nets(1 - s):
             score -= self._net(theirs, mine)
         return score
+
+    def nets(self, hunter: int) -> bool:
+        """Whether the evaluation counts the net that ``hunter`` closes."""
+        return self.level.net == "both" or (self.level.net == "hunt" and hunter == self.me)
 
     @staticmethod
     def chase(material: int, prey: list[tuple[int, Piece]]) -> int:
@@ -344,37 +353,42 @@ class Search:
         self.table[key] = (depth, best, bound(best, start_alpha, beta), best_move)
         return best
 
-    def root(self, s: int, rng: random.Random, made: dict[Board_, int] | None = None) -> Move:
-        """The move to play; ``made`` counts the boards this bot's earlier
-        moves made (a move remaking one is marked down while the bot is ahead)."""
+    def root(self, rng: random.Random, recent: tuple[int, ...] = ()) -> Move:
+        """The move to play for the seat choosing; ``recent``: the digests of
+        the boards of the last turns (a move remaking one is marked down)."""
+        s = self.me
         moves = sorted(self.moves(s))
         rng.shuffle(moves)  # ties fall by the seed
-        again = self.repeats(s, moves, made or {})
+        again = self.repeats(s, moves, recent)
+        jitter = self.level.noise
 
         def iteration(depth: int, best_move: Move, scored: list[tuple[int, Move]]) -> None:
             alpha = -2 * WIN
             for move in self.ordered(s, moves, best_move if depth > 1 else None):
                 changed = self.play(s, move)
-                score = -self.negamax(1 - s, depth - 1, -2 * WIN, -alpha)
+                # Moves within ``jitter`` of the best get exact scores; a worse
+                # one's bound plus jitter stays below the best (jitter added
+                # to a bound once chose moves that lost a piece).
+                score = -self.negamax(1 - s, depth - 1, -2 * WIN, jitter + 1 - alpha)
                 self.undo(s, changed)
                 if abs(score) < WIN // 2:
                     score -= again.get(move, 0)
-                    if self.level.noise:
-                        score += rng.randrange(self.level.noise + 1)
-                scored.append((score, move))
                 alpha = max(alpha, score)
+                if jitter and abs(score) < WIN // 2:
+                    score += rng.randrange(jitter + 1)
+                scored.append((score, move))
 
         return deepen(moves[0], self.level.depth, self.budget_spent, iteration)
 
-    def repeats(self, s: int, moves: list[Move], made: dict[Board_, int]) -> dict[Move, int]:
-        """The penalty per root move that remakes a board made before (only
-        for a side ahead: a side behind is glad of a repetition)."""
-        if not made or not self.level.net or self.evaluate(s) <= 0:
+    def repeats(self, s: int, moves: list[Move], recent: tuple[int, ...]) -> dict[Move, int]:
+        """The penalty per root move that remakes a recent board (only for a
+        side ahead: a side behind is glad of a repetition)."""
+        if not recent or self.level.net != "both" or self.evaluate(s) <= 0:
             return {}
         out = {}
         for move in moves:
             changed = self.play(s, move)
-            seen = made.get(tuple(self.board), 0)
+            seen = recent.count(board_digest(self.board))
             self.undo(s, changed)
             if seen:
                 out[move] = REPEAT * seen
@@ -404,21 +418,22 @@ def placement(state: DaschaxState, seat: int) -> Action:
 class DaschaxBot:
     def __init__(self, level: str) -> None:
         self.level = LEVELS[level]
-        # The boards this bot's moves made, per seat (its own history of views:
-        # the same view and history give the same choice).
-        self.made: tuple[dict[Board_, int], dict[Board_, int]] = ({}, {})
+
+    def accepts_draw(self, state: Any, seat: int) -> bool:
+        """A draw offer is accepted when the game is dead: one piece a side,
+        of the same size. The same moves for both, so a piece that comes in
+        range is taken first; neither can force a capture, and the rules
+        have no other end."""
+        if sum(state.to_place[0]) + sum(state.to_place[1]):
+            return False
+        sides = Search(state, self.level, seat).split()
+        return all(len(side) == 1 for side in sides) and sides[0][0][1][1] == sides[1][0][1][1]
 
     def choose(self, state: Any, seat: int, *, seed: int) -> Action:
         if sum(state.to_place[0]) + sum(state.to_place[1]):
             return placement(state, seat)
         rng = view_rng("daschax", state, seat, seed)
-        made = self.made[seat]
-        move = Search(state, self.level).root(seat, rng, made)
-        replay = Search(state, self.level)  # an aborted search leaves its board mid-line
-        replay.play(seat, move)
-        after = tuple(replay.board)
-        made[after] = made.get(after, 0) + 1
-        start, steps = move
+        start, steps = Search(state, self.level, seat).root(rng, state.recent)
         return {"type": "turn", "at": [start % COLS, start // COLS], "steps": list(steps)}
 
 

@@ -11,6 +11,9 @@ JSON the ruleset takes. Two plan shapes:
   fields every rival must cross to enter its goal), cast spells there in the
   last steps of lingering, then fly (Beelzebub, with an Immunzauber) to a field
   three walks from the goal and walk in, immune.
+- :func:`strike_plan`: walk to the field where a rival is expected to land
+  after her flight, leave a Kugelblitz there just before she lands (her
+  Immunzauber does not cover the field she casts it on), then fly in.
 """
 
 from __future__ import annotations
@@ -349,3 +352,61 @@ def _with_all_spells(geo: Geo, counts: dict[str, int], steps: list[Step]) -> lis
         kind, f, _s, _b = out[i]
         out[i] = (kind, f, spell, ban if spell == "B" else -1)
     return out
+
+
+def rotated(geo: Geo, field: int) -> int:
+    """The field's 180° rotation: where a rival's planned field lies for us."""
+    return geo.cb.rows * geo.cb.cols - 1 - field
+
+
+def landings(plans: list[tuple[int, list[Step]]]) -> list[tuple[int, int]]:
+    """(step, field) of every Beelzebub landing in ``plans`` (as written, side A)."""
+    return [
+        (n, field)
+        for _start, steps in plans
+        for n, (kind, field, _spell, _ban) in enumerate(steps, 1)
+        if kind == "fly"
+    ]
+
+
+def strike_plan(
+    geo: Geo, params: dict[str, Any], start: int, goal: int, target: int, cast_at: int
+) -> list[Step] | None:
+    """Walk to ``target`` (a field where a rival lands after a flight: her
+    Immunzauber does not cover the field she casts it on), arrive there at
+    step ``cast_at`` and leave a Kugelblitz, step aside, then fly in with an
+    Immunzauber and walk the last steps to ``goal``."""
+    cb, lo, hi = geo.cb, params["min_steps"], params["max_steps"]
+    if params["spells"]["Z"] < 1 or params["spells"]["K"] < 1 or params["require_all_steps"]:
+        return None
+    to_target = geo.toward(target)
+    firsts = sorted(neighbours(cb, start), key=lambda j: (to_target[j], j))
+    if not firsts or to_target[firsts[0]] >= FAR:
+        return None
+    first = firsts[0]
+    rest = [] if first == target else route(geo, first, target)
+    if rest is None:
+        return None
+    extra = cast_at - 1 - len(rest)
+    if extra < 0 or extra % 2:
+        return None
+    aside = neighbours(cb, target)
+    if not aside:
+        return None
+    walk = [first, *padded(cb, first, extra), *rest]
+    if len(walk) != cast_at:
+        return None
+    steps: list[Step] = [("walk", f, "", -1) for f in walk]
+    steps[-1] = ("walk", target, "K", -1)
+    steps.append(("walk", aside[0], "", -1))
+    walks = max(3, lo - len(steps) - 1)
+    dist = geo.toward(goal)
+    landing = _landing(geo, goal, walks, dist, {target, aside[0]})
+    if landing < 0 or len(steps) + 1 + walks > hi:
+        return None
+    home = route(geo, landing, goal)
+    if home is None or len(home) != walks:
+        return None
+    steps.append(("fly", landing, "I" if params["spells"]["I"] else "", -1))
+    steps.extend(("walk", f, "", -1) for f in home)
+    return steps

@@ -14,6 +14,10 @@ randomness from the view).
   with ``run_match`` against sampled rival orders (direct walkers, lurkers,
   random orders); the best average result is written. The budget is a number
   of simulated witch-steps, never wall-clock time.
+- strong also works out the candidates medium's planner would choose among
+  (they follow from the board and the params alone), plays its candidates
+  against those too, and adds candidates that leave a Kugelblitz where those
+  rivals land after their flights, just before they land.
 - A round that demands every spell gets plans carrying all of them; random
   valid orders are the last resort, and a team with none at all locks.
 
@@ -38,8 +42,11 @@ from games.bots.hexen_plan import (
     far_field,
     geo_of,
     goal_distance,
+    landings,
     neighbours,
+    rotated,
     shelter_for,
+    strike_plan,
     to_orders,
     usable_starts,
 )
@@ -59,6 +66,7 @@ GM_ROUNDS = len(PRESET_ORDER)
 BUDGET = {"medium": 12_000, "strong": 60_000}
 MIN_SAMPLES = 4
 SPELL_SETS = ("KKB", "KK", "KB", "K", "BK")
+GUESSES = 3  # medium's likeliest candidates that strong plays against and strikes
 
 Plans = list[tuple[int, list[Step]]]
 
@@ -102,7 +110,8 @@ class Team:
             if self.level == "easy":
                 attempts.append(lurk_plans(geo, params, rng))
             else:
-                attempts.append(Planner(geo, params, rng, BUDGET[self.level]).best())
+                planner = Planner(geo, params, rng, BUDGET[self.level])
+                attempts.append(planner.best(counter=self.level == "strong"))
         attempts.append(exact_plans(geo, params))
         for plans in attempts:
             if plans is not None:
@@ -212,12 +221,21 @@ class Planner:
         self.sims_left = max(1, budget // self.cost)
         self.ban_to = far_field(geo)
 
-    def best(self) -> Plans | None:
+    def best(self, counter: bool = False) -> Plans | None:
+        """The candidate with the best average against sampled rivals; with
+        ``counter``, also against the plans medium's planner would consider,
+        and with candidates that strike where those land."""
         # At least MIN_SAMPLES rivals per candidate: fewer candidates on big rounds.
         candidates = self.candidates(max(1, self.sims_left // MIN_SAMPLES))
+        guesses: list[Plans] = []
+        if counter and candidates:
+            guess = Planner(self.geo, self.params, self.rng, BUDGET["medium"])
+            guesses = guess.candidates(max(1, guess.sims_left // MIN_SAMPLES))[:GUESSES]
+            candidates += self.strikes(candidates[0], guesses)
         if len(candidates) <= 1:
             return candidates[0] if candidates else None
-        rivals = self.rivals(max(1, self.sims_left // len(candidates)))
+        rivals: list[list[Plan] | None] = [self.compiled(plans, 1) for plans in guesses]
+        rivals += self.rivals(max(1, self.sims_left // len(candidates) - len(rivals)))
         best, best_score = candidates[0], -1e9
         for plans in candidates:
             score = self.score(plans, rivals)
@@ -250,6 +268,43 @@ class Planner:
         if direct is not None and repr(direct) not in seen:
             out.append(direct)
         return out[:limit]
+
+    def strikes(self, base: Plans, guesses: list[Plans]) -> list[Plans]:
+        """``base`` with witches sent to strike the landings of each guessed
+        rival plan: each landing (the nearest free witch takes it) gets a
+        Kugelblitz a step or two before the rival lands."""
+        out: list[Plans] = []
+        pairs = assign(self.geo, self.params, spread(self.geo, self.witches))
+        for guess in guesses:
+            plans, free = list(base), set(range(len(pairs)))
+            for step, field in landings(guess):
+                target = rotated(self.geo, field)
+                dist = self.geo.toward(target)
+                for n in sorted(free, key=lambda n: (dist[pairs[n][0]], n)):
+                    steps = next(
+                        (
+                            found
+                            for lead in (1, 2, 3)
+                            if (
+                                found := strike_plan(
+                                    self.geo, self.params, *pairs[n], target, step - lead
+                                )
+                            )
+                        ),
+                        None,
+                    )
+                    if steps is not None:
+                        plans[n] = (pairs[n][0], steps)
+                        free.discard(n)
+                        break
+            if plans != base and plans not in out:
+                out.append(plans)
+        return out
+
+    def compiled(self, plans: Plans, side: int) -> list[Plan]:
+        return compile_plans(
+            self.geo.cb, parse_orders(to_orders(self.geo, plans), self.witches), side
+        )
 
     def spell_sets(self) -> list[str]:
         allowed = self.params["spells"]

@@ -30,6 +30,10 @@ POLICY_VIOLATION = 4008
 
 UNAVAILABLE = 4503  # the server cannot serve this socket now; the page retries
 
+# The pages' heartbeat: answered at once, before any shared budget or lookup,
+# so a page learns within a round trip that its socket still carries frames.
+HEARTBEAT = '{"type":"hb"}'
+
 
 def error_frame(code: str, message: str, **extra: Any) -> str:
     return dumps({"type": "error", "code": code, "message": message, **extra})
@@ -90,6 +94,9 @@ class FrameConsumerMixin(SocketConsumer):
             return None
         if error is not None:
             await self.send(text_data=error_frame("bad_request", error))
+            return None
+        if kind == "hb":  # counted by the socket's own window above, nothing else
+            await self.send(text_data=HEARTBEAT)
             return None
         if kind in self.deferred_budgets:
             self.admission = self.budget.user_count(kind)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_noop
 
 from moderation import playbans
 
+from ..bots import accepts_draw
 from ..errors import GameError
 from ..models import (
     Event,
@@ -133,6 +134,7 @@ def game_resign(*, game_id: int, user: Visitor) -> int:
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
         event = leave_or_end(game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now)
+        playbans.resigned(game, seat, now)
         return event.version
 
 
@@ -186,9 +188,31 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
             ).version
         game.draw_offers = offers
         events = [{"type": "draw_offered", "seat": seat, "offers": offers}]
-        return append_event(
-            game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events
-        ).version
+        event = append_event(game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events)
+        return bots_answer_draw(game, rs, state) or event.version
+
+
+def bots_answer_draw(game: Game, rs: Ruleset, state: Any) -> int | None:
+    """When only bot seats have still to answer a draw offer, they answer at
+    once, in the offer's transaction: all accept (each bot judges the game
+    dead, ``games.bots.accepts_draw``) and the game ends drawn, or the first
+    that does not declines it. Returns the new version, or None when a
+    person has still to answer."""
+    waiting = [s for s in remaining_seats(game) if s not in game.draw_offers]
+    levels = game.bots or {}
+    if not waiting or any(str(s) not in levels for s in waiting):
+        return None
+    for bot_seat in waiting:
+        if not accepts_draw(game.ruleset, levels[str(bot_seat)], state, bot_seat):
+            game.draw_offers = []
+            events = [{"type": "draw_declined", "seat": bot_seat}]
+            kind = Event.Kind.DRAW_DECLINE
+            return append_event(game, rs, state, seat=bot_seat, kind=kind, events=events).version
+    result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
+    events = [{"type": "draw_accepted", "seat": waiting[-1]}]
+    return append_event(
+        game, rs, state, seat=waiting[-1], kind=Event.Kind.END, events=events, result=result
+    ).version
 
 
 @conflicts_are_stale
@@ -253,7 +277,7 @@ def game_abort(*, game_id: int, user: Visitor) -> int:
         rs = get_ruleset(game.ruleset)
         result = ended(game, REASON_ABORTED, winners=[], player=player_name(game, seat))
         events = [{"type": "aborted", "seat": seat}]
-        playbans.record_offence(game, seat, "abort")
+        playbans.aborted(game, seat)
         return append_event(
             game,
             rs,

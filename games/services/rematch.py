@@ -16,6 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from moderation.standing import refuse_if_playbanned, refuse_if_suspended
+
 from .. import publish
 from ..errors import GameError
 from ..models import Game, Notification, Rematch, Seat
@@ -44,6 +46,9 @@ def rematch_offer(*, game_id: object, user: Visitor) -> dict[str, Any]:
         rematch, _ = Rematch.objects.get_or_create(game=game)
         if rematch.new_game_id is not None or seat in rematch.accepted:
             return rematch_summary(rematch) or {}
+        # A rematch is a new table: a suspension or a realtime play-ban holds here too.
+        refuse_if_suspended(user)
+        refuse_if_playbanned(user, game.clock)
         holders: dict[int, int | None] = game.seat_users  # type: ignore[attr-defined]
         refuse_if_blocked(user.pk, list(holders.values()))
         if any(uid is None for uid in holders.values()):

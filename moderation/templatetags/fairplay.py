@@ -1,14 +1,19 @@
-"""Template tags: the moderators' nav count, a profile's completion rate and
-whether an account was closed."""
+"""Template tags: the moderators' nav count, a profile's completion rate,
+whether an account was closed, and the case page's codes as people's words."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
+
+from games.models import Game
+from games.rules import RULESETS
 
 from .. import roles, selectors
-from ..models import Standing
+from ..models import Report, Sanction, Standing
 
 register = template.Library()
 
@@ -34,3 +39,44 @@ def completion(user: Any) -> dict[str, Any]:
 def closed_account(user: Any) -> bool:
     """Closed by a moderator, or a guest closed after its idle day."""
     return not user.is_active or Standing.objects.filter(user=user, closed=True).exists()
+
+
+def choice_label(choices: Any, code: Any) -> str:
+    """A stored code's translated label; an unknown code as it is."""
+    labels = dict(choices.choices)
+    return str(labels[code]) if code in labels else str(code)
+
+
+@register.filter
+def report_reason(code: Any) -> str:
+    return choice_label(Report.Reason, code)
+
+
+@register.filter
+def report_status(code: Any) -> str:
+    return choice_label(Report.Status, code)
+
+
+@register.filter
+def sanction_action(code: Any) -> str:
+    return choice_label(Sanction.Action, code)
+
+
+@register.filter
+def game_status(code: Any) -> str:
+    return choice_label(Game.Status, code)
+
+
+@register.filter
+def ruleset_title(slug: Any) -> str:
+    rs = RULESETS.get(slug)
+    return gettext(rs.title) if rs else str(slug)
+
+
+@register.filter
+def from_iso(value: Any) -> datetime | None:
+    """The case's ISO times as datetimes, for the ``date`` filter (local format)."""
+    try:
+        return datetime.fromisoformat(value) if value else None
+    except (TypeError, ValueError):
+        return None

@@ -82,6 +82,35 @@ def test_guests_play_the_computer_and_invitations_but_open_no_public_tables():
     assert Seat.objects.filter(game=table, user=guest).exists()
 
 
+def test_a_guest_plays_the_computer_at_hexenhalma_with_a_bot_game_master():
+    _, guest = new_guest()
+    for host_seat in (1, 2, "random"):
+        game = lobby.table_create(
+            host=guest,
+            ruleset="hexenhalma",
+            seat_count=3,
+            host_seat=host_seat,
+            bot={"level": "easy"},
+        )
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE
+        seats = {s.index: s.user for s in Seat.objects.filter(game=game).select_related("user")}
+        mine = next(i for i, user in seats.items() if user == guest)
+        assert mine in (1, 2) and (host_seat == "random" or mine == host_seat)
+        assert seats[0].is_bot and game.bots["0"] != "easy"  # the game master: another bot
+        assert game.bots[str(3 - mine)] == "easy"  # the other team plays at the chosen level
+    # Still never a table with a seat for strangers: as game master, one team seat stays free.
+    with pytest.raises(GameError) as refused:
+        lobby.table_create(
+            host=guest, ruleset="hexenhalma", seat_count=3, host_seat=0, bot={"level": "easy"}
+        )
+    assert refused.value.code == "guest"
+    with pytest.raises(GameError) as refused:
+        lobby.table_create(host=guest, ruleset="malefiz", seat_count=3, bot={"level": "easy"})
+    assert refused.value.code == "guest"
+    assert not Game.objects.filter(ruleset="malefiz").exists()
+
+
 def test_a_game_with_a_guest_is_never_rated():
     _, guest = new_guest()
     host = make_user()

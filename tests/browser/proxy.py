@@ -4,7 +4,8 @@
 test built on it proves nothing. Put this proxy between one browser and the
 live server instead, and call :meth:`TcpProxy.drop`: every open connection is
 closed (the browser sees its websocket close) and, while ``refusing`` is on,
-new connections are accepted and closed straight away.
+new connections are accepted and closed straight away. :meth:`TcpProxy.stall`
+is a network gone silent instead: nothing is closed, nothing gets through.
 
 Threads, not asyncio: the sync Playwright API already owns an event loop in
 the test thread, and a handful of connections need nothing cleverer.
@@ -33,6 +34,9 @@ class TcpProxy:
         self.refused = 0  # connections closed at once while refusing
         self.turned_away = threading.Event()  # set by the first refused connection
         self.dropped = 0  # connections closed by drop()
+        self._stalled = threading.Event()
+        self._held: list[socket.socket] = []  # connections accepted while stalled
+        self.first_swallowed: float | None = None  # when the page's text frame first went nowhere
         self._thread = threading.Thread(target=self._accept_loop, name="tcp-proxy", daemon=True)
         self._thread.start()
 
@@ -56,6 +60,21 @@ class TcpProxy:
         self.dropped += len(victims)
         return len(victims)
 
+    def stall(self) -> None:
+        """Forward nothing, close nothing: bytes either way are swallowed and new
+        connections hang (the way a dead network looks to both ends)."""
+        self.first_swallowed = None
+        self._stalled.set()
+
+    def resume(self) -> None:
+        """Forward again; the stalled connections lost bytes, so they are closed."""
+        self._stalled.clear()
+        with self._lock:
+            held, self._held = self._held, []
+        for sock in held:
+            _kill(sock)
+        self.drop()
+
     def allow(self) -> None:
         """Accept and forward new connections again."""
         with self._lock:
@@ -64,7 +83,7 @@ class TcpProxy:
 
     def close(self) -> None:
         self._stopped.set()
-        self.drop()
+        self.resume()
         with contextlib.suppress(OSError):
             self._listener.close()
         self._thread.join(timeout=2)
@@ -85,6 +104,10 @@ class TcpProxy:
             except OSError:
                 return
             client.settimeout(None)
+            if self._stalled.is_set():
+                with self._lock:
+                    self._held.append(client)
+                continue
             if self.refusing:
                 self.refused += 1
                 self.turned_away.set()
@@ -99,15 +122,21 @@ class TcpProxy:
             with self._lock:
                 self._open.update((client, upstream))
             self.accepted += 1
-            for src, dst in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(src, dst), daemon=True).start()
+            for src, dst, outbound in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pump, args=(src, dst, outbound), daemon=True).start()
 
-    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+    def _pump(self, src: socket.socket, dst: socket.socket, outbound: bool) -> None:
         try:
             while True:
                 data = src.recv(65536)
                 if not data:
                     break
+                if self._stalled.is_set():
+                    # The page's own frames only (websocket opcode 1, text): not the
+                    # browser's pong to the server's protocol-level ping.
+                    if outbound and self.first_swallowed is None and data[0] & 0x0F == 0x1:
+                        self.first_swallowed = time.monotonic()
+                    continue
                 dst.sendall(data)
         except OSError:
             pass

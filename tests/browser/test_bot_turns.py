@@ -43,10 +43,11 @@ class BotTurnTests(InstantBotsLiveTestCase):
         page = self.new_page("player", user=human)
         page.goto(f"{self.live_server_url}/g/{game.pk}/")
         self.wait_connected(page)
-        # Every status text the page shows, however briefly.
+        # Every status text and board turn line the page shows, however briefly.
         page.evaluate(
-            "() => { const el = document.getElementById('status'); window.__shown = [];"
-            " new MutationObserver(() => window.__shown.push(el.textContent))"
+            "() => { window.__shown = []; for (const el of [document.getElementById('status'),"
+            " document.querySelector('[data-testid=mz-turn]')])"
+            " new MutationObserver(() => window.__shown.push(el.dataset.testid + ': ' + el.textContent))"
             ".observe(el, { childList: true, characterData: true, subtree: true }); }"
         )
         waits = []
@@ -69,9 +70,10 @@ class BotTurnTests(InstantBotsLiveTestCase):
             page.wait_for_function(MY_TURN_JS, timeout=15_000)
             waits.append(time.monotonic() - began)
             shown = page.evaluate("() => window.__shown")
-            self.assertTrue(
-                any("(bot-malefiz-easy · bot) is thinking…" in text for text in shown), shown
-            )
+            for line in ("status", "mz-turn"):  # the board's own line too, not "… to roll."
+                thinking = "(bot-malefiz-easy · bot) is thinking…"
+                self.assertTrue([t for t in shown if t.startswith(line) and thinking in t], shown)
+            self.assertFalse([text for text in shown if "bot) to roll" in text], shown)
             times = list(
                 Event.objects.filter(game_id=game.pk, version__gt=version, seat=1)
                 .order_by("version")

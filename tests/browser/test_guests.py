@@ -68,6 +68,33 @@ class GuestTests(InstantBotsLiveTestCase):
         self.assertEqual(Seat.objects.get(game_id=game_id, index=0).user_id, user.pk)
         self.assertEqual(self.page_errors, [])
 
+    def test_a_guest_plays_the_computer_at_hexenhalma(self):
+        """Hexenhalma needs a game master and two teams: the guest takes a team,
+        bots the game master and the other team (before: Hexenhalma was not
+        offered, and the server refused a guest's table of three seats)."""
+        page = self.new_page("visitor")
+        page.goto(f"{self.live_server_url}/")
+        page.click("[data-testid=play-as-guest]")
+        page.wait_for_selector("[data-testid=guest-claim]")
+        page.select_option("[data-testid=bot-ruleset]", "hexenhalma")
+        seats = page.locator("[data-testid=bot-seat] option").all_inner_texts()
+        self.assertEqual(seats[1:], ["Team 1", "Team 2"])  # after "random": no game master
+        page.select_option("[data-testid=bot-seat]", "1")
+        page.select_option("[data-testid=bot-clock]", "none")
+        page.click("[data-testid=play-bot]")
+        page.wait_for_url("**/g/*/")
+        self.wait_connected(page)
+        game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+        game = off_loop(Game.objects.get, pk=game_id)
+        self.assertEqual(game.status, "active")
+        self.assertEqual(sorted(game.bots), ["0", "2"])
+        page.wait_for_function("() => window.__game.model.version > 1")  # the bot opened a round
+        self.assertEqual(self.state(page)["status"], "active")
+        self.assertEqual(page.evaluate("window.__game.model.seat"), 1)
+        self.assertIn("bot", page.locator("#players li[data-seat='0']").inner_text())
+        self.fits(page, "hexenhalma-guest")
+        self.assertEqual(self.page_errors, [])
+
     def test_a_guest_takes_a_seat_through_an_invite_link(self):
         host = make_user("hostess")
         table = off_loop(table_create, host=host, ruleset="halma", rated=True)

@@ -75,3 +75,39 @@ class ModerationInTheBrowser(BrowserLiveTestCase):
         assert report.status == "acted" and report.evidence["chat"]
         assert Sanction.objects.get().moderator == mod
         assert not self.page_errors
+
+    def test_report_an_opponent_from_the_game_page_by_keyboard_on_a_phone(self):
+        game, alice, _bob, _mod = off_loop(cast)
+        page = self.new_page("alice", alice)
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.goto(f"{self.live_server_url}/g/{game.pk}/")
+        self.wait_connected(page)
+        opener = page.get_by_role("button", name="Report bob")
+        assert page.locator("[data-testid=report-alice]").count() == 0  # not oneself
+        opener.focus()
+        page.keyboard.press("Enter")
+        form = page.locator("[data-testid=game-report]")
+        form.wait_for()
+        assert "Report bob" in form.inner_text()
+        assert page.evaluate("document.activeElement.dataset.testid") == "report-reason"
+        page.keyboard.press("ArrowDown")  # cheating -> abuse
+        page.keyboard.press("Tab")
+        page.keyboard.type("keeps stalling and insulting")
+        self.shot(page, "game-report-360")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, width
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.testid") == "report-send"
+        page.keyboard.press("Enter")
+        note = page.locator("[data-testid=report-status]")
+        note.wait_for()
+        assert "moderators will look at your report about bob" in note.inner_text()
+        assert form.is_hidden()
+        page.get_by_role("button", name="bob reported").wait_for()
+        report = Report.objects.get()
+        assert (report.target.username, report.game_id, report.reason) == ("bob", game.pk, "abuse")
+        assert report.text == "keeps stalling and insulting"
+        self.shot(page, "game-reported-360")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        self.shot(page, "game-reported-1280")
+        assert not self.page_errors

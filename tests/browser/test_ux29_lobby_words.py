@@ -79,6 +79,29 @@ class LobbyAndWordsTests(BrowserLiveTestCase):
         offer.scroll_into_view_if_needed()
         self.shot(page, "offer-360")
 
+    def test_a_tables_time_bank_is_named_in_the_lobby_and_on_its_waiting_page(self):
+        anna, bernd = (off_loop(make_user, n) for n in ("anna", "bernd"))
+        one = off_loop(
+            lobby.table_create,
+            host=anna,
+            ruleset="halma",
+            clock={"kind": "correspondence", "days": 2, "bank": 1},
+        )
+        page = self.page_at("bernd", 360, bernd)
+        page.goto(f"{self.live_server_url}/")
+        row = page.locator(f"#open-tables tr[data-table='{one.pk}'] [data-testid=clock]")
+        row.wait_for()
+        self.assertEqual(row.inner_text(), "2 days per move + 1 day bank")
+        page.goto(f"{self.live_server_url}/g/{one.pk}/")
+        clock = page.locator("[data-testid=waiting-clock]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=waiting-clock]').textContent"
+        )
+        self.assertEqual(clock.inner_text(), "2 days per move + 1 day bank")
+        self.shot(page, "waiting-bank-360")
+        self.assertLessEqual(page.evaluate("document.documentElement.scrollWidth"), 360)
+        self.assertEqual(self.page_errors, [])
+
     def test_live_games_stay_in_the_wide_column_without_friends_playing(self):
         users = [off_loop(make_user, n) for n in ("anna", "bernd")]
 

@@ -73,6 +73,50 @@ class OfflineTests(BrowserLiveTestCase):
             self.assertEqual(off_loop(lambda: Game.objects.get(pk=game_id).version), 2)
         self.assertEqual(self.page_errors, [])
 
+    def test_a_silently_dead_socket_shows_within_seconds_and_its_lost_move_goes_out(self):
+        """The network goes silent, nothing is closed: the page's move (and the
+        heartbeat after it) gets no answer, so "Offline" shows within 3 s of the
+        move; the move, lost on the way, waits and goes out after the reconnect.
+        Idle, a ping unanswered shows it within 3 s of that ping (pings every 10 s)."""
+        white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
+        game_id = started_table("halma", [white, black])
+        host, port = self.live_server_url.split("//", 1)[1].split(":")
+        with TcpProxy(host, int(port)) as proxy:
+            page = self.new_page("wanda", user=white)
+            page.goto(f"http://localhost:{proxy.port}/g/{game_id}/")
+            self.wait_connected(page)
+
+            proxy.stall()
+            page.click(f'#board .piece.movable[data-field="{key(FIRST[0])}"]')
+            page.click(f'#board .target[data-target="{key(FIRST[1])}"]')
+            moved = time.monotonic()
+            page.wait_for_function(OFFLINE_JS, timeout=6000)
+            shown_after = time.monotonic() - moved
+            self.assertLess(shown_after, 5.0)
+            page.wait_for_selector("[data-testid=pending-move]")
+            self.assertEqual(off_loop(lambda: Game.objects.get(pk=game_id).version), 1)
+            self.shot(page, "silent-offline-1280")
+
+            proxy.resume()
+            page.wait_for_function(LIVE_JS, timeout=20_000)
+            self.wait_version(page, 2)
+            self.assertEqual(page.locator("[data-testid=pending-move]").count(), 0)
+            self.assertIn(key(FIRST[1]), self.state(page)["pieces"][0])
+            self.assertEqual(off_loop(lambda: Game.objects.get(pk=game_id).version), 2)
+
+            # Idle: the next ping goes unanswered.
+            page.wait_for_function("() => document.getElementById('conn-text').hidden")
+            proxy.stall()
+            stalled = time.monotonic()
+            page.wait_for_function(OFFLINE_JS, timeout=16_000)
+            idle_after = time.monotonic() - stalled
+            self.assertIsNotNone(proxy.first_swallowed)
+            after_ping = time.monotonic() - proxy.first_swallowed
+            self.assertLess(after_ping, 4.5)
+            print(f"offline shown {shown_after:.1f} s after a move, {idle_after:.1f} s after")
+            print(f"the link went silent while idle ({after_ping:.1f} s after the unanswered ping)")
+        self.assertEqual(self.page_errors, [])
+
     def test_the_browser_going_offline_closes_the_socket_at_once(self):
         white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
         game_id = started_table("halma", [white, black])

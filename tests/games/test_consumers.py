@@ -500,3 +500,30 @@ async def test_a_stored_result_whose_text_does_not_format_still_says_hello(table
     hello = await receive(sock, "hello")
     assert hello["state"]["result_text"] == "%(nope)s"
     await sock.disconnect()
+
+
+async def test_every_socket_answers_the_heartbeat_at_once_with_nothing_else(table, monkeypatch):
+    """The pages' ``hb`` (socket.js): a tiny answer on every socket, before any
+    shared budget or lookup, so a silent link shows within seconds (before: an
+    ``unknown_type`` error, or a queue read on the staff sockets)."""
+    from games.ratelimit import ConnectionBudget
+
+    game, white, _black = table
+    mod = await sync_to_async(make_user)(moderator=True)
+    socks = [
+        (await connect(f"/ws/game/{game.pk}/", white), "hello"),
+        (await connect("/ws/lobby/"), "tables"),
+        (await connect("/ws/notify/", white), "notifications"),
+        (await connect("/ws/moderation/", mod), "queue"),
+    ]
+    for sock, first in socks:
+        await receive(sock, first)
+
+    async def no_lookups(self, kind):
+        raise AssertionError(f"the heartbeat spent a shared budget ({kind})")
+
+    monkeypatch.setattr(ConnectionBudget, "user_wait", no_lookups)
+    for sock, _first in socks:
+        await sock.send_to(text_data='{"type":"hb"}')
+        assert await receive(sock, "hb") == {"type": "hb"}
+        await sock.disconnect()

@@ -159,6 +159,31 @@ def test_a_blocked_player_cannot_offer_a_rematch():
     assert not Notification.objects.filter(user=black, kind="challenge").exists()
 
 
+def test_a_suspended_or_play_banned_player_cannot_start_a_rematch():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from moderation.models import PlayBan, Standing
+
+    realtime = {"kind": "realtime", "minutes": 5}
+    white, black = make_user(), make_user()
+    game = finished_game([white, black], clock=realtime)
+    now = timezone.now()
+    PlayBan.objects.create(
+        user=white, minutes=15, reason="leave", until=now + timedelta(minutes=15)
+    )
+    with pytest.raises(GameError) as err:
+        rematch_offer(game_id=game.pk, user=white)
+    assert err.value.code == "playban"
+    Standing.objects.create(user=black, suspended_until=now + timedelta(days=2))
+    with pytest.raises(GameError) as err:
+        rematch_offer(game_id=game.pk, user=black)
+    assert err.value.code == "suspended"
+    assert list(Rematch.objects.filter(game=game).values_list("accepted", flat=True)) in ([], [[]])
+    assert Game.objects.count() == 1
+
+
 def test_the_api_offers_accepts_declines_and_refuses():
     white, black, stranger = make_user(), make_user(), make_user()
     game = finished_game([white, black])

@@ -215,3 +215,25 @@ def test_moderators_cannot_act_on_staff_or_without_a_note(world):
         assert client.post("/api/moderation/users/bob/", body, format="json").status_code == 400
     assert client.post("/api/moderation/users/nobody/", bad[0], format="json").status_code == 404
     assert not Sanction.objects.exists()
+
+
+def test_the_case_page_names_codes_in_peoples_words_in_german_too(world):
+    game, a, _b, mod = world
+    report(client_for(a), username="bob", game=game.pk, reason="cheating")
+    report_id = Report.objects.get().pk
+    client_for(mod).post(
+        "/api/moderation/users/bob/", {"action": "mute", "days": 2, "note": "x"}, format="json"
+    )
+    web = APIClient()
+    web.force_login(mod)
+    for language, words, codes in [
+        ("en", ["cheating", "acted on", "mute", "2 days", "Halma", "running"], []),
+        ("de", ["Betrug", "bearbeitet", "stummschalten", "2 Tage", "läuft"], ["cheating"]),
+    ]:
+        page = web.get(f"/moderation/reports/{report_id}/", HTTP_ACCEPT_LANGUAGE=language)
+        text = page.content.decode()
+        for word in words:
+            assert word in text, (language, word)
+        for code in codes:
+            assert f">{code}<" not in text, (language, code)
+        assert ">halma<" not in text and "(active)" not in text and " d)" not in text

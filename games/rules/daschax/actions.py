@@ -19,7 +19,18 @@ from .geometry import (
     field_name,
     xy,
 )
-from .state import DaschaxState, Last, on_board, pair_with, placing, plus_one, replace_state, total
+from .state import (
+    RECENT,
+    DaschaxState,
+    Last,
+    board_digest,
+    on_board,
+    pair_with,
+    placing,
+    plus_one,
+    replace_state,
+    total,
+)
 from .views import taken_view
 
 # Translatable messages that depend on a size: the size is part of the
@@ -217,6 +228,7 @@ def apply_turn(state: DaschaxState, seat: int, action: Action) -> tuple[DaschaxS
         captured=pair_with(state.captured, seat, taken),
         to_move=1 - seat,
         turns=state.turns + 1,
+        recent=(*state.recent, board_digest(board))[-RECENT:],
         last=Last("turn", seat, cell, piece, steps, captures, state.pending),
         pending=(),
     )

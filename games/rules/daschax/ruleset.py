@@ -257,6 +257,7 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             "first_mover": state.first_mover,
             "options": options_view(state.variants),
             "last": last_view(state.last),
+            "recent_boards": list(state.recent),
             "removed_this_turn": [taken_view(c, p) for c, p in state.pending],
             "outcome": result,
             "you": seat,
@@ -290,6 +291,7 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             "turns": state.turns,
             "last": None if state.last is None else encode_last(state.last),
             "pending": encode_taken(state.pending),
+            "recent": list(state.recent),
             "seed": state.seed,
             "counter": state.counter,
         }
@@ -312,6 +314,7 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             pending=decode_taken(data["pending"]),
             seed=data["seed"],
             counter=data["counter"],
+            recent=tuple(data.get("recent", ())),  # games stored before it have none
         )
 
 

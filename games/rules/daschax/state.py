@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,19 @@ class DaschaxState:
     pending: Taken  # pieces removed so far in the turn under way
     seed: int
     counter: int
+    # Digests of the boards after the last RECENT turns (board_digest): what
+    # a player (or a bot, made fresh for every move) needs to see repetition.
+    recent: tuple[int, ...] = ()
+
+
+RECENT = 12
+
+
+def board_digest(board: Board | list[Piece | None]) -> int:
+    """A 48-bit digest of a board, the same in every process (unlike ``hash``,
+    whose value for None changes between runs); small enough for JSON numbers."""
+    data = bytes(0 if p is None else 1 + (p[0] * 3 + p[1] - 1) * 6 + p[2] for p in board)
+    return int.from_bytes(hashlib.blake2b(data, digest_size=6).digest(), "big")
 
 
 def replace_state(state: DaschaxState, **changes: Any) -> DaschaxState:

@@ -9,6 +9,7 @@ import pytest
 
 from games.bots import daschax, get_bot
 from games.rules.daschax import CELLS, FACINGS, START_COUNTS, DaschaxRuleset, DaschaxState
+from games.rules.daschax.state import board_digest
 
 RS = DaschaxRuleset()
 SIZE = {"S": 1, "M": 2, "L": 3}
@@ -136,36 +137,47 @@ ENDGAMES = [
 
 @pytest.mark.parametrize("pieces", ENDGAMES)
 def test_strong_converts_a_won_endgame_against_medium(pieces: list[Any]) -> None:
+    # A fresh bot for every decision, as the site makes them.
     state = position(pieces)
-    bots = (get_bot("daschax", "strong"), get_bot("daschax", "medium"))
+    levels = ("strong", "medium")
     for ply in range(60):  # 30 turns each
         if RS.outcome(state) is not None:
             break
         seat = state.to_move
-        state, _ = RS.apply(state, seat, bots[seat].choose(state, seat, seed=ply))
+        action = get_bot("daschax", levels[seat]).choose(state, seat, seed=ply)
+        state, _ = RS.apply(state, seat, action)
     assert RS.outcome(state) == {"winners": [0], "draw": False, "reason": "all pieces captured"}
 
 
-def test_strong_ahead_does_not_remake_a_board_it_made() -> None:
-    state = position([*ENDGAMES[0][:5], (2, 9, "L", 1, "N")])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_bot_keeps_nothing_between_decisions(seat: int) -> None:
+    # The site makes a fresh bot per decision: a bot that remembered its
+    # moves would play differently there than in one long-lived object.
+    state = position([*ENDGAMES[0][:5], (2, 9, "L", 1, "N")], to_move=seat)
     bot = daschax.DaschaxBot("strong")
-    first = bot.choose(state, 0, seed=4)
-    # A fresh bot that remembers having made the board ``first`` makes
-    # something else; the same history gives the same choice.
-    again = daschax.DaschaxBot("strong")
-    again.made[0].update(bot.made[0])
-    other = again.choose(state, 0, seed=4)
+    first = bot.choose(state, seat, seed=4)
+    assert bot.choose(state, seat, seed=4) == first
+    assert daschax.DaschaxBot("strong").choose(state, seat, seed=4) == first
+
+
+def after(state: DaschaxState, seat: int, action: dict[str, Any]) -> DaschaxState:
+    return RS.apply(state, seat, action)[0]
+
+
+def test_strong_ahead_does_not_remake_a_recent_board() -> None:
+    # The view's recent boards (the ruleset keeps them) are all a fresh bot
+    # knows of the game's past: a move that remakes one is marked down.
+    state = position([*ENDGAMES[0][:5], (2, 9, "L", 1, "N")])
+    first = get_bot("daschax", "strong").choose(state, 0, seed=4)
+    made = after(state, 0, first).board
+    seen = dataclasses.replace(state, recent=(board_digest(made),) * 2)
+    other = get_bot("daschax", "strong").choose(seen, 0, seed=4)
     assert other != first
-    RS.apply(state, 0, other)
-    twin = daschax.DaschaxBot("strong")
-    twin.made[0].update(bot.made[0])
-    assert twin.choose(state, 0, seed=4) == other
+    assert get_bot("daschax", "strong").choose(seen, 0, seed=4) == other
 
 
 def test_a_bot_behind_is_glad_of_a_repetition() -> None:
     state = position([*ENDGAMES[0][:5], (2, 9, "L", 1, "N")], to_move=1)
-    bot = daschax.DaschaxBot("strong")
-    first = bot.choose(state, 1, seed=4)
-    again = daschax.DaschaxBot("strong")
-    again.made[1].update(bot.made[1])
-    assert again.choose(state, 1, seed=4) == first
+    first = get_bot("daschax", "strong").choose(state, 1, seed=4)
+    seen = dataclasses.replace(state, recent=(board_digest(after(state, 1, first).board),) * 2)
+    assert get_bot("daschax", "strong").choose(seen, 1, seed=4) == first

@@ -181,3 +181,17 @@ def test_the_bench_campaign_figure_counts_home_then_put_out_then_steps() -> None
     banished = record([2, 1], [("goal", 9), ("out", 4)], [("goal", 15), ("goal", 15)])
     # Seat 1 is the second team here: one witch more home, one rival put out.
     assert _campaign([level, banished], 1) == {"home": 1, "out": 1, "steps": 4, "ahead": 1}
+
+
+def test_strong_strikes_where_medium_lands_in_the_arena() -> None:
+    # Issue 30: strong works out medium's candidates from the board and the
+    # params and leaves Kugelblitze on the fields where they land after their
+    # flights (an Immunzauber does not cover the field it is cast on). Before,
+    # both levels brought every witch home in every round.
+    state = opened("arena")
+    strong = make("strong").choose(state, 1, seed=0)["orders"]
+    medium = make("medium").choose(state, 2, seed=0)["orders"]
+    board, params = PRESETS["arena"]["board"], PRESETS["arena"]["params"]
+    fates = resolve_match(board, params, strong, medium, 1)["witches"]
+    home = [sum(f["fate"] == "goal" for f in side) for side in fates]
+    assert home[0] == params["witches"] and home[1] < params["witches"] // 2, fates

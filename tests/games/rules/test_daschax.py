@@ -546,3 +546,21 @@ def test_greedy_capture_playout_ends_with_a_winner(move_on: bool) -> None:
     assert events[-1] == {"type": "won", "seat": winner, "reason": "all pieces captured"}
     assert RS.view(state, None)["on_board"][1 - winner] == 0
     check_invariants(state)
+
+
+def test_recent_boards_show_a_repetition_and_stay_bounded() -> None:
+    # Issue 30: a bot is made fresh for every move, so the view carries what
+    # it needs to see a repetition: digests of the last RECENT turns' boards.
+    from games.rules.daschax.state import RECENT, board_digest
+
+    state = position([(2, 2, "S", 0, "N"), (7, 7, "S", 1, "S")])
+    assert RS.view(state, 0)["recent_boards"] == []
+    start = board_digest(state.board)
+    there_and_back = [turn(2, 2, "L"), turn(7, 7, "L"), turn(2, 2, "R"), turn(7, 7, "R")]
+    for action in there_and_back * 4:
+        state, _ = RS.apply(state, state.to_move, action)
+    recent = RS.view(state, 1)["recent_boards"]
+    assert len(recent) == RECENT and recent[-1] == start and recent.count(start) == 3
+    assert RS.decode(json.loads(json.dumps(RS.encode(state)))).recent == state.recent
+    stored_before = {k: v for k, v in RS.encode(state).items() if k != "recent"}
+    assert RS.decode(stored_before).recent == ()

@@ -9,6 +9,7 @@ import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js
 import { bankText, renderVacation } from "./game-corr.js";
 import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
 import { applyPatch } from "./patch.js";
+import { clockText } from "./tables.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -28,6 +29,7 @@ const board = boardModule.createBoard($("board"), {
 const socket = new LiveSocket(() => `/ws/game/${gameId}/?since=${model.version}`, {
   onFrame,
   onStatus: showConnection,
+  onDead: requeueLost,
   ping: () => ({ type: "ping", game: gameId, version: model.version }),
 });
 window.__game = { model, socket }; // for debugging and end-to-end tests
@@ -202,17 +204,27 @@ function requestSync() {
 
 /** A move made while offline: sent after the reconnect, shown as pending till then. */
 let queued = null;
+/** The move last sent: while it waits for its answer, a dead socket may have lost it. */
+let sent = null;
 
 function act(action) {
   if (model.pending) return false;
   const ref = Math.random().toString(36).slice(2);
   const frame = { type: "act", game: gameId, version: model.version, action, ref };
   model.pending = ref;
+  sent = frame;
   if (!socket.send(frame)) {
     queued = frame;
     queueMicrotask(() => renderMoves());
   }
   return true;
+}
+
+/** The socket died silently: a move still unanswered waits for the reconnect. */
+function requeueLost() {
+  if (!sent || model.pending !== sent.ref || queued) return;
+  queued = sent;
+  renderMoves();
 }
 
 /** After a reconnect's hello: the queued move goes out if the game has not moved on. */
@@ -221,6 +233,8 @@ function sendQueued() {
   queued = null;
   if (!frame) return;
   const st = model.state;
+  // It did arrive before the link died: the next event is this seat's own.
+  if (st.version > frame.version && model.events.find((e) => e.version === frame.version + 1)?.seat === model.seat) return render();
   if (st.version === frame.version && st.status === "active" && st.to_act.includes(model.seat) && socket.send(frame)) {
     model.pending = frame.ref;
     return render();
@@ -322,7 +336,7 @@ function render(event = null) {
   renderVacation($("vacation-note"), st, (a) => seatName(a.seat));
   renderBanner(st);
   // The board first: its describe() may use what render() learnt from the view.
-  if (st.view) board.render(st, { event, myTurn, pending: !!model.pending });
+  if (st.view) board.render(st, { event, myTurn, pending: !!model.pending, thinking: active ? botThinking(st) : null });
   renderMoves(event);
   renderAccess(st);
   document.title = `${myTurn ? "● " : ""}${document.title.replace(/^● /, "")}`;
@@ -422,6 +436,7 @@ function renderWaiting() {
   $("waiting").classList.toggle("closed", closed);
   $("board").hidden = waiting;
   if (!waiting) return;
+  $("waiting-clock").textContent = clockText(table.clock); // with its time bank, as the lobby names it
   $("waiting-seats").replaceChildren(
     ...table.seats.map((name, i) =>
       h("li", name ? "taken" : "free", [`${model.seats[i]?.name ?? i + 1}: `, ...nameWithBadge(name ?? gettext("free seat"), (table.bots || []).includes(i))]),

@@ -1,11 +1,17 @@
 // The lobby's "Play the computer" form: a table with you and a bot, started at once.
-// Staff may seat two bots instead (bot against bot). Games a bot plays with two seats only.
+// Staff may seat two bots instead (bot against bot). Games of two playing seats:
+// a seat that runs the game (Hexenhalma's game master) is a bot's too (the server seats it).
 import { $ } from "./dom.js";
 import { api, fmt, gettext } from "./socket.js";
 
 const form = $("bot-form");
-/** @type {{slug: string, title: string, min_seats: number, seat_names: Record<string, string[]>}[]} */
-const catalog = JSON.parse($("catalog").textContent).filter((rs) => rs.min_seats === 2);
+/** @type {{slug: string, title: string, min_seats: number, referees: number[], seat_names: Record<string, string[]>}[]} */
+const catalog = JSON.parse($("catalog").textContent).filter((rs) => playing(rs).length === 2);
+
+/** The seats a person may take against the computer: every seat but those that run the game. */
+function playing(rs) {
+  return [...Array(rs.min_seats).keys()].filter((i) => !(rs.referees || []).includes(i));
+}
 const CLOCKS = {
   none: { kind: "none" },
   realtime: { kind: "realtime", minutes: 10, increment: 5 },
@@ -27,9 +33,11 @@ function buildSeats() {
   const rs = catalog.find((r) => r.slug === $("bot-ruleset", HTMLSelectElement).value);
   const select = $("bot-seat", HTMLSelectElement);
   select.replaceChildren(new Option(gettext("random"), "random"));
-  const names = rs?.seat_names[2] || [];
-  for (let i = 0; i < 2; i++) select.append(new Option(names[i] || fmt(gettext("seat %(n)s"), { n: i + 1 }), String(i)));
-  select.value = "0";
+  if (!rs) return;
+  const names = rs.seat_names[rs.min_seats] || [];
+  const seats = playing(rs);
+  for (const i of seats) select.append(new Option(names[i] || fmt(gettext("seat %(n)s"), { n: i + 1 }), String(i)));
+  select.value = String(seats[0]);
 }
 
 function body() {
@@ -37,9 +45,10 @@ function body() {
   const level = $("bot-level", HTMLSelectElement).value;
   const match = /** @type {HTMLInputElement | null} */ (document.getElementById("bot-match"));
   const bot = match?.checked ? { levels: [level, $("bot-level-2", HTMLSelectElement).value] } : { level };
+  const slug = $("bot-ruleset", HTMLSelectElement).value;
   return {
-    ruleset: $("bot-ruleset", HTMLSelectElement).value,
-    seat_count: 2,
+    ruleset: slug,
+    seat_count: catalog.find((rs) => rs.slug === slug)?.min_seats ?? 2,
     host_seat: seat === "random" ? "random" : Number(seat),
     clock: CLOCKS[$("bot-clock", HTMLSelectElement).value],
     bot,

@@ -19,7 +19,8 @@ form.addEventListener("submit", async (e) => {
   try {
     await api(`/api/moderation/users/${encodeURIComponent(form.dataset.username)}/`, body);
     $("mod-result").textContent = gettext("Done: the action is logged.");
-    $("case-status").textContent = action.value === "clear" ? "cleared" : "acted";
+    // The server's own words for the new status (the page names it as it does on load).
+    $("case-status").textContent = (action.value === "clear" ? form.dataset.cleared : form.dataset.acted) || "";
   } catch (err) {
     $("mod-result").textContent = err.message;
     toast(err.message, "error");

@@ -32,6 +32,9 @@ const REASONS = {
   stalling: gettext("stalling"),
   other: gettext("other"),
   boosting: gettext("boosting"),
+  rating_jump: gettext("rating jump"),
+  shared_device: gettext("shared device"),
+  many_reports: gettext("many reports"),
 };
 
 function render(items, open) {

@@ -1,6 +1,7 @@
 // Following and blocking players: the API calls, the settings page's lists,
-// and the game page's Follow/Block buttons for the other players.
+// and the game page's Follow/Block/Report buttons for the other players.
 import { button, h } from "./dom.js";
+import { reportButton } from "./game-report.js";
 import { csrfToken, fmt, gettext, toast } from "./socket.js";
 
 /** @type {{follows: Set<string>, blocks: Set<string>}} what the logged-in user has */
@@ -57,6 +58,7 @@ export function renderRelations(seats, me, onChange) {
         h("span", "", name),
         toggle("follows", !following, following ? gettext("Unfollow") : gettext("Follow")),
         toggle("blocks", !blocked, blocked ? gettext("Unblock") : gettext("Block")),
+        reportButton(name, /** @type {HTMLElement} */ (box)),
       ]);
     }),
   );

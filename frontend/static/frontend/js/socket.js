@@ -1,8 +1,14 @@
 // A websocket that reconnects by itself and notices dead connections.
 // The channel layer is at-most-once, so callers treat resync as normal.
+//
+// A link can die without a close (network gone, a proxy stalled): then only a
+// missing answer tells. Every ping is answered, so a ping (every PING_MS) or
+// a frame the page sends (followed by a tiny `hb` that every socket answers at
+// once) that hears nothing back within ANSWER_MS means the socket is dead.
 
 const PING_MS = 10000;
-const DEAD_MS = 25000;
+const ANSWER_MS = 3000;
+const CONNECT_MS = 6000; // a handshake that hangs this long is tried afresh
 const MAX_BACKOFF_MS = 5000;
 // The server's close when an address has too many sockets open: the error
 // frame before it says so in the page's language; shown, and tried again
@@ -13,7 +19,8 @@ const FULL_BACKOFF_MS = 30000;
 export class LiveSocket {
   /**
    * @param {() => string} path  builds the path for each (re)connect
-   * @param {{onFrame: Function, onStatus?: Function, ping?: () => object}} handlers
+   * @param {{onFrame: Function, onStatus?: Function, ping?: () => object, onDead?: Function}} handlers
+   *   `onDead`: the socket was found dead (no answer); what it sent may be lost
    */
   constructor(path, handlers) {
     this.path = path;
@@ -21,6 +28,7 @@ export class LiveSocket {
     this.backoff = 250;
     this.ws = null;
     this.lastHeard = 0;
+    this.answerTimer = 0; // set while the page waits for any answer
     this.closedByUs = false;
     this.refusal = "";
     this.timer = setInterval(() => this.heartbeat(), PING_MS);
@@ -42,19 +50,24 @@ export class LiveSocket {
     this.status("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    const hanging = setTimeout(() => ws.readyState === WebSocket.CONNECTING && ws.close(), CONNECT_MS);
     ws.onopen = () => {
+      clearTimeout(hanging);
       this.backoff = 250;
       this.lastHeard = Date.now();
       this.status("open");
     };
     ws.onmessage = (msg) => {
       this.lastHeard = Date.now();
+      clearTimeout(this.answerTimer);
+      this.answerTimer = 0;
       let frame;
       try {
         frame = JSON.parse(msg.data);
       } catch {
         return;
       }
+      if (frame.type === "hb") return; // the heartbeat's answer: heard, nothing to do
       if (frame.type === "error" && frame.code === "too_many_sockets") {
         this.refusal = frame.message;
         return;
@@ -62,8 +75,10 @@ export class LiveSocket {
       this.handlers.onFrame(frame);
     };
     ws.onclose = (ev) => {
+      clearTimeout(hanging);
       if (this.ws !== ws) return;
       this.ws = null;
+      this.stopWaiting();
       this.status("reconnecting");
       if (ev.code === TOO_MANY_SOCKETS) {
         toast(this.refusal || ev.reason, "error", FULL_BACKOFF_MS);
@@ -85,6 +100,7 @@ export class LiveSocket {
     const ws = this.ws;
     if (!ws) return;
     this.ws = null;
+    this.stopWaiting();
     ws.close();
     this.status("reconnecting");
     setTimeout(() => this.connect(), this.backoff);
@@ -93,21 +109,39 @@ export class LiveSocket {
   heartbeat() {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    if (Date.now() - this.lastHeard > DEAD_MS) {
-      // Silent for too long (lid closed, network gone): start afresh.
+    const ping = this.handlers.ping ? this.handlers.ping() : { type: "ping" };
+    ws.send(JSON.stringify(ping));
+    this.awaitAnswer(ws);
+  }
+
+  /** Something was sent that the server answers: no answer in time, the socket is dead. */
+  awaitAnswer(ws) {
+    if (this.answerTimer) return;
+    this.answerTimer = setTimeout(() => {
+      this.answerTimer = 0;
+      if (this.ws !== ws) return;
+      // Silent (network gone, lid closed): start afresh; onclose may come much later.
       this.ws = null;
       ws.close();
       this.status("reconnecting");
-      this.connect();
-      return;
-    }
-    const ping = this.handlers.ping ? this.handlers.ping() : { type: "ping" };
-    ws.send(JSON.stringify(ping));
+      if (this.handlers.onDead) this.handlers.onDead();
+      setTimeout(() => this.connect(), this.backoff);
+    }, ANSWER_MS);
+  }
+
+  stopWaiting() {
+    clearTimeout(this.answerTimer);
+    this.answerTimer = 0;
   }
 
   send(frame) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(frame));
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(frame));
+    if (!this.answerTimer) {
+      ws.send('{"type":"hb"}'); // answered at once, whatever the frame gets
+      this.awaitAnswer(ws);
+    }
     return true;
   }
 

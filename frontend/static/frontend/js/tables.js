@@ -27,7 +27,8 @@ export function clockText(clock) {
   if (kind === "realtime") return fmt(gettext("%(minutes)s min + %(increment)s s"), { minutes: clock.minutes, increment: clock.increment });
   if (kind === "correspondence") {
     const days = clock.days === 1 ? gettext("1 day per move") : fmt(gettext("%(days)s days per move"), { days: clock.days });
-    return clock.bank ? fmt(gettext("%(days)s + %(bank)s days bank"), { days, bank: clock.bank }) : days;
+    if (!clock.bank) return days;
+    return fmt(clock.bank === 1 ? gettext("%(days)s + 1 day bank") : gettext("%(days)s + %(bank)s days bank"), { days, bank: clock.bank });
   }
   return gettext("No time limit");
 }

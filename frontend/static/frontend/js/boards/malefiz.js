@@ -192,6 +192,7 @@ export function createBoard(container, ctx) {
     }
     const mine = info.myTurn;
     const who = name(view.turn);
+    if (view.phase === "roll" && info.thinking) return info.thinking; // a bot's turn, as the status says
     if (view.phase === "roll") return mine ? gettext("Your turn: roll the die.") : fmt(gettext("%(player)s to roll."), { player: who });
     if (view.phase === "move") {
       if (mine) return fmt(gettext("You rolled %(n)s: pick a lit piece, then a lit field."), { n: view.roll });
