@@ -192,7 +192,7 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
         return bots_answer_draw(game, rs, state) or event.version
 
 
-def bots_answer_draw(game: Game, rs: Ruleset, state: Any) -> int | None:
+def bots_answer_draw(game: Game, rs: Ruleset, state: object) -> int | None:
     """When only bot seats have still to answer a draw offer, they answer at
     once, in the offer's transaction: all accept (each bot judges the game
     dead, ``games.bots.accepts_draw``) and the game ends drawn, or the first
