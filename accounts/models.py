@@ -30,6 +30,10 @@ class User(AbstractUser):
     # idle (``seen``), its games kept; signing up from the same browser
     # turns it into a real account with its games.
     is_guest = models.BooleanField(_("guest"), default=False)
+    # A person's own bot (accounts/bot_upgrade.py): also ``is_bot`` (the badge,
+    # no ratings), but played by its owner's program through the API with a
+    # personal token, never by the site's bot worker. Irreversible.
+    plays_by_api = models.BooleanField(_("plays by the API"), default=False)
     seen = models.DateTimeField(_("last seen"), null=True, blank=True)
     # "Tell me when someone I follow starts a live game" (games/services/followers.py).
     follow_notices = models.BooleanField(
@@ -77,3 +81,26 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} follows {self.followed_id}"
+
+
+class ApiToken(models.Model):
+    """A personal API token (accounts/tokens.py): only the SHA-256 of its
+    secret is stored; the secret is shown once, when it is made."""
+
+    SCOPES = ("read", "play", "challenge")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    digest = models.CharField(max_length=64, unique=True)  # sha256 hex of the secret
+    prefix = models.CharField(max_length=12)  # its first characters, to tell tokens apart
+    scopes = models.JSONField(default=list)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.name} ({self.prefix}…)"

@@ -8,6 +8,9 @@ urlpatterns = [
     path("guest/", views.guest, name="guest"),
     path("settings/", views.account_settings, name="settings"),
     path("settings/vacation/", views.vacation, name="vacation"),
+    path("settings/tokens/", views.token_new, name="token-new"),
+    path("settings/tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
+    path("settings/bot/", views.bot_account, name="bot-account"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

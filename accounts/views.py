@@ -22,7 +22,8 @@ from games.selectors import relations
 from games.services import guests
 from games.services import vacation as vacations
 
-from . import devices
+from . import devices, tokens
+from .bot_upgrade import bot_upgrade
 from .forms import SettingsForm, SignUpForm
 from .language import remember_language
 
@@ -119,9 +120,12 @@ def account_settings(request):
     return render(request, "accounts/settings.html", _settings_context(request, form))
 
 
-def _settings_context(request, form, vacation_error: str = "") -> dict:
+def _settings_context(request, form, vacation_error: str = "", **extra) -> dict:
     return {
         "form": form,
+        "tokens": tokens.token_list(user=request.user),
+        "token_scopes": tokens.ApiToken.SCOPES,
+        **extra,
         "blocked": relations.blocked_names(request.user),
         "followed": relations.followed_names(request.user),
         "vacation": vacations.status(request.user.pk, timezone.now()),
@@ -193,3 +197,51 @@ def set_language(request):
     if request.method == "POST":
         remember_language(request.user, request.POST.get("language"))
     return response
+
+
+@login_required
+@require_http_methods(["POST"])
+@write_budget("writes")
+def token_new(request):
+    """Make a personal API token; its secret is on this answer only (never
+    stored, nor put in the session for a redirect)."""
+    form = SettingsForm(instance=request.user)
+    try:
+        token, secret = tokens.token_create(
+            user=request.user,
+            name=request.POST.get("name", ""),
+            scopes=request.POST.getlist("scopes"),
+        )
+    except GameError as exc:
+        context = _settings_context(request, form, token_error=exc.message)
+        return render(request, "accounts/settings.html", context, status=400)
+    context = _settings_context(request, form, new_token=secret, new_token_name=token.name)
+    return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+@write_budget("writes")
+def token_revoke(request, token_id: int):
+    try:
+        tokens.token_revoke(user=request.user, token_id=token_id)
+        messages.success(request, _("The token is revoked."))
+    except GameError as exc:
+        messages.error(request, exc.message)
+    return redirect("settings")
+
+
+@login_required
+@require_http_methods(["POST"])
+@write_budget("writes")
+def bot_account(request):
+    """The settings page's irreversible button (it asks to tick a box first)."""
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm: this cannot be undone."))
+        return redirect("settings")
+    try:
+        bot_upgrade(user=request.user)
+        messages.success(request, _("This account is a bot account now."))
+    except GameError as exc:
+        messages.error(request, exc.message)
+    return redirect("settings")

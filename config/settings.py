@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.odd_requests.NulBytesMiddleware",
+    # One write at a time per personal token (429 beyond).
+    "accounts.token_lock.TokenWriteLock",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -269,12 +271,19 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
 # process renews its own every third of this): a killed process's sockets
 # free their places within it.
 SOCKET_COUNT_SECONDS = int(os.environ.get("SOCKET_COUNT_SECONDS", "90"))
+# API streams (games/realtime/stream_base.py): open at once per account and
+# per address (across processes), and the longest silence between lines.
+STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "8"))
+STREAMS_PER_ADDRESS = int(os.environ.get("STREAMS_PER_ADDRESS", "32"))
+STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", "10"))
 
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        # Personal tokens with scopes (accounts/token_auth.py): "Authorization: Bearer".
+        "accounts.token_auth.BearerAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

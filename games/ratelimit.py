@@ -294,3 +294,38 @@ def user_budgets(user_id: int | None, kind: str) -> list[Budget]:
         scope = API_SCOPES[kind]
         budgets.append((budget_key(scope, user_id), *scope_rate(scope)))
     return budgets
+
+
+# Let go of a hold only if it is still the holder's (it may have run out and
+# been taken by another since).
+LET_GO = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def hold(key: str, holder: str, seconds: int) -> bool:
+    """Take ``key`` for ``holder`` for at most ``seconds`` if nobody holds it
+    (one request at a time, across processes); False if it is held."""
+    clients = _shared_clients()
+    if clients is None:
+        return bool(cache.add(f"hold:{key}", holder, timeout=seconds))
+    try:
+        return bool(clients.sync.set(redis_key(f"hold:{key}"), holder, nx=True, ex=seconds))
+    except redis.RedisError:
+        log.warning("hold %s not taken: Redis unreachable", key, exc_info=True)
+        return True
+
+
+def let_go(key: str, holder: str) -> None:
+    clients = _shared_clients()
+    if clients is None:
+        if cache.get(f"hold:{key}") == holder:
+            cache.delete(f"hold:{key}")
+        return
+    try:
+        clients.sync.register_script(LET_GO)(keys=[redis_key(f"hold:{key}")], args=[holder])
+    except redis.RedisError:
+        log.warning("hold %s not let go: Redis unreachable; it runs out", key, exc_info=True)

@@ -24,7 +24,7 @@ from games.services import bot_accounts, notifications, ratings
 from games.services.guards import lock_user
 from games.services.play import game_start
 from games.services.relations import refuse_if_blocked
-from games.users import is_guest
+from games.users import is_bot, is_guest
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 if TYPE_CHECKING:
@@ -136,6 +136,8 @@ def table_create(
     if isinstance(host_seat, bool) or not isinstance(host_seat, int) or not 0 <= host_seat < seats:
         raise GameError("bad_request", gettext_noop("Choose one of the table's seats."))
     opponent = _challenged_user(host, challenge)
+    if is_bot(host) or is_bot(opponent):
+        _refuse_rated_bot(rated)
     time_control = clocks.clean_clock(clock)
     refuse_if_playbanned(host, time_control)
     with transaction.atomic():
@@ -223,6 +225,8 @@ def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
     with transaction.atomic():
         game = _locked_open_table(game_id)
         refuse_if_playbanned(user, game.clock)
+        if is_bot(user):
+            _refuse_rated_bot(game.rated)
         seats = list(Seat.objects.filter(game=game).order_by("index"))
         if any(s.user_id == user.pk for s in seats):
             raise GameError("already_seated", gettext_noop("You already sit at this table."))
@@ -334,6 +338,12 @@ def quickplay(
     """
     user = _require_user(user)
     _refuse_guest(user)
+    if is_bot(user):
+        raise GameError(
+            "bot_account",
+            gettext_noop("Bot accounts do not enter quick play: accept challenges instead."),
+            status=403,
+        )
     rs = _check_ruleset(ruleset)
     clean = _clean_options(rs, options)
     seats = _clean_seat_count(rs, seat_count)

@@ -28,7 +28,7 @@ GAME_DIRS = ("services", "selectors", "store", "realtime", "api", "rules", "bots
 
 # A path starts fresh (not inside a URL or another path) and ends on a name.
 _START = r"(?<![\w./<>-])"
-SLASHED = re.compile(_START + r"((?:" + "|".join(map(re.escape, TOP + GAME_DIRS)) + r")/[\w./-]*)")
+SLASHED = re.compile(_START + r"((?:" + "|".join(map(re.escape, TOP + GAME_DIRS)) + r")/[\w./*-]*)")
 DOTTED = re.compile(_START + r"((?:" + "|".join(PACKAGES) + r")(?:\.[A-Za-z_]\w*)+)")
 # File names such as "games.py" (selectors/games.py) are no dotted module names.
 FILE_SUFFIXES = frozenset({"py", "md", "js", "html", "json", "txt", "po", "mo", "toml", "sh"})
@@ -87,6 +87,8 @@ def _file(name: str) -> Path | None:
 def slashed_exists(name: str) -> bool:
     """A file or folder; or a module and a name it binds (``store/rows.lock_game``)."""
     name = name.rstrip("./")
+    if "*" in name:  # a pattern (``games/realtime/stream_*.py``): it names some file
+        return any(ROOT.glob(name)) or any((ROOT / "games").glob(name))
     if not name or _file(name):
         return True
     module, _, attribute = name.rpartition(".")
@@ -174,6 +176,8 @@ def test_made_up_names_fail(name: str) -> None:
 def test_the_patterns_find_names_in_prose_but_not_in_urls() -> None:
     text = "see games/services/play.py and games.users.is_bot, not /api/games/1/ or a.games/x"
     assert SLASHED.findall(text) == ["games/services/play.py"]
+    assert slashed_exists("games/realtime/stream_*.py")
+    assert not slashed_exists("games/realtime/nothing_*.py")
     assert DOTTED.findall(text) == ["games.users.is_bot"]
 
 

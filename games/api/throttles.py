@@ -9,6 +9,9 @@ from rest_framework.throttling import ScopedRateThrottle
 from .. import ratelimit
 from ..addresses import request_key
 
+# A bot account (accounts/bot_upgrade.py) gets this fraction of each budget.
+BOT_SHARE = 4
+
 
 class AddressIdent:
     """Anonymous clients told apart by the address games/addresses.py resolves
@@ -32,6 +35,8 @@ class SharedThrottle(AddressIdent, ScopedRateThrottle):
     def allow_request(self, request, view) -> bool:
         self.scope = getattr(view, self.scope_attr, None) or self.default_scope
         self.num_requests, self.duration = ratelimit.scope_rate(self.scope)
+        if getattr(request.user, "plays_by_api", False):  # a person's bot: tighter
+            self.num_requests = max(1, self.num_requests // BOT_SHARE)
         key = self.get_cache_key(request, view)
         self.retry_after = ratelimit.hit(key, self.num_requests, self.duration)
         return self.retry_after is None

@@ -3,6 +3,7 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import token_api
 from accounts.api import obtain_token
 
 from . import (
@@ -72,6 +73,9 @@ urlpatterns = [
     path("push/subscriptions/", push.PushSubscriptions.as_view(), name="api-push-subscriptions"),
     path("vacation/", vacation.VacationView.as_view(), name="api-vacation"),
     path("token/", obtain_token, name="api-token"),
+    path("account/tokens/", token_api.AccountTokens.as_view(), name="api-account-tokens"),
+    path("account/tokens/<int:pk>/", token_api.AccountToken.as_view(), name="api-account-token"),
+    path("account/bot/", token_api.BotUpgrade.as_view(), name="api-bot-upgrade"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # GET only: DRF's OPTIONS answer has no template for this HTML-only view (a
     # 500). The split view serves its start-up script as a file, so the strict

@@ -58,6 +58,9 @@ SEAT_COMMANDS = {
     "abort": endings.game_abort,
 }
 
+# What a bot account (accounts/bot_upgrade.py) may send here: it plays by the API.
+WATCHING = frozenset({"sync", "ping"})
+
 # Rematch frames (a finished game's players): the answer is the offer for all.
 REMATCH_COMMANDS = {
     "rematch": rematch.rematch_offer,
@@ -180,6 +183,10 @@ class GameConsumer(
                     ref=frame.get("ref"),
                 )
             )
+            return
+        if kind not in WATCHING and getattr(self.user, "plays_by_api", False):
+            text = _("A bot account plays through the API only (docs/api.md).")
+            await self.send(text_data=error_frame("bot_account", text, ref=frame.get("ref")))
             return
         if frame.get("game", self.game_id) != self.game_id:
             await self.send(

@@ -114,7 +114,8 @@ def _locked_finished(game_id: object, user: User) -> tuple[Game, int]:
 def _bot_seats(holders: dict[int, int | None]) -> list[int]:
     bots = set(
         get_user_model()
-        .objects.filter(pk__in=[u for u in holders.values() if u], is_bot=True)
+        # A person's bot (plays_by_api) answers for itself, through the API.
+        .objects.filter(pk__in=[u for u in holders.values() if u], is_bot=True, plays_by_api=False)
         .values_list("pk", flat=True)
     )
     return [seat for seat, uid in holders.items() if uid in bots]

@@ -1,0 +1,144 @@
+"""Personal API tokens: made, listed, revoked, and looked up by their secret.
+
+A token is ``bsp_`` and 43 random URL-safe characters (256 bits): a hash of
+that much entropy needs no salt or slow hash, so the database stores its
+SHA-256 and a lookup is one indexed read. The secret is shown once.
+Revoking deletes the row (the next request fails at once) and tells the
+token's open streams, which end (``token_group``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from games import plain_json
+from games.errors import GameError
+
+from .models import ApiToken
+
+PREFIX = "bsp_"
+MAX_TOKENS_PER_USER = 10
+NAME_LENGTH = 60
+# last_used is written at most this often per token (not on every request).
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+def digest_of(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_group(token_id: int) -> str:
+    """Every open stream of one token: told when the token is revoked."""
+    return f"apitoken-{token_id}"
+
+
+def as_dict(token: ApiToken) -> dict[str, Any]:
+    return {
+        "id": token.pk,
+        "name": token.name,
+        "scopes": list(token.scopes),
+        "prefix": token.prefix,
+        "created": token.created.isoformat(),
+        "last_used": token.last_used.isoformat() if token.last_used else None,
+    }
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > NAME_LENGTH:
+        raise GameError(
+            "bad_request",
+            gettext_noop("Name the token (1 to %(n)s characters)."),
+            n=NAME_LENGTH,
+        )
+    found = plain_json.problem(name)
+    if found:
+        raise GameError("bad_request", found)
+    return name.strip()
+
+
+def clean_scopes(scopes: Any) -> list[str]:
+    if (
+        not isinstance(scopes, list)
+        or not scopes
+        or any(not isinstance(s, str) or s not in ApiToken.SCOPES for s in scopes)
+    ):
+        raise GameError(
+            "bad_request",
+            gettext_noop("Choose the token's scopes among: %(scopes)s."),
+            scopes=", ".join(ApiToken.SCOPES),
+        )
+    return [s for s in ApiToken.SCOPES if s in scopes]
+
+
+def token_create(*, user: Any, name: Any, scopes: Any) -> tuple[ApiToken, str]:
+    """A new token of ``user``'s and its secret (the only time it is known)."""
+    clean, chosen = clean_name(name), clean_scopes(scopes)
+    with transaction.atomic():
+        # One user's tokens one at a time: two at once would both count the cap.
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+        if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS_PER_USER:
+            raise GameError(
+                "too_many_tokens",
+                gettext_noop("You already have %(n)s tokens; revoke one first."),
+                n=MAX_TOKENS_PER_USER,
+            )
+        secret = PREFIX + secrets.token_urlsafe(32)
+        token = ApiToken.objects.create(
+            user=user, name=clean, scopes=chosen, digest=digest_of(secret), prefix=secret[:8]
+        )
+    return token, secret
+
+
+def token_list(*, user: Any) -> list[dict[str, Any]]:
+    return [as_dict(t) for t in ApiToken.objects.filter(user=user)]
+
+
+def token_revoke(*, user: Any, token_id: Any) -> None:
+    """Delete one of ``user``'s tokens; its open streams end after the commit."""
+    if not isinstance(token_id, int) or isinstance(token_id, bool):
+        raise no_such_token()
+    with transaction.atomic():
+        deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+        if not deleted:
+            raise no_such_token()
+        transaction.on_commit(partial(_tell_streams, token_id))
+
+
+def no_such_token() -> GameError:
+    return GameError("not_found", gettext_noop("There is no such token."), status=404)
+
+
+def _tell_streams(token_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(token_group(token_id), {"type": "token.revoked"})
+
+
+def token_holder(secret: str) -> tuple[Any, ApiToken] | None:
+    """The active user holding ``secret`` and the token; None if unknown or
+    revoked. Notes the use (at most once per ``TOUCH_EVERY``)."""
+    if not secret.startswith(PREFIX) or len(secret) > 100:
+        return None
+    token = ApiToken.objects.select_related("user").filter(digest=digest_of(secret)).first()
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    if token.last_used is None or now - token.last_used > TOUCH_EVERY:
+        token.last_used = now
+        ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+    return token.user, token
+
+
+def token_alive(token_id: int) -> bool:
+    return ApiToken.objects.filter(pk=token_id, user__is_active=True).exists()
