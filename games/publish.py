@@ -1,23 +1,26 @@
-"""Push committed changes to sockets through the channel layer.
+"""Push committed changes to sockets through the channel layer: the groups'
+names, the messages, and sending them after the commit.
 
 One group message per game event: each distinct view (every seat's, one for
 spectators) is computed and serialised once per event
 (``selectors.frames.event_frames``), not once per socket; each connection
 sends the frame for its own seat, so secrets stay with their seat. Sends are
 best effort after the commit: clients catch up through their version ping.
+How the sends leave a thread for the event loop is the realtime layer's
+business (``games/realtime/sending.py``); services only call ``after_commit``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
 from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -27,15 +30,8 @@ from .selectors.frames import SPECTATOR, event_frames
 from .selectors.remis import request_summary
 from .selectors.seats import seat_holders
 from .selectors.tables import lobby_counts, table_summary
-from .threads import closing_connections
 
 log = logging.getLogger(__name__)
-
-
-# A publish stuck on a Redis that is gone or restarting must not hold back the
-# sender's ack (and every later publish of this process): the move is stored,
-# clients catch up through their version ping.
-PUBLISH_TIMEOUT = 3.0
 
 
 LOBBY_GROUP = "lobby"
@@ -45,10 +41,10 @@ def after_commit(callback: Callable[[], None]) -> None:
     """Publish once the transaction commits. Best effort: the move is stored,
     and a failing channel layer (Redis down) must not turn it into an error;
     clients catch up through their version ping."""
-    transaction.on_commit(partial(_best_effort, callback))
+    transaction.on_commit(partial(best_effort, callback))
 
 
-def _best_effort(callback: Callable[..., None], *args: Any) -> None:
+def best_effort(callback: Callable[..., None], *args: Any) -> None:
     try:
         callback(*args)
     except Exception:
@@ -70,92 +66,46 @@ def player_group(game_id: int, user_id: int) -> str:
     return f"game-{game_id}-user-{user_id}"
 
 
-# Sends collected while sync code runs on behalf of a socket (see in_thread_then_publish).
-_pending: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar(
-    "pending_group_sends", default=None
-)
+# Who sends the group messages built in this context: None sends each at once
+# (``async_to_sync``, for code outside any event loop). The realtime layer
+# (``games/realtime/sending.py``) installs a collector while it runs sync work
+# for a socket, and sends what it collected from the event loop itself.
+Sender = Callable[[str, dict[str, Any]], None]
+_sender: ContextVar[Sender | None] = ContextVar("group_sender", default=None)
+
+
+@contextmanager
+def sending_with(sender: Sender) -> Iterator[None]:
+    """Every group message built inside goes to ``sender``."""
+    token = _sender.set(sender)
+    try:
+        yield
+    finally:
+        _sender.reset(token)
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
-    pending = _pending.get()
-    if pending is not None:
-        pending.append((group, message))
+    sender = _sender.get()
+    if sender is not None:
+        sender(group, message)
         return
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def in_thread_then_publish(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Run sync ORM work in the thread pool, then send what it published from
-    the event loop itself.
-
-    Measured: handing each send back from the worker thread (async_to_sync)
-    cost more CPU per move than the send. Acts on different games run in
-    parallel threads (each locks only its own row).
-    """
-
-    async def run_and_publish(*args: Any, **kwargs: Any) -> Any:
-        pending: list[tuple[str, dict[str, Any]]] = []
-        try:
-            return await sync_to_async(
-                partial(_collecting, pending, closing_connections(func)), thread_sensitive=False
-            )(*args, **kwargs)
-        finally:
-            await _flush(pending)
-
-    async def runner(*args: Any, **kwargs: Any) -> Any:
-        return await to_the_end(run_and_publish(*args, **kwargs))
-
-    return runner
-
-
-async def to_the_end(work: Coroutine[Any, Any, Any]) -> Any:
-    """Await ``work`` in a task of its own that a cancelled caller (Daphne
-    cancels the handler of a socket gone for good) does not cut short: what
-    the database committed is still published."""
-    task = asyncio.ensure_future(work)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        task.add_done_callback(_outcome_nobody_awaits)
-        raise
-
-
-def _outcome_nobody_awaits(task: asyncio.Future) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.info("work for a closed socket failed: %r", task.exception())
-
-
-async def publish_from_loop(func: Callable[..., Any], *args: Any) -> None:
-    """Call a ``publish_*`` function on the event loop and send what it built."""
-    pending: list[tuple[str, dict[str, Any]]] = []
-    _collecting(pending, _best_effort, func, *args)
-    await _flush(pending)
-
-
-def _collecting(pending: list, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    token = _pending.set(pending)
-    try:
-        return func(*args, **kwargs)
-    finally:
-        _pending.reset(token)
-
-
-async def _flush(pending: list[tuple[str, dict[str, Any]]]) -> None:
-    layer = get_channel_layer()
-    for group, message in pending:
-        try:
-            await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT)
-        except Exception:  # best effort, as after_commit says
-            log.warning("group_send to %s failed", group, exc_info=True)
-
-
-def publish_game_event(game: Game, rs: Ruleset, state: Any, event: Event) -> None:
+def publish_game_event(
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    event: Event,
+    holders: dict[int, int | None] | None = None,
+) -> None:
     """Where nothing is secret, every seat's frame in one message to the game's
     group. Otherwise the spectators' frame to the game's group, and a seat whose
     frame differs (its legal moves, its secrets) gets its own, sent only to the
-    user who holds that seat now."""
+    user who holds that seat now (``holders``, read with the row lock; else
+    read here)."""
     frames = event_frames(game, rs, state, event)
     result = {"result": game.result} if game.result else {}
     message: dict[str, Any] = {"type": "game.frames", "version": event.version, **result}
@@ -165,7 +115,8 @@ def publish_game_event(game: Game, rs: Ruleset, state: Any, event: Event) -> Non
     public = frames.pop(SPECTATOR)
     own = {int(seat): text for seat, text in frames.items() if text != public}
     _send(game_group(game.pk), {**message, "frame": public, "own": sorted(own)})
-    holders = seat_holders(game)
+    if holders is None:
+        holders = seat_holders(game)
     for seat, text in own.items():
         if (holder := holders.get(seat)) is not None:
             message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}

@@ -228,5 +228,5 @@ def test_the_checks_see_what_they_check():
     """The graph is read at all: known edges are there (else every check passes)."""
     g = graph()
     assert "games.services.events" in g["games.services.play"]
-    assert "games.services.moves_on_loop" in g["games.realtime.consumers"]
+    assert "games.services.moves_on_loop" in g["games.realtime.acts"]
     assert layer_of("games.selectors.frames") < layer_of("games.services.play")

@@ -38,11 +38,11 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from ..bots import decide_or_report
-from ..publish import in_thread_then_publish
 from ..rules import get_ruleset
 from ..services import bots
 from ..threads import closing_connections
 from .polling import poll_forever
+from .sending import in_thread_then_publish
 
 log = logging.getLogger(__name__)
 # Retrying a turn whose thinking machinery failed: 2 s, 4 s, 8 s ... at most 2 minutes.

@@ -21,7 +21,7 @@ class LoopOnlyDispatchMixin(SocketConsumer):
     channels' own ``dispatch`` first hops to the sync thread to close stale ORM
     connections, for every message: each frame from the client and each group
     message. These consumers never use the ORM on the loop; their database
-    work runs in threads (``broadcast.in_thread_then_publish``), which close stale
+    work runs in threads (``sending.in_thread_then_publish``), which close stale
     connections in its own thread. Measured (bench/relay.py): the hop doubled
     the server CPU per relayed frame.
     """

@@ -17,23 +17,18 @@ from django.utils.translation import gettext_noop
 from moderation import roles, standing
 
 from ..i18n import TranslatedConsumerMixin
-from ..publish import (
-    QUEUE_GROUP,
-    game_group,
-    in_thread_then_publish,
-    player_group,
-    user_group,
-)
+from ..publish import QUEUE_GROUP, game_group, player_group, user_group
 from ..ratelimit import ConnectionBudget
 from ..selectors import frames
 from ..selectors import notifications as notification_reads
 from ..selectors import relations as relation_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
-from ..services import chat, endings, moves_on_loop, notifications, rematch, remis
+from ..services import chat, endings, notifications, rematch, remis
 from ..store import presence
-from . import socket_input, watch, watchers
+from . import acts, socket_input, watch, watchers
 from .consumer_base import LoopOnlyDispatchMixin
+from .sending import in_thread_then_publish
 from .socket_cap import AddressCapMixin
 from .socket_frames import (
     UNAVAILABLE,
@@ -202,7 +197,7 @@ class GameConsumer(
         if self.suspended is not None and self.suspended > timezone.now():
             raise standing.suspended_error(self.suspended)
         version, action = socket_input.act(frame)
-        version = await moves_on_loop.act(
+        version = await acts.act(
             game_id=self.game_id,
             user=self.user,
             version=version,

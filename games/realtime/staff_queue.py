@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from ..i18n import TranslatedConsumerMixin
-from ..publish import in_thread_then_publish
 from ..ratelimit import ConnectionBudget
 from .consumer_base import LoopOnlyDispatchMixin
+from .sending import in_thread_then_publish
 from .socket_cap import AddressCapMixin
 from .socket_frames import FrameConsumerMixin, error_frame
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..publish import LOBBY_GROUP, in_thread_then_publish, user_group
+from ..publish import LOBBY_GROUP, user_group
 from ..selectors.account_events import account_start
+from .sending import in_thread_then_publish
 from .stream_base import NdjsonStream
 
 db = in_thread_then_publish

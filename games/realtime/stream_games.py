@@ -19,10 +19,11 @@ from typing import Any
 import ujson
 
 from ..errors import no_such_game
-from ..publish import game_group, in_thread_then_publish, player_group
+from ..publish import game_group, player_group
 from ..selectors import frames
 from ..selectors import relations as relation_reads
 from ..selectors.frames import SPECTATOR, dumps
+from .sending import in_thread_then_publish
 from .stream_base import NdjsonStream
 
 db = in_thread_then_publish

@@ -19,9 +19,10 @@ import logging
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from ..publish import PUBLISH_TIMEOUT, game_group
+from ..publish import game_group
 from ..ratelimit import aclaim
 from ..store import presence
+from .sending import PUBLISH_TIMEOUT
 
 log = logging.getLogger(__name__)
 

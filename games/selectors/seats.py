@@ -24,12 +24,9 @@ def seat_of(game: Game, user: Any) -> int | None:
 
 
 def seat_holders(game: Game) -> dict[int, int | None]:
-    """Who holds each seat: read with the game's row lock on the move path
-    (``store.lock_game``), otherwise from the seats."""
-    holders = getattr(game, "seat_users", None)
-    if holders is None:
-        holders = dict(Seat.objects.filter(game_id=game.pk).values_list("index", "user_id"))
-    return holders
+    """Who holds each seat, read from the seats (the move path has them
+    already, read with the row lock: ``store.rows.LockedGame``)."""
+    return dict(Seat.objects.filter(game_id=game.pk).values_list("index", "user_id"))
 
 
 def seat_list(game: Game) -> list[dict[str, Any]]:

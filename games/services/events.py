@@ -1,13 +1,24 @@
 """Every change of a game ends here: its next Event, stored with the game's new
-fields in the caller's transaction; notifications decided in it, the
-broadcast registered for after the commit."""
+fields, its side effects and its publishing after the commit.
+
+Two transports write an event: ``store_event`` in the caller's Django
+transaction (every service), and the move on the event loop
+(``services/moves_on_loop.py``), which writes on an async connection. Both
+build the same ``Change``, ask the same ``SIDE_EFFECTS`` what it needs, and
+publish it with the same ``publish_change``, so whatever is added here is seen
+on both.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from functools import partial
 from typing import Any, Required, TypedDict, Unpack
 
+from django.db import transaction
 from django.utils import timezone
 
 from .. import clocks, publish
@@ -25,7 +36,7 @@ from ..rules import Ruleset
 from ..rules.base import Outcome, RemisQueue, implements
 from ..selectors.replays import request_build
 from ..selectors.seats import game_with_seats
-from ..store import rows
+from ..store import presence, rows
 from . import notifications, ratings
 
 # What a game event may change (a narrower UPDATE than saving every column).
@@ -83,13 +94,21 @@ class EventChange(TypedDict, total=False):
     now: datetime | None
 
 
-def append_event(game: Game, rs: Ruleset, state: object, **change: Unpack[EventChange]) -> Event:
+def append_event(
+    game: Game,
+    rs: Ruleset,
+    state: object,
+    *,
+    holders: dict[int, int | None] | None = None,
+    **change: Unpack[EventChange],
+) -> Event:
     """Store the new state and its Event; broadcast and notify after commit.
 
     ``change`` as ``next_event`` takes it: ``result`` ends the game by the
     platform (resign, flag, draw, abort); otherwise the ruleset's outcome
     decides. The platform ending a game that would be rated before every
     seat moved aborts it instead (``ratings.ends_early``): nobody wins it.
+    ``holders``: the seats' holders, when read with the row lock.
     """
     result, status = change.get("result"), change.get("status", Game.Status.FINISHED)
     if result is not None and status == Game.Status.FINISHED and ratings.ends_early(game, rs):
@@ -101,7 +120,85 @@ def append_event(game: Game, rs: Ruleset, state: object, **change: Unpack[EventC
     before_to_act, status_before = list(game.to_act), game.status
     event = next_event(game, rs, state, **change)
     lobby_changed = changes_lobby(status_before, game, event)
-    return store_event(game, rs, state, event, before_to_act, lobby_changed)
+    return store_event(game, rs, state, event, before_to_act, lobby_changed, holders=holders)
+
+
+@dataclass
+class Change:
+    """One event on its way into the database, and what its side effects and
+    its publishing need to know about it."""
+
+    game: Game
+    rs: Ruleset
+    state: Any
+    event: Event  # unsaved until written; the saved instance after
+    before_to_act: list[int]
+    lobby_changed: bool
+    holders: dict[int, int | None] | None = None  # read with the row lock; None: read when needed
+
+
+class Later(Enum):
+    """How the loop path runs a side effect after its commit."""
+
+    WAIT = "wait"  # the move's answer waits for it
+    BACKGROUND = "background"  # in a task of its own: the answer need not wait
+    SKIP = "skip"  # nothing to do, known without a thread or a query
+
+
+@dataclass(frozen=True)
+class SideEffect:
+    """What storing an event causes besides its rows, on both write paths.
+
+    ``store_event`` runs every wanted effect in the caller's transaction
+    (``after_write``: once the event row is written). The loop path makes a
+    change itself only when none of its wanted effects must commit with it
+    (``with_the_commit``), and runs the others after its commit in a
+    transaction of their own, as ``later`` says."""
+
+    run: Callable[[Change], None]
+    wanted: Callable[[Change], bool]
+    with_the_commit: bool = True
+    after_write: bool = False
+    later: Callable[[Change], Later] = lambda change: Later.WAIT
+
+
+def _close_remis(change: Change) -> None:
+    close_waiting_remis(change.game, change.event.created)
+
+
+def _notify(change: Change) -> None:
+    notifications.after_game_event(
+        change.game, change.before_to_act, change.event, holders=change.holders
+    )
+
+
+def _notify_wanted(change: Change) -> bool:
+    return not notifications.quiet(change.game, change.before_to_act, change.event)
+
+
+def _notify_later(change: Change) -> Later:
+    game, before_to_act = change.game, change.before_to_act
+    if not notifications.turn_notice_only(game, before_to_act, change.event):
+        return Later.WAIT
+    # A realtime turn is told only to a player whose page is closed: most often
+    # it is open in this process, which costs no thread to find out.
+    takers = notifications.turn_takers(game, before_to_act, change.holders)
+    return Later.BACKGROUND if set(takers) - presence.watching_here(game.pk, takers) else Later.SKIP
+
+
+def _rate(change: Change) -> None:
+    ratings.rate_game(change.game, change.event)  # the end and its ratings commit together
+
+
+SIDE_EFFECTS: list[SideEffect] = [
+    SideEffect(_close_remis, lambda c: c.game.is_over and implements(c.rs, RemisQueue)),
+    SideEffect(_notify, _notify_wanted, with_the_commit=False, later=_notify_later),
+    SideEffect(_rate, lambda c: c.game.is_over, after_write=True),
+]
+
+
+def wanted_effects(change: Change) -> list[SideEffect]:
+    return [effect for effect in SIDE_EFFECTS if effect.wanted(change)]
 
 
 def store_event(
@@ -111,15 +208,37 @@ def store_event(
     event: Event,
     before_to_act: list[int],
     lobby_changed: bool,
+    *,
+    holders: dict[int, int | None] | None = None,
 ) -> Event:
-    """Save ``event`` and the game's new fields; notify, and broadcast after commit."""
-    if game.is_over and implements(rs, RemisQueue):
-        close_waiting_remis(game, event.created)
-    notifications.after_game_event(game, before_to_act, event)
-    event = rows.save_event(game, event, MUTABLE_FIELDS)
-    ratings.rate_game(game, event)  # same transaction: the end and its ratings commit together
-    publish.after_commit(partial(publish_after_commit, game, rs, state, event, lobby_changed))
-    return event
+    """Save ``event`` and the game's new fields with their side effects in the
+    caller's transaction; publish after the commit."""
+    change = Change(game, rs, state, event, before_to_act, lobby_changed, holders)
+    effects = wanted_effects(change)
+    for effect in effects:
+        if not effect.after_write:
+            effect.run(change)
+    change.event = rows.save_event(game, event, MUTABLE_FIELDS)
+    for effect in effects:
+        if effect.after_write:
+            effect.run(change)
+    publish.after_commit(partial(publish_change, change))
+    return change.event
+
+
+def loop_may_write(change: Change, effects: list[SideEffect]) -> bool:
+    """The loop path writes ``change`` itself: nothing in it must commit with
+    the event, and its publishing needs no query (the lobby's list and a
+    finished game's replay do)."""
+    if change.lobby_changed or change.game.is_over:
+        return False
+    return not any(effect.with_the_commit for effect in effects)
+
+
+def run_after_commit(effect: SideEffect, change: Change) -> None:
+    """One side effect of a change the loop committed, in a transaction of its own."""
+    with transaction.atomic():
+        effect.run(change)
 
 
 def close_waiting_remis(game: Game, now: datetime) -> None:
@@ -208,11 +327,12 @@ def changes_lobby(status_before: str, game: Game, event: Event) -> bool:
     return event.kind == Event.Kind.START or game.status != status_before
 
 
-def publish_after_commit(
-    game: Game, rs: Ruleset, state: object, event: Event, lobby_changed: bool
-) -> None:
-    publish.publish_game_event(game, rs, state, event)
-    if lobby_changed:
+def publish_change(change: Change) -> None:
+    """What every committed change tells: the event's frames; the lobby, when
+    it lists the game differently; the replay worker, when the game ended."""
+    game = change.game
+    publish.publish_game_event(game, change.rs, change.state, change.event, change.holders)
+    if change.lobby_changed:
         publish.publish_table(game_with_seats(game.pk))
     if game.is_over:  # the worker prepares its replay once, now
         request_build(game.pk)

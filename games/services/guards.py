@@ -14,14 +14,11 @@ from django.utils.translation import gettext_noop
 
 from .. import plain_json
 from ..errors import GameError, no_such_game
-from ..models import (
-    Event,
-    Game,
-    Seat,
-)
+from ..models import Event, Game
 from ..rules import get_ruleset
 from ..store import rows
 from ..store.constraints import broke
+from ..store.rows import LockedGame
 from ..users import is_bot
 
 if TYPE_CHECKING:
@@ -42,24 +39,16 @@ def parse_game_id(value: object) -> int:
     return game_id
 
 
-def locked_game(game_id: object, user: Visitor | None = None) -> Game:
-    """The game row, locked; with ``user`` also their seat (``my_seat``) in the same query."""
-    game = rows.lock_game(parse_game_id(game_id), user_id_of(user))
-    if game is None:
+def locked_game(game_id: object, user: Visitor | None = None) -> LockedGame:
+    """The game row, locked; with ``user`` also their seat, in the same query."""
+    locked = rows.lock_game(parse_game_id(game_id), user_id_of(user))
+    if locked is None:
         raise no_such_game()
-    return game
+    return locked
 
 
 def user_id_of(user: Visitor | None) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
-
-
-def seat_index(game: Game, user: Visitor | None) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    if hasattr(game, "my_seat"):
-        return game.my_seat
-    return Seat.objects.filter(game=game, user_id=user.pk).values_list("index", flat=True).first()
 
 
 def require_json_object(action: object) -> dict[str, Any]:
@@ -114,12 +103,13 @@ def require_active(game: Game) -> None:
         raise GameError("game_over", gettext_noop("This game is over."), version=game.version)
 
 
-def require_seat(game: Game, user: Visitor | None) -> int:
+def require_seat(locked: LockedGame, user: Visitor | None) -> int:
+    """The seat ``user`` holds in the locked game (read with its lock), if it may act."""
+    game, seat = locked.game, locked.seat
     if user is None or not user.is_authenticated:
         raise GameError(
             "login_required", gettext_noop("Log in to play."), status=403, version=game.version
         )
-    seat = seat_index(game, user)
     # A leaver whose seat waits for (or went to) a bot acts no more (services/handover.py).
     if seat is None or seat in game.left_seats or "leave" in game.handovers.get(str(seat), {}):
         raise GameError(
@@ -141,10 +131,10 @@ def check_act_input(version: object, action: object) -> tuple[int, dict[str, Any
 def locked_seat(game_id: object, user: Visitor | None) -> tuple[Game, int]:
     """The running game's row, locked, and the caller's seat in it: what every
     seat's own command (resign, draw offers, abort, remis) checks first."""
-    game = locked_game(game_id, user)
-    seat = require_seat(game, user)
-    require_active(game)
-    return game, seat
+    locked = locked_game(game_id, user)
+    seat = require_seat(locked, user)
+    require_active(locked.game)
+    return locked.game, seat
 
 
 def locked_player_seat(game_id: object, user: Visitor | None) -> tuple[Game, int]:

@@ -136,10 +136,13 @@ def _seat_users(game: Game) -> dict[int, int]:
     return dict(seated.values_list("index", "user_id"))
 
 
-def turn_takers(game: Game, before_to_act: list[int]) -> list[int]:
+def turn_takers(
+    game: Game, before_to_act: list[int], holders: dict[int, int | None] | None = None
+) -> list[int]:
     """The people whose turn has just begun (bots' seats are in ``game.bots``).
-    On the move path the seats' holders come with the locked row: no query."""
-    holders = seat_holders(game)
+    On the move path the seats' ``holders`` come with the locked row: no query."""
+    if holders is None:
+        holders = seat_holders(game)
     return [uid for s in fresh_people(game, before_to_act) if (uid := holders.get(s)) is not None]
 
 
@@ -168,8 +171,14 @@ def turn_notice_only(game: Game, before_to_act: list[int], event: Event) -> bool
     return not (game.is_over or event.kind == Event.Kind.DRAW_OFFER or correspondence(game))
 
 
-def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None:
-    """Decide who hears about this event (called inside the service's transaction)."""
+def after_game_event(
+    game: Game,
+    before_to_act: list[int],
+    event: Event,
+    *,
+    holders: dict[int, int | None] | None = None,
+) -> None:
+    """Decide who hears about this event (``services/events.py``'s side effect)."""
     if quiet(game, before_to_act, event):
         return
     title = get_ruleset(game.ruleset).title
@@ -206,7 +215,7 @@ def after_game_event(game: Game, before_to_act: list[int], event: Event) -> None
         )
         return
     # Some seats' turn has just begun.
-    fresh = turn_takers(game, before_to_act)
+    fresh = turn_takers(game, before_to_act, holders)
     # Nobody needs telling what the open game page already shows; in a realtime
     # game only a player whose page is closed hears (no e-mail: by the time it
     # is read, the clock has decided).

@@ -23,6 +23,7 @@ from ..models import (
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..rules.base import LongWork, implements
+from ..store.rows import LockedGame
 from . import followers, handover, replay_checkpoints, vacation
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
@@ -61,13 +62,14 @@ def apply_action(
 
 
 def decide_act(
-    game: Game, user: Visitor, version: int, action: dict[str, Any], now: datetime
+    locked: LockedGame, user: Visitor, version: int, action: dict[str, Any], now: datetime
 ) -> tuple[Ruleset, object, Event]:
-    """Check and apply one player's action to the locked ``game`` (in memory only).
+    """Check and apply one player's action to the locked game (in memory only).
 
     Returns the ruleset, the new state and the next, unsaved Event.
     """
-    seat = require_seat(game, user)
+    seat = require_seat(locked, user)
+    game = locked.game
     if game.bots or game.handovers:
         handover.player_returns(game, seat)
     return decide_seat_act(game, seat, version, action, now)
@@ -117,11 +119,15 @@ def game_act(*, game_id: int, user: Visitor, version: int, action: dict[str, Any
     check_act_input(version, action)
     refuse_if_suspended(user)
     with transaction.atomic():
-        game = locked_game(game_id, user)
+        locked = locked_game(game_id, user)
+        game = locked.game
         before_to_act = list(game.to_act)
-        rs, new_state, event = decide_act(game, user, version, action, timezone.now())
+        rs, new_state, event = decide_act(locked, user, version, action, timezone.now())
         lobby_changed = changes_lobby(Game.Status.ACTIVE, game, event)
-        return store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
+        stored = store_event(
+            game, rs, new_state, event, before_to_act, lobby_changed, holders=locked.holders
+        )
+        return stored.version
 
 
 @conflicts_are_stale

@@ -24,8 +24,9 @@ from ..models import Game, Notification, Rematch, Seat
 from ..rules import get_ruleset
 from ..selectors.rematch import rematch_summary
 from ..selectors.seats import game_with_seats
+from ..store.rows import LockedGame
 from . import notifications
-from .guards import locked_game, seat_index
+from .guards import locked_game
 from .play import game_start
 from .relations import refuse_if_blocked
 
@@ -42,14 +43,14 @@ def rematch_offer(*, game_id: object, user: Visitor) -> dict[str, Any]:
     """
     user = _signed_in(user)
     with transaction.atomic():
-        game, seat = _locked_finished(game_id, user)
+        locked, seat = _locked_finished(game_id, user)
+        game, holders = locked.game, locked.holders
         rematch, _ = Rematch.objects.get_or_create(game=game)
         if rematch.new_game_id is not None or seat in rematch.accepted:
             return rematch_summary(rematch) or {}
         # A rematch is a new table: a suspension or a realtime play-ban holds here too.
         refuse_if_suspended(user)
         refuse_if_playbanned(user, game.clock)
-        holders: dict[int, int | None] = game.seat_users  # type: ignore[attr-defined]
         refuse_if_blocked(user.pk, list(holders.values()))
         if any(uid is None for uid in holders.values()):
             raise GameError(
@@ -73,8 +74,8 @@ def rematch_decline(*, game_id: object, user: Visitor) -> dict[str, Any]:
     """Decline the offer (or withdraw one's own): the offer ends for everyone."""
     user = _signed_in(user)
     with transaction.atomic():
-        game, seat = _locked_finished(game_id, user)
-        rematch = Rematch.objects.filter(game=game).first()
+        locked, seat = _locked_finished(game_id, user)
+        rematch = Rematch.objects.filter(game=locked.game).first()
         if rematch is None or rematch.new_game_id is not None or not rematch.accepted:
             raise GameError("no_rematch", gettext_noop("There is no rematch offer to decline."))
         rematch.accepted = []
@@ -89,10 +90,10 @@ def _signed_in(user: Visitor) -> User:
     return user
 
 
-def _locked_finished(game_id: object, user: User) -> tuple[Game, int]:
-    """The finished game's row, locked, and the caller's seat in it."""
-    game = locked_game(game_id, user)
-    seat = seat_index(game, user)
+def _locked_finished(game_id: object, user: User) -> tuple[LockedGame, int]:
+    """The finished game's row, locked (with its seats' holders), and the caller's seat in it."""
+    locked = locked_game(game_id, user)
+    game, seat = locked.game, locked.seat
     if seat is None:
         raise GameError(
             "not_seated",
@@ -108,7 +109,7 @@ def _locked_finished(game_id: object, user: User) -> tuple[Game, int]:
         raise GameError(
             "not_finished", gettext_noop("A rematch can be offered once the game is over.")
         )
-    return game, seat
+    return locked, seat
 
 
 def _bot_seats(holders: dict[int, int | None]) -> list[int]:

@@ -199,7 +199,8 @@ def remis_decide(
     with transaction.atomic():
         # The game row first, then the request: the order every game-ending
         # service takes too (it closes the waiting request), so none deadlocks.
-        game = locked_game(game_id)
+        locked = locked_game(game_id)
+        game = locked.game
         request = RemisRequest.objects.select_for_update().filter(pk=request_id).first()
         if request is None:
             raise GameError(
@@ -230,6 +231,7 @@ def remis_decide(
             game,
             rs,
             state,
+            holders=locked.holders,
             seat=None,
             kind=Event.Kind.REMIS if not approve else Event.Kind.END,
             events=[item],

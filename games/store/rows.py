@@ -21,6 +21,7 @@ documented way to send several statements at once).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
@@ -68,13 +69,27 @@ def _lock_sql(vendor: str) -> str:
     )
 
 
-def lock_game(game_id: int, user_id: int | None) -> Game | None:
+@dataclass
+class LockedGame:
+    """A game row locked for the caller's transaction, with what the same
+    statement read under that lock: the services pass it along so the checks
+    and the publishing after the commit need no further query."""
+
+    game: Game
+    seat: int | None  # the caller's seat; None: no seat (or no caller)
+    holders: dict[int, int | None]  # every seat's holder (None: left the site)
+
+
+def lock_game(game_id: int, user_id: int | None) -> LockedGame | None:
     """The game row, locked for the caller's transaction, with the user's seat
-    as ``my_seat`` and the seats' holders as ``seat_users``."""
+    and the seats' holders."""
     game = next(iter(Game.objects.raw(_lock_sql(connection.vendor), [user_id, game_id])), None)
-    if game is not None:
-        game.seat_users = _seat_users(game.holders)  # type: ignore[attr-defined]
-    return game
+    if game is None:
+        return None
+    # Manager.raw sets the two extra columns as attributes: the value carries them instead.
+    extra = vars(game)  # (the model declares neither)
+    seat, pairs = extra.pop("my_seat"), extra.pop("holders")
+    return LockedGame(game, seat, _seat_users(pairs))
 
 
 def _seat_users(pairs: str | None) -> dict[int, int | None]:
@@ -176,7 +191,7 @@ async def _afetchone(conn: psycopg.AsyncConnection, script: str, params: list[An
 
 async def alock_game(
     conn: psycopg.AsyncConnection, game_id: int, user_id: int | None
-) -> Game | None:
+) -> LockedGame | None:
     """``lock_game`` on an autocommit ``conn``: BEGIN and the lock in one round trip.
 
     The pool's connections keep psycopg's own loaders (JSON parsed, aware
@@ -185,9 +200,7 @@ async def alock_game(
     if row is None:
         return None
     game = Game.from_db(DEFAULT_DB_ALIAS, [f.attname for f in GAME_FIELDS], row[:-2])
-    game.my_seat = row[-2]  # type: ignore[attr-defined]
-    game.seat_users = _seat_users(row[-1])  # type: ignore[attr-defined]
-    return game
+    return LockedGame(game, row[-2], _seat_users(row[-1]))
 
 
 async def asave_event(

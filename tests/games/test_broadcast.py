@@ -1,4 +1,4 @@
-"""Publishing from the event loop after database work (games/publish.py)."""
+"""Publishing from the event loop after database work (games/realtime/sending.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from games import publish
+from games.realtime import sending
 
 
 class SlowChange:
@@ -30,7 +31,7 @@ async def test_work_of_a_cancelled_handler_still_publishes():
     channel = await layer.new_channel()
     await layer.group_add("game-cancelled", channel)
     change = SlowChange()
-    handler = asyncio.ensure_future(publish.in_thread_then_publish(change)("game-cancelled"))
+    handler = asyncio.ensure_future(sending.in_thread_then_publish(change)("game-cancelled"))
     await asyncio.to_thread(change.started.wait, 10)
     handler.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -44,5 +45,5 @@ async def test_a_failing_publish_is_logged_not_raised(caplog):
     def broken(game_id: int, count: int) -> None:
         raise RuntimeError("no layer")
 
-    await publish.publish_from_loop(broken, 1, 2)
+    await sending.publish_from_loop(broken, 1, 2)
     assert "publishing" in caplog.text

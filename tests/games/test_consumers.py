@@ -388,7 +388,7 @@ async def test_a_stuck_publish_does_not_hold_back_the_ack(table, monkeypatch):
     # the mover still gets its ack and the others catch up through sync.
     import asyncio
 
-    from games import publish
+    from games.realtime import sending
 
     game, white, _ = table
     path = f"/ws/game/{game.pk}/"
@@ -402,7 +402,7 @@ async def test_a_stuck_publish_does_not_hold_back_the_ack(table, monkeypatch):
             await asyncio.sleep(3600)
         await real_send(group, message)
 
-    monkeypatch.setattr(publish, "PUBLISH_TIMEOUT", 0.2)
+    monkeypatch.setattr(sending, "PUBLISH_TIMEOUT", 0.2)
     monkeypatch.setattr(layer, "group_send", stuck)
     await sock.send_json_to({"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE})
     ack = await receive(sock, "ack", timeout=3)

@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from games import publish
 from games.models import Event, Game
+from games.realtime import acts, sending
 from games.rules import get_ruleset
 from games.selectors import delta
 from games.selectors.frames import EVENTS_TAIL, dumps, hello_frame, sync_frame
-from games.services import moves_on_loop, play
+from games.services import play
 from tests.db_threads import sync_to_async
 from tests.factories import FIRST_MOVE, client_for, make_user, started_game
 
@@ -172,16 +173,16 @@ async def test_the_loop_and_the_usual_path_publish_the_same_frames(monkeypatch):
     async def capture(pending):
         sent.extend(message for _group, message in pending)
 
-    monkeypatch.setattr(publish, "_flush", capture)
+    monkeypatch.setattr(sending, "_flush", capture)
 
     async def one_move(on_loop: bool) -> dict[str, dict]:
         white = await sync_to_async(make_user)()
         game = await sync_to_async(started_game)(players=[white, await sync_to_async(make_user)()])
         sent.clear()
         if on_loop:
-            await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+            await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
         else:
-            await publish.in_thread_then_publish(play.game_act)(
+            await sending.in_thread_then_publish(play.game_act)(
                 game_id=game.pk, user=white, version=1, action=FIRST_MOVE
             )
         frames = {k: f for m in sent for k, f in frames_of(m).items()}

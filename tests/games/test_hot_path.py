@@ -61,12 +61,12 @@ def test_the_locked_row_is_the_game_the_orm_reads():
     game = started_game(players=[white, black])
     with transaction.atomic():
         locked = rows.lock_game(game.pk, black.pk)
-    assert fields_of(locked) == fields_of(Game.objects.get(pk=game.pk))
-    assert locked.my_seat == 1
-    assert locked.seat_users == {0: white.pk, 1: black.pk}
+    assert fields_of(locked.game) == fields_of(Game.objects.get(pk=game.pk))
+    assert locked.seat == 1
+    assert locked.holders == {0: white.pk, 1: black.pk}
     with transaction.atomic():
         assert rows.lock_game(game.pk + 10_000, black.pk) is None
-        assert rows.lock_game(game.pk, None).my_seat is None
+        assert rows.lock_game(game.pk, None).seat is None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -76,12 +76,12 @@ def test_the_saved_event_is_a_saved_instance():
     with transaction.atomic():
         locked = rows.lock_game(game.pk, white.pk)
         _, _, event = play.decide_act(locked, white, 1, FIRST_MOVE, timezone.now())
-        saved = rows.save_event(locked, event, ["version", "state", "to_act"])
+        saved = rows.save_event(locked.game, event, ["version", "state", "to_act"])
     stored = Event.objects.get(game=game, version=2)
     assert saved.pk == stored.pk
     assert fields_of(saved) == fields_of(stored)
     assert saved._state.adding is False and saved._state.db == "default"
-    assert saved.game is locked  # no query to reach its game
+    assert saved.game is locked.game  # no query to reach its game
     assert Game.objects.get(pk=game.pk).version == 2
 
 
@@ -100,9 +100,9 @@ async def test_the_loops_row_is_the_game_the_orm_reads():
     async with pool.connection() as conn:
         locked = await rows.alock_game(conn, game.pk, black.pk)
         await conn.rollback()
-    assert fields_of(locked) == expected
-    assert locked.my_seat == 1
-    assert locked.seat_users == {0: white.pk, 1: black.pk}
+    assert fields_of(locked.game) == expected
+    assert locked.seat == 1
+    assert locked.holders == {0: white.pk, 1: black.pk}
 
 
 PRIVATE = re.compile(r"atomic_blocks|needs_rollback|(?<![A-Za-z0-9])_state\.|\.autocommit\s*=")

@@ -1,4 +1,5 @@
-"""Moves on the event loop (games/services/moves_on_loop.py): PostgreSQL only.
+"""Moves on the event loop (games/services/moves_on_loop.py, run by
+games/realtime/acts.py): PostgreSQL only.
 
 bin/test runs this file in its PostgreSQL run; on SQLite every move takes
 the thread-pool path, which the rest of the suite covers.
@@ -21,8 +22,9 @@ from django.utils import translation
 from games import publish
 from games.errors import GameError
 from games.models import Event, Game, Notification, OutgoingMail
+from games.realtime import acts, sending
 from games.rules import get_ruleset
-from games.services import endings, moves_on_loop, play
+from games.services import endings, events, moves_on_loop, play
 from games.store import loop_pool, presence
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
@@ -49,7 +51,7 @@ def moves(monkeypatch):
     monkeypatch.setattr(
         publish,
         "publish_game_event",
-        lambda game, rs, state, event: record["published"].append(event.version),
+        lambda game, rs, state, event, holders=None: record["published"].append(event.version),
     )
     return record
 
@@ -89,8 +91,8 @@ async def pooled() -> tuple[psycopg.pq.TransactionStatus, int, dict[str, int]]:
 
 async def test_a_plain_move_is_made_on_the_loop(moves):
     game, white, black = await new_game(moves)
-    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
-    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert moves == {"usual": 0, "published": [2, 3]}
     assert await stored(game) == (3, [1, 2, 3])
     # One connection served both moves and is back, outside any transaction.
@@ -114,7 +116,7 @@ async def test_refusals_change_nothing_and_release_the_row(moves, who, version, 
     game, white, black = await new_game(moves)
     user = {"white": white, "black": black}.get(who) or await sync_to_async(make_user)()
     with pytest.raises(GameError) as refused:
-        await moves_on_loop.act(game_id=game.pk, user=user, version=version, action=action)
+        await acts.act(game_id=game.pk, user=user, version=version, action=action)
     assert refused.value.code == code
     assert await stored(game) == (1, [1])
     assert moves == {"usual": 0, "published": []}
@@ -131,7 +133,7 @@ async def test_refusals_change_nothing_and_release_the_row(moves, who, version, 
 )
 async def test_an_unknown_game_is_refused(moves, game_id, code):
     with pytest.raises(GameError) as refused:
-        await moves_on_loop.act(game_id=game_id, user=None, version=1, action=FIRST_MOVE)
+        await acts.act(game_id=game_id, user=None, version=1, action=FIRST_MOVE)
     assert refused.value.code == code
     # Let the pool the refusal opened finish connecting: a connection attempt
     # still running when the test's loop closes keeps its teardown waiting.
@@ -153,7 +155,7 @@ async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch)
 
     monkeypatch.setattr(moves_on_loop.rows, "alock_game", lock_then_say)
     move = asyncio.ensure_future(
-        moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=count)
+        acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=count)
     )
     await asyncio.wait_for(locked.wait(), 10)  # locked before the count came
     assert not move.done()
@@ -167,9 +169,7 @@ async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch)
     admitted = asyncio.get_running_loop().create_future()
     admitted.set_result(None)
     assert (
-        await moves_on_loop.act(
-            game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=admitted
-        )
+        await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=admitted)
         == 2
     )
 
@@ -204,10 +204,7 @@ async def test_the_move_that_opens_the_pool_is_served_while_others_keep_coming(s
 async def test_two_tabs_racing_make_one_move(moves):
     game, white, _ = await new_game(moves)
     results = await asyncio.gather(
-        *(
-            moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
-            for _ in range(2)
-        ),
+        *(acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) for _ in range(2)),
         return_exceptions=True,
     )
     [refused] = [r for r in results if isinstance(r, GameError)]
@@ -227,7 +224,7 @@ async def test_a_version_conflict_is_stale_and_changes_nothing(moves):
         game=game, version=2, seat=None, kind=Event.Kind.ACT, events=[]
     )
     with pytest.raises(GameError) as refused:
-        await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+        await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
     assert refused.value.code == "stale_version"
     assert moves == {"usual": 1, "published": []}
     assert await stored(game) == (1, [1, 2])
@@ -237,7 +234,7 @@ async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeyp
     pushed = []
     monkeypatch.setattr(publish, "publish_to_user", lambda user_id, payload: pushed.append(user_id))
     game, white, black = await new_game(moves, clock={"kind": "correspondence", "days": 3})
-    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert moves == {"usual": 0, "published": [2]}
     turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
     assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [black.pk]
@@ -245,9 +242,7 @@ async def test_a_correspondence_turn_is_notified_after_the_commit(moves, monkeyp
     # A player whose game page is open is not told what it already shows.
     await presence.join(game.pk, "page", presence.person_key(white, None, "page"), 0)
     try:
-        assert (
-            await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
-        )
+        assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     finally:
         await presence.leave(game.pk, "page")
     assert await sync_to_async(turns.count)() == 1
@@ -258,24 +253,24 @@ async def test_a_realtime_turn_on_the_loop_is_told_only_to_a_closed_page(moves, 
     """The opponent's page open in this process: no thread, no query, nobody
     told. Closed: the turn notice comes, in the background."""
     told = []
-    notify = moves_on_loop._notify
+    run_effect = acts._run_effect
 
-    async def counted(game, before_to_act, event):
-        told.append(event.version)
-        await notify(game, before_to_act, event)
+    async def counted(effect, change):
+        told.append(change.event.version)
+        await run_effect(effect, change)
 
-    monkeypatch.setattr(moves_on_loop, "_notify", counted)
+    monkeypatch.setattr(acts, "_run_effect", counted)
     game, white, black = await new_game(moves)
     turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
     await presence.join(game.pk, "page", presence.person_key(black, None, "page"), 1)
     try:
-        assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+        assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
     finally:
         await presence.leave(game.pk, "page")
     assert told == [] and await sync_to_async(turns.count)() == 0
-    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
     assert told == [3]
-    await asyncio.gather(*moves_on_loop._background)
+    await asyncio.gather(*sending._background)
     assert await sync_to_async(list)(turns.values_list("user_id", flat=True)) == [white.pk]
 
 
@@ -286,9 +281,7 @@ async def test_a_turn_on_the_loop_queues_its_mail_in_the_recipients_language(mov
     black.email, black.email_notifications, black.language = "b@example.org", True, "de"
     await sync_to_async(black.save)()
     with translation.override("en"):
-        assert (
-            await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
-        )
+        assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert mail.outbox == []  # sent later, from the outbox
     queued = OutgoingMail.objects.filter(notification__user=black)
     assert await sync_to_async(queued.count)() == 1
@@ -303,7 +296,7 @@ async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch
     ending = {"winners": [0], "draw": False, "reason": "", "reason_params": {}}
     # Pretend the first move wins (it is the first ply of the game).
     monkeypatch.setattr(halma, "outcome", lambda self, state: ending if state.plies else None)
-    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert moves == {"usual": 1, "published": [2]}
     finished = await sync_to_async(Game.objects.get)(pk=game.pk)
     assert finished.status == Game.Status.FINISHED
@@ -315,7 +308,7 @@ async def test_a_move_that_ends_the_game_takes_the_usual_path(moves, monkeypatch
 
 async def test_a_connection_the_server_dropped_is_replaced(moves):
     game, white, black = await new_game(moves)
-    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     _, dropped, _ = await pooled()
 
     def terminate(pid):
@@ -324,7 +317,7 @@ async def test_a_connection_the_server_dropped_is_replaced(moves):
 
     await sync_to_async(terminate)(dropped)
     # The move is tried again on a fresh connection, still on the loop.
-    assert await moves_on_loop.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert moves == {"usual": 0, "published": [2, 3]}
     status, fresh, _ = await pooled()
     assert fresh != dropped and status == psycopg.pq.TransactionStatus.IDLE
@@ -382,7 +375,7 @@ async def test_a_move_whose_socket_closes_is_still_made_and_published(moves):
     game, white, _ = await new_game(moves)
     async with RowHolder(game.pk):
         move = asyncio.ensure_future(
-            moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+            acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
         )
         await until(lambda: _positive(lock_waiters()), "the move waiting for the row")
         move.cancel()  # as Daphne does with the handler of a socket that went away
@@ -405,7 +398,7 @@ async def test_a_row_locked_for_long_is_waited_for_in_a_thread(moves):
     game, white, _ = await new_game(moves)
     async with RowHolder(game.pk):
         move = asyncio.ensure_future(
-            moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+            acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
         )
         # Past the loop's lock timeout the usual path takes over and waits.
         await until(lambda: _true(moves["usual"] == 1), "the hand-over to the usual path")
@@ -420,7 +413,7 @@ async def test_a_failing_publish_does_not_undo_or_refuse_the_move(moves, monkeyp
 
     game, white, black = await new_game(moves)
     monkeypatch.setattr(publish, "publish_game_event", broken)
-    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     # And through the usual path (thread pool, on_commit):
     version = await sync_to_async(play.game_act)(
         game_id=game.pk, user=black, version=2, action=BLACK_MOVE
@@ -438,9 +431,7 @@ async def test_a_move_on_the_loop_charges_the_clock_once_after_a_draw_offer(move
         clock.advance(10)
         await sync_to_async(endings.game_offer_draw)(game_id=game.pk, user=white)
         clock.advance(5)
-        assert (
-            await moves_on_loop.act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE) == 3
-        )
+        assert await acts.act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE) == 3
     assert moves["usual"] == 0
     moved = await sync_to_async(Game.objects.get)(pk=game.pk)
     assert moved.clocks == [585.0, 600.0]  # 10 s before the offer, 5 s after: 15 s in all
@@ -453,11 +444,11 @@ async def test_frames_published_from_the_loop_say_who_may_request_remis(monkeypa
     async def capture(pending):
         sent.extend(pending)
 
-    monkeypatch.setattr(publish, "_flush", capture)
+    monkeypatch.setattr(sending, "_flush", capture)
     monkeypatch.setattr(play, "game_act", None)  # the move must stay on the loop
     white = await sync_to_async(make_user)()
     game = await sync_to_async(started_game)(players=[white, await sync_to_async(make_user)()])
-    assert await moves_on_loop.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     # Halma has no secrets: every seat's frame travels in one message.
     [(_group, message)] = [(g, m) for g, m in sent if m["type"] == "game.frames"]
     states = {seat: json.loads(frame)["state"] for seat, frame in message["frames"].items()}
@@ -466,3 +457,40 @@ async def test_frames_published_from_the_loop_say_who_may_request_remis(monkeypa
         "1": ["repetition"],  # Black to move; no deadlock claim before move 50
         "s": [],
     }
+
+
+def probe_effect(monkeypatch, *, with_the_commit: bool) -> list[tuple[int, bool]]:
+    """A side effect added to the funnel (services/events.py): records each
+    event it sees and whether a Django transaction held it."""
+    seen: list[tuple[int, bool]] = []
+
+    def record(change: events.Change) -> None:
+        seen.append((change.event.version, connection.in_atomic_block))
+
+    probe = events.SideEffect(record, lambda change: True, with_the_commit=with_the_commit)
+    monkeypatch.setattr(events, "SIDE_EFFECTS", [*events.SIDE_EFFECTS, probe])
+    return seen
+
+
+async def test_a_side_effect_added_to_the_funnel_runs_on_both_paths(moves, monkeypatch):
+    game, white, black = await new_game(moves)
+    seen = probe_effect(monkeypatch, with_the_commit=False)
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    # The loop's move: after its commit, in a transaction of its own.
+    assert (moves, seen) == ({"usual": 0, "published": [2]}, [(2, True)])
+    version = await sync_to_async(play.game_act)(
+        game_id=game.pk, user=black, version=2, action=BLACK_MOVE
+    )
+    # The usual path: in the move's transaction.
+    assert (version, seen) == (3, [(2, True), (3, True)])
+    assert moves["published"] == [2, 3]
+
+
+async def test_a_side_effect_that_must_commit_with_the_move_leaves_it_to_the_usual_path(
+    moves, monkeypatch
+):
+    game, white, _ = await new_game(moves)
+    seen = probe_effect(monkeypatch, with_the_commit=True)
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert (moves, seen) == ({"usual": 1, "published": [2]}, [(2, True)])
+    assert await stored(game) == (2, [1, 2])

@@ -53,7 +53,9 @@ def watched_game(monkeypatch):
     game = started_game(players=[white, black])
     published: list[Event] = []
     monkeypatch.setattr(
-        publish, "publish_game_event", lambda game, rs, state, event: published.append(event)
+        publish,
+        "publish_game_event",
+        lambda game, rs, state, event, holders=None: published.append(event),
     )
     return game, white, black, published
 
