@@ -173,7 +173,13 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_PREFIX,
-        }
+        },
+        # Position pictures (frontend/positions.py), each with an expiry.
+        "pictures": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
+        },
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -183,7 +189,14 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "OPTIONS": {"MAX_ENTRIES": 100_000},
-        }
+        },
+        # Position pictures (frontend/positions.py): up to a few hundred kB
+        # each, so few of them in the process's memory.
+        "pictures": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "pictures",
+            "OPTIONS": {"MAX_ENTRIES": 300},
+        },
     }
 
 # --- auth -----------------------------------------------------------------
@@ -301,6 +314,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         # offers, rematch), joining tables, notifications read, remis requests.
         "writes": "60/min",
         "tables": "30/min",
+        # Creating tournaments, per user across processes (lobby/api.py).
+        "tournaments": os.environ.get("TOURNAMENT_RATE", "10/hour"),
         "acts": "300/min",
         "chat": "60/min",
         "push": "30/min",
@@ -311,10 +326,16 @@ REST_FRAMEWORK: dict[str, Any] = {
         "game_reads": "300/min",
         # Imports queue a replay (games/services/import_jobs.py).
         "imports": os.environ.get("IMPORT_RATE", "10/hour"),
+        # Position pictures (frontend/positions.py), per address: every
+        # request, and the drawings not found in the cache (a PNG costs CPU).
+        "pictures": "120/min",
+        "picture_renders": "20/min",
     },
     # Anonymous clients are told apart by the address games/addresses.py
     # resolves (games/api/throttles.py, AddressIdent), not by DRF's get_ident.
 }
+# Finished games an account needs before it creates a tournament (docs/tournaments.md).
+TOURNAMENT_CREATOR_MIN_GAMES = int(os.environ.get("TOURNAMENT_CREATOR_MIN_GAMES", "0"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",
     "DESCRIPTION": "Tables, games and moves. See docs/protocol.md.",

@@ -93,8 +93,32 @@ def game_page(request, game_id: int):
         "invite_url": request.build_absolute_uri(f"/t/{game.invite_code}/")
         if game.host_id == getattr(request.user, "pk", None)
         else "",
+        **_share_context(request, game),
     }
     return render(request, "frontend/game.html", context)
+
+
+def _share_context(request, game: Game) -> dict:
+    """What links to the game unfurl into (Open Graph: the position's picture,
+    of the version the page was loaded at) and the embed code."""
+    if game.state is None:
+        return {}
+    players = [s.user.username for s in game.seats.all() if s.user]
+    descriptions: dict[str, str] = {
+        Game.Status.ACTIVE: gettext("Live: %(players)s"),
+        Game.Status.FINISHED: gettext("Finished: %(players)s"),
+    }
+    description = descriptions.get(game.status, gettext("Players: %(players)s")) % {
+        "players": ", ".join(players)
+    }
+    if game.result:
+        description += f" · {result_text(game.result)}"
+    return {
+        "page_url": request.build_absolute_uri(f"/g/{game.pk}/"),
+        "picture_url": request.build_absolute_uri(f"/g/{game.pk}/position.png?v={game.version}"),
+        "og_description": description,
+        "embed_url": request.build_absolute_uri(f"/embed/{game.pk}/"),
+    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -83,5 +83,11 @@ class LobbyConsumer(
         frame = watch.lobby.apply(change, message["table"], message.get("counts"))
         await self.send(text_data=frame)
 
+    async def lobby_tournament(self, message: dict[str, Any]) -> None:
+        """A tournament changed: its page (on this socket) fetches it again."""
+        await self.send(
+            text_data=dumps({"type": "tournament", "tournament": message["tournament"]})
+        )
+
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))

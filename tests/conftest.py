@@ -112,8 +112,9 @@ def clear_local_cache() -> None:
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    if isinstance(caches["default"], LocMemCache):
-        caches["default"].clear()
+    for alias in ("default", "pictures"):
+        if isinstance(caches[alias], LocMemCache):
+            caches[alias].clear()
 
 
 @pytest.fixture(autouse=True)

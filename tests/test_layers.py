@@ -21,23 +21,25 @@ MAX_LINES = 800
 
 # Lower numbers sit lower: a module may import its own layer and those below.
 LAYERS = [
-    (0, ("games.rules",)),
+    (0, ("games.rules", "lobby.pairing")),
     (1, ("games.bots",)),
     (2, ("games.errors", "games.plain_json", "games.threads", "games.i18n", "games.reasons")),
     (2, ("games.redis_clients",)),
     (2, ("games.ratelimit",)),
+    (2, ("games.hooks",)),
     (2, ("games.addresses",)),
     (2, ("games.users",)),
     (2, ("moderation.roles",)),
-    (3, ("games.models", "accounts.models", "moderation.models")),
+    (3, ("games.models", "accounts.models", "moderation.models", "lobby.models")),
     (4, ("games.clocks", "games.store")),
-    (5, ("games.selectors", "moderation.selectors", "moderation.standing")),
+    (5, ("games.selectors", "moderation.selectors", "moderation.standing", "lobby.selectors")),
     (6, ("games.publish",)),
     (
         7,
         (
             "games.services",
             "lobby.services",
+            "lobby.tournaments",
             "moderation.services",
             "moderation.playbans",
             "moderation.refunds",

@@ -6,4 +6,6 @@ interface Window {
   interpolate?: (format: string, params: Record<string, unknown>, named: boolean) => string;
   /** The game page's model and socket, for debugging and the browser tests. */
   __game?: { model: object; socket: object };
+  __embed?: { socket: object; version: () => number };
+  __tv?: { game: () => number | null };
 }

@@ -23,6 +23,8 @@ from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
+from lobby.tournaments import pair_due_rounds
+
 from ..models import Game
 from ..selectors.replays import take_requests
 from ..services import guests, import_jobs, leavers, mail, push, replay_checkpoints
@@ -71,6 +73,10 @@ def sweep_once() -> int:
         applied += leavers.expire_offers()
     except Exception:
         log.exception("expiring handover offers failed")
+    try:  # tournaments whose start or next round is due (after a round's pause)
+        applied += pair_due_rounds()
+    except Exception:
+        log.exception("tournament rounds failed")
     return applied
 
 

@@ -21,7 +21,7 @@ from typing import Any, Required, TypedDict, Unpack
 from django.db import transaction
 from django.utils import timezone
 
-from .. import clocks, publish
+from .. import clocks, hooks, publish
 from ..models import (
     DUE_FIELDS,
     Event,
@@ -190,10 +190,16 @@ def _rate(change: Change) -> None:
     ratings.rate_game(change.game, change.event)  # the end and its ratings commit together
 
 
+def _game_over(change: Change) -> None:
+    # Listeners (tournaments pair their next round) act in the ending transaction.
+    hooks.game_over.send(sender=Game, game=change.game)
+
+
 SIDE_EFFECTS: list[SideEffect] = [
     SideEffect(_close_remis, lambda c: c.game.is_over and implements(c.rs, RemisQueue)),
     SideEffect(_notify, _notify_wanted, with_the_commit=False, later=_notify_later),
     SideEffect(_rate, lambda c: c.game.is_over, after_write=True),
+    SideEffect(_game_over, lambda c: c.game.is_over and c.lobby_changed, after_write=True),
 ]
 
 

@@ -44,6 +44,9 @@ def url_of(route: str, game: Game, user) -> str:
         "<str:code>": game.invite_code or "nope",
         "<str:username>": user.username,
         "<str:ruleset>": "halma",
+        "<int:token_id>": "1",
+        "<int:tournament_id>": "1",
+        "<int:pk>": "1",
     }
     for pattern, value in values.items():
         route = route.replace(pattern, value)

@@ -208,3 +208,12 @@ async def test_sockets_refuse_foreign_origins(url):
     for origin in FOREIGN:
         assert not await connects([(b"origin", origin)]), (path, origin)
     assert not await connects([]), f"{path} without an Origin header"
+
+
+@pytest.mark.django_db
+def test_a_nul_in_the_query_is_a_json_400_in_the_api_and_a_page_elsewhere():
+    api = Client().get("/api/tournaments/?q=a%00b")
+    assert api.status_code == 400 and api["Content-Type"] == "application/json"
+    assert api.json()["code"] == "bad_request"
+    page = Client().get("/leaderboard/halma/?q=a%00b")
+    assert page.status_code == 400 and page["Content-Type"].startswith("text/html")

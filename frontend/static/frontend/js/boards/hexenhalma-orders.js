@@ -361,6 +361,7 @@ export function createOrders(pane, ctx, view) {
       const view = state.view;
       intro.textContent = `${fmt(gettext("Round %(n)s: write your orders as side A (from the dotted start fields to the starred goals)."), { n: view.round })} ${paramsText(params)}.`;
       if (view.deadline) intro.textContent += ` ${fmt(gettext("Deadline: %(when)s."), { when: new Date(view.deadline).toLocaleString() })}`;
+      intro.textContent += ` ${gettext("If time runs out before you lock, the orders you saved last are locked for you; with none saved, your witches starve.")}`;
       const saved = view.my_orders ? canon(view.my_orders) : null;
       if (sent !== null && saved === sent) {
         server = { kind: "ok", text: gettext("Saved. You can still change them until you lock.") };

@@ -1,0 +1,31 @@
+"""Position pictures: a board as spectators see it, drawn on the server as SVG
+from the ruleset's spectator view (the data the pages draw from, with the
+pages' colours), one module per game; PNG made from the SVG by cairosvg."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import cairosvg
+
+from . import daschax, halma, hexenhalma, idiotenspiel, malefiz
+
+DRAWERS: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "halma": halma.draw,
+    "malefiz": malefiz.draw,
+    "daschax": daschax.draw,
+    "hexenhalma": hexenhalma.draw,
+    "idiotenspiel": idiotenspiel.draw,
+}
+PNG_WIDTH = 800  # wide enough for chat previews, small enough to send
+
+
+def svg_of(slug: str, view: dict[str, Any], title: str) -> str:
+    """The SVG document of one spectator ``view`` of game ``slug``."""
+    return DRAWERS[slug](view, title)
+
+
+def png_of(svg: str) -> bytes:
+    """The SVG rasterised (no network: the drawings hold no external references)."""
+    return cairosvg.svg2png(bytestring=svg.encode(), output_width=PNG_WIDTH, unsafe=False)

@@ -1,0 +1,162 @@
+"""Tournaments over the API (shapes fixed in the design card): list, create,
+detail, join, withdraw, start. Thin: parse, call one service or selector."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import WriteThrottle, answer, valid
+from games.api.serializers import answers
+from games.errors import GameError
+from lobby import tournaments as services
+from lobby.models import Tournament
+from lobby.selectors import tournaments as read
+
+
+class CreateTournamentIn(serializers.Serializer):
+    # Each field is checked by the service, with its own clear messages.
+    name = serializers.JSONField(allow_null=True)
+    ruleset = serializers.JSONField(allow_null=True)
+    system = serializers.JSONField(allow_null=True, help_text='"swiss" or "round_robin"')
+    seat_count = serializers.JSONField(allow_null=True, required=False, default=None)
+    rounds = serializers.JSONField(
+        allow_null=True, required=False, default=None, help_text="Swiss only"
+    )
+    clock = serializers.JSONField(allow_null=True, required=False, default=None)
+    rated = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=False,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+    )
+    starts_at = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="ISO-8601; null: the creator starts it",
+    )
+    round_pause_seconds = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=0,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+    )
+    options = serializers.JSONField(allow_null=True, required=False, default=None)
+    double = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=False,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+        help_text="round robin: every pair twice, seats swapped",
+    )
+    min_rating = serializers.JSONField(allow_null=True, required=False, default=None)
+    min_games = serializers.JSONField(allow_null=True, required=False, default=None)
+
+
+class PairingOut(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    players = serializers.ListField(child=serializers.CharField())
+    bye = serializers.BooleanField()
+    points = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+
+
+class RoundOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    pairings = PairingOut(many=True)
+
+
+class StandingOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    points = serializers.FloatField()
+    tiebreaks = serializers.ListField(child=serializers.FloatField())
+    withdrawn = serializers.BooleanField()
+
+
+class TournamentSummaryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    system = serializers.CharField()
+    seat_count = serializers.IntegerField()
+    rounds_planned = serializers.IntegerField()
+    status = serializers.CharField()
+    current_round = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    clock = serializers.JSONField()
+    starts_at = serializers.CharField(allow_null=True)
+    round_pause_seconds = serializers.IntegerField()
+    creator = serializers.CharField(allow_null=True)
+    players = serializers.ListField(child=serializers.CharField())
+
+
+class TournamentOut(TournamentSummaryOut):
+    rounds = RoundOut(many=True)
+    standings = StandingOut(many=True)
+
+
+class TournamentListOut(serializers.Serializer):
+    items = TournamentSummaryOut(many=True)
+
+
+def tournament_answer(tournament: Tournament, status: int = 200) -> Response:
+    tournament.refresh_from_db()
+    return answer(TournamentOut, read.detail(tournament), status)
+
+
+class TournamentList(APIView):
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "tournaments"
+
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=list(Tournament.Status.values))],
+        responses=answers({200: TournamentListOut}),
+    )
+    def get(self, request: Request) -> Response:
+        status = request.query_params.get("status")
+        if status is not None and status not in Tournament.Status.values:
+            raise GameError(
+                "bad_request", gettext_noop('"status" must be open, running or finished.')
+            )
+        return answer(TournamentListOut, {"items": read.listing(status)})
+
+    @extend_schema(request=CreateTournamentIn, responses=answers({201: TournamentOut}))
+    def post(self, request: Request) -> Response:
+        data = valid(CreateTournamentIn, request)
+        return tournament_answer(services.tournament_create(creator=request.user, **data), 201)
+
+
+def _tournament(pk: int) -> Tournament:
+    found = Tournament.objects.filter(pk=pk).first()
+    if found is None:
+        raise GameError("not_found", gettext_noop("There is no such tournament."), status=404)
+    return found
+
+
+class TournamentDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=answers({200: TournamentOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        return tournament_answer(_tournament(pk))
+
+
+class TournamentJoin(APIView):
+    @extend_schema(request=None, responses=answers({200: TournamentOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        return tournament_answer(services.tournament_join(tournament_id=pk, user=request.user))
+
+
+class TournamentWithdraw(APIView):
+    @extend_schema(request=None, responses=answers({200: TournamentOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        return tournament_answer(services.tournament_withdraw(tournament_id=pk, user=request.user))
+
+
+class TournamentStart(APIView):
+    @extend_schema(request=None, responses=answers({200: TournamentOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        return tournament_answer(services.tournament_start(tournament_id=pk, user=request.user))

@@ -1,0 +1,150 @@
+"""Reads of tournaments: the API's shapes, standings, and the pairing module's input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+
+from lobby.models import Tournament, TournamentPairing, TournamentPlayer
+from lobby.pairing import Entrant, Result, standings
+from lobby.pairing.tiebreaks import Standing
+
+LIST_LIMIT = 100
+
+
+def players_in_order(tournament: Tournament) -> list[TournamentPlayer]:
+    """Everyone who joined, in starting-rank order (join order)."""
+    return list(TournamentPlayer.objects.filter(tournament=tournament).order_by("joined", "pk"))
+
+
+def active_ids(tournament: Tournament) -> list[int]:
+    return [p.user_id for p in players_in_order(tournament) if not p.withdrawn]
+
+
+def pairings(tournament: Tournament) -> QuerySet[TournamentPairing]:
+    return TournamentPairing.objects.filter(tournament=tournament).order_by("round", "board")
+
+
+def results(items: list[TournamentPairing]) -> list[Result]:
+    return [
+        Result({int(uid): float(points) for uid, points in p.points.items()})
+        for p in items
+        if p.points is not None
+    ]
+
+
+def entrants(
+    tournament: Tournament, ids: list[int], before_round: int | None = None
+) -> list[Entrant]:
+    """What the next round's pairing needs to know of each player in ``ids``
+    (in starting-rank order): score, opponents, bye, seats so far (in the
+    rounds before ``before_round``, if given)."""
+    score = dict.fromkeys(ids, 0.0)
+    met: dict[int, set[int]] = {i: set() for i in ids}
+    bye: set[int] = set()
+    seats: dict[int, list[int]] = {i: [] for i in ids}
+    played = pairings(tournament)
+    if before_round is not None:
+        played = played.filter(round__lt=before_round)
+    for p in played:
+        for seat, uid in enumerate(p.players):
+            if uid not in score:
+                continue
+            score[uid] += float((p.points or {}).get(str(uid), 0.0))
+            if p.bye:
+                bye.add(uid)
+                continue
+            met[uid].update(o for o in p.players if o != uid)
+            seats[uid].append(seat)
+    return [
+        Entrant(
+            id=uid,
+            score=score[uid],
+            rank=rank,
+            opponents=frozenset(met[uid]),
+            had_bye=uid in bye,
+            seats=tuple(seats[uid]),
+        )
+        for rank, uid in enumerate(ids)
+    ]
+
+
+def names(user_ids: set[int]) -> dict[int, str]:
+    found = get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username")
+    return dict(found)
+
+
+def ranked(
+    tournament: Tournament, players: list[TournamentPlayer], items: list[TournamentPairing]
+) -> list[Standing]:
+    return standings([p.user_id for p in players], results(items), tables=tournament.seat_count > 2)
+
+
+def summary(
+    tournament: Tournament, players: list[TournamentPlayer] | None = None
+) -> dict[str, Any]:
+    """A tournament without its rounds and standings (the list's items)."""
+    players = players if players is not None else players_in_order(tournament)
+    who = names({p.user_id for p in players})
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "ruleset": tournament.ruleset,
+        "system": tournament.system,
+        "seat_count": tournament.seat_count,
+        "rounds_planned": tournament.rounds,
+        "status": tournament.status,
+        "current_round": tournament.current_round,
+        "rated": tournament.rated,
+        "clock": tournament.clock,
+        "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "round_pause_seconds": tournament.round_pause_seconds,
+        "creator": who.get(tournament.creator_id) if tournament.creator_id else None,
+        "players": [who.get(p.user_id, "?") for p in players],
+    }
+
+
+def detail(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as ``GET /api/tournaments/<id>/`` shows it."""
+    players = players_in_order(tournament)
+    items = list(pairings(tournament))
+    who = names({p.user_id for p in players} | {u for i in items for u in i.players})
+    if tournament.creator_id:
+        who.update(names({tournament.creator_id}))
+    withdrawn = {p.user_id for p in players if p.withdrawn}
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for p in items:
+        rounds.setdefault(p.round, []).append(
+            {
+                "game": p.game_id,
+                "players": [who.get(u, "?") for u in p.players],
+                "bye": p.bye,
+                "points": None
+                if p.points is None
+                else {who.get(int(u), "?"): v for u, v in p.points.items()},
+            }
+        )
+    return {
+        **summary(tournament, players),
+        "rounds": [{"number": n, "pairings": games} for n, games in sorted(rounds.items())],
+        "standings": [
+            {
+                "rank": row.rank,
+                "username": who.get(row.id, "?"),
+                "points": row.points,
+                "tiebreaks": list(row.tiebreaks),
+                "withdrawn": row.id in withdrawn,
+            }
+            for row in ranked(tournament, players, items)
+        ],
+    }
+
+
+def listing(status: str | None) -> list[dict[str, Any]]:
+    """The newest tournaments of a status (all statuses: None), at most ``LIST_LIMIT``."""
+    found = Tournament.objects.order_by("-created", "-pk")
+    if status is not None:
+        found = found.filter(status=status)
+    return [summary(t) for t in found[:LIST_LIMIT]]

@@ -1,0 +1,16 @@
+"""Tournament services: create, join, withdraw, start, pair rounds, record results.
+
+Each public function is one transaction; the tournament's row is its lock.
+"""
+
+from .entry import tournament_join, tournament_withdraw
+from .rounds import pair_due_rounds, tournament_start
+from .setup import tournament_create
+
+__all__ = [
+    "pair_due_rounds",
+    "tournament_create",
+    "tournament_join",
+    "tournament_start",
+    "tournament_withdraw",
+]

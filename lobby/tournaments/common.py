@@ -1,0 +1,61 @@
+"""What every tournament service shares: the locked row, checks, the live push."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.utils.translation import gettext_noop
+
+from games import publish
+from games.errors import GameError
+from lobby.models import Tournament
+
+log = logging.getLogger(__name__)
+
+
+def locked_tournament(tournament_id: Any) -> Tournament:
+    return tournament_or_404(tournament_id, lock=True)
+
+
+def tournament_or_404(tournament_id: Any, *, lock: bool = False) -> Tournament:
+    found = Tournament.objects.select_for_update() if lock else Tournament.objects
+    try:
+        return found.get(pk=int(tournament_id))
+    except (TypeError, ValueError, OverflowError, Tournament.DoesNotExist):
+        raise GameError(
+            "not_found", gettext_noop("There is no such tournament."), status=404
+        ) from None
+
+
+def require_account(user: Any) -> None:
+    if user is None or not user.is_authenticated:
+        raise GameError("login_required", gettext_noop("Log in to play."), status=403)
+
+
+def refuse_unless_open(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.OPEN:
+        raise GameError("not_open", gettext_noop("This tournament has already started or ended."))
+
+
+def tell_lobby(tournament: Tournament) -> None:
+    """After the commit: the lobby's sockets (and every tournament page on
+    them) hear that this tournament changed; pages fetch it again."""
+    frame = {
+        "type": "lobby.tournament",
+        "tournament": {
+            "id": tournament.pk,
+            "status": tournament.status,
+            "current_round": tournament.current_round,
+        },
+    }
+    publish.after_commit(partial(_send_lobby, frame))
+
+
+def _send_lobby(frame: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(publish.LOBBY_GROUP, frame)

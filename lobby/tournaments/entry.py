@@ -1,0 +1,170 @@
+"""Joining and withdrawing; entry conditions; no-show bans."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from games.errors import GameError
+from games.models import Game, Rating, Seat
+from games.selectors.ratings import speed_of
+from games.services.endings import game_resign
+from games.users import is_guest
+from lobby.models import Tournament, TournamentBan, TournamentPairing, TournamentPlayer
+from lobby.pairing import max_round_robin_players
+from moderation.standing import refuse_if_suspended
+
+from .common import (
+    locked_tournament,
+    refuse_unless_open,
+    require_account,
+    tell_lobby,
+    tournament_or_404,
+)
+
+FIRST_BAN_DAYS = 1
+MAX_BAN_DAYS = 30
+
+
+def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
+    """Join an open tournament, or a running Swiss before half its rounds are played."""
+    require_account(user)
+    refuse_if_suspended(user)
+    if is_guest(user):
+        raise GameError("guest", gettext_noop("Sign up to play in tournaments."), status=403)
+    refuse_if_banned(user.pk)
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        refuse_unless_joinable(tournament)
+        found = TournamentPlayer.objects.filter(tournament=tournament, user=user).first()
+        if found is not None and not found.withdrawn:
+            raise GameError("already_joined", gettext_noop("You are already in this tournament."))
+        if found is not None:
+            raise GameError(
+                "withdrawn", gettext_noop("You withdrew from this tournament; you cannot rejoin.")
+            )
+        refuse_unless_eligible(tournament, user.pk)
+        players = TournamentPlayer.objects.filter(tournament=tournament).count()
+        if (
+            tournament.system == Tournament.System.ROUND_ROBIN
+            and players >= max_round_robin_players()
+        ):
+            raise GameError(
+                "full",
+                gettext_noop("A round robin takes at most %(n)s players."),
+                n=max_round_robin_players(),
+            )
+        TournamentPlayer.objects.create(tournament=tournament, user=user)
+        tell_lobby(tournament)
+    return tournament
+
+
+def refuse_unless_joinable(tournament: Tournament) -> None:
+    """Open, or a Swiss (of two seats) with fewer than half its rounds played."""
+    late = (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.system == Tournament.System.SWISS
+        and tournament.seat_count == 2
+        and tournament.current_round * 2 < tournament.rounds
+    )
+    if not late:
+        refuse_unless_open(tournament)
+
+
+def tournament_withdraw(*, tournament_id: Any, user: Any) -> Tournament:
+    """Leave a tournament; a running game of it is resigned, its points stay."""
+    require_account(user)
+    with transaction.atomic():
+        before = tournament_or_404(tournament_id)  # no lock yet: a game's row comes first
+        if before.status == Tournament.Status.FINISHED:
+            raise GameError("finished", gettext_noop("This tournament is over."))
+        if not TournamentPlayer.objects.filter(
+            tournament=before, user_id=user.pk, withdrawn=False
+        ).exists():
+            raise GameError("not_joined", gettext_noop("You are not playing in this tournament."))
+        # Resigning locks the game, then (its ending) the tournament again.
+        for game_id in running_games_of(before.pk, user.pk):
+            game_resign(game_id=game_id, user=user)
+        tournament = locked_tournament(before.pk)
+        found = TournamentPlayer.objects.get(tournament=tournament, user_id=user.pk)
+        if tournament.status == Tournament.Status.OPEN:
+            found.delete()  # nothing played yet: as if never joined
+        else:
+            found.withdrawn = True
+            found.save(update_fields=["withdrawn"])
+        tell_lobby(tournament)
+    return tournament
+
+
+def running_games_of(tournament_id: Any, user_id: int) -> list[int]:
+    try:
+        tid = int(tournament_id)
+    except (TypeError, ValueError):
+        return []
+    games = TournamentPairing.objects.filter(
+        tournament_id=tid, game__status=Game.Status.ACTIVE, game__seats__user_id=user_id
+    ).values_list("game_id", flat=True)
+    return [g for g in games if g is not None]
+
+
+def refuse_unless_eligible(tournament: Tournament, user_id: int) -> None:
+    """The tournament's entry conditions (off unless set)."""
+    reason = ineligible(tournament, user_id)
+    if reason is not None:
+        raise reason
+
+
+def ineligible(tournament: Tournament, user_id: int) -> GameError | None:
+    if tournament.min_games:
+        played = Seat.objects.filter(
+            user_id=user_id, game__status=Game.Status.FINISHED, game__ruleset=tournament.ruleset
+        ).count()
+        if played < tournament.min_games:
+            return GameError(
+                "entry_condition",
+                gettext_noop("This tournament needs %(n)s finished games of its game."),
+                n=tournament.min_games,
+            )
+    if tournament.min_rating:
+        rating = (
+            Rating.objects.filter(
+                user_id=user_id, ruleset=tournament.ruleset, speed=speed_of(tournament.clock)
+            )
+            .values_list("display", flat=True)
+            .first()
+        )
+        if rating is None or rating < tournament.min_rating:
+            return GameError(
+                "entry_condition",
+                gettext_noop("This tournament needs a rating of at least %(n)s."),
+                n=tournament.min_rating,
+            )
+    return None
+
+
+def refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
+    now = now or timezone.now()
+    ban = TournamentBan.objects.filter(user_id=user_id, until__gt=now).first()
+    if ban is not None and ban.until is not None:
+        hours = math.ceil((ban.until - now).total_seconds() / 3600)
+        raise GameError(
+            "tournament_ban",
+            gettext_noop("You missed tournament games: no tournaments for %(hours)s more hours."),
+            status=403,
+            hours=hours,
+            retry_after=math.ceil((ban.until - now).total_seconds()),
+        )
+
+
+def record_no_show(user_id: int, now: datetime) -> None:
+    """Ban from tournaments: 1 day for the first no-show, doubling, at most 30."""
+    ban, _ = TournamentBan.objects.select_for_update().get_or_create(user_id=user_id)
+    ban.no_shows += 1
+    days = min(MAX_BAN_DAYS, FIRST_BAN_DAYS * 2 ** min(ban.no_shows - 1, 5))
+    ban.until = now + timedelta(days=days)
+    ban.save(update_fields=["no_shows", "until"])

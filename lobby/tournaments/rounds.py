@@ -1,0 +1,236 @@
+"""Starting, pairing each round (games created and started in the same
+transaction), recording results, finishing; the sweeper's due work."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from games.errors import GameError
+from games.models import Game, Seat
+from games.services.play import game_start
+from lobby.models import Tournament, TournamentPairing, TournamentPlayer
+from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_tables
+from lobby.selectors import tournaments as read
+
+from .common import locked_tournament, tell_lobby
+from .entry import ineligible, record_no_show
+from .results import no_shows, seat_points
+
+log = logging.getLogger(__name__)
+DUE_BATCH = 10
+
+
+def tournament_start(*, tournament_id: Any, user: Any) -> Tournament:
+    """The creator (or staff) starts an open tournament: round 1 is paired and
+    its games started in this transaction."""
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if not (user.is_authenticated and (user.pk == tournament.creator_id or user.is_staff)):
+            raise GameError(
+                "forbidden", gettext_noop("Only its creator starts a tournament."), status=403
+            )
+        if tournament.status != Tournament.Status.OPEN:
+            raise GameError(
+                "not_open", gettext_noop("This tournament has already started or ended.")
+            )
+        begin(tournament, timezone.now())
+    return tournament
+
+
+def begin(tournament: Tournament, now: datetime) -> None:
+    """Check the field (entry conditions again) and pair round 1."""
+    withdraw_ineligible(tournament)
+    count = len(read.active_ids(tournament))
+    needed = 3 if tournament.seat_count > 2 else 2
+    if count < needed:
+        raise GameError(
+            "too_few_players",
+            gettext_noop("A tournament needs at least %(n)s players to start."),
+            n=needed,
+        )
+    if tournament.system == Tournament.System.SWISS and tournament.seat_count == 2:
+        most = count if count % 2 else count - 1  # everyone meets everyone once, a bye each
+        if tournament.rounds > most:
+            raise GameError(
+                "too_many_rounds",
+                gettext_noop("%(players)s players allow at most %(n)s Swiss rounds."),
+                players=count,
+                n=most,
+            )
+    if tournament.system == Tournament.System.ROUND_ROBIN:
+        tournament.rounds = len(
+            berger_rounds(read.active_ids(tournament), double=tournament.double)
+        )
+    tournament.status = Tournament.Status.RUNNING
+    pair_next(tournament, now)
+
+
+def withdraw_ineligible(tournament: Tournament) -> None:
+    if not (tournament.min_games or tournament.min_rating):
+        return
+    for player in TournamentPlayer.objects.filter(tournament=tournament, withdrawn=False):
+        if ineligible(tournament, player.user_id) is not None:
+            player.delete()
+
+
+def pair_next(tournament: Tournament, now: datetime) -> None:
+    """Pair and start the next round; a Swiss that cannot pair ends here."""
+    number = tournament.current_round + 1
+    try:
+        games = round_pairings(tournament, number)
+    except NoPairing:
+        finish(tournament)
+        return
+    if TournamentPairing.objects.filter(tournament=tournament, round=number).exists():
+        return  # paired already (the row lock makes this a safety net)
+    tournament.current_round, tournament.due = number, None
+    tournament.save(update_fields=["status", "rounds", "current_round", "due"])
+    forfeits = set(
+        TournamentPlayer.objects.filter(tournament=tournament, withdrawn=True).values_list(
+            "user_id", flat=True
+        )
+    )
+    for board, pairing in enumerate(games):
+        store_pairing(tournament, number, board, pairing, forfeits)
+    tell_lobby(tournament)
+    advance(tournament, now)  # a round of byes and forfeits only is complete at once
+
+
+def round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
+    if tournament.system == Tournament.System.ROUND_ROBIN:
+        everyone = [p.user_id for p in read.players_in_order(tournament)]
+        return berger_rounds(everyone, double=tournament.double)[number - 1]
+    entrants = read.entrants(tournament, read.active_ids(tournament))
+    if tournament.seat_count > 2:
+        return pair_tables(entrants, tournament.seat_count)
+    return pair_swiss(entrants)
+
+
+def store_pairing(
+    tournament: Tournament, number: int, board: int, pairing: Pairing, forfeits: set[int]
+) -> None:
+    players = list(pairing.players)
+    points = None
+    if pairing.bye:
+        points = {str(players[0]): 1.0}
+    elif forfeits & set(players):  # round robin against a withdrawn player
+        points = {str(u): 0.0 if u in forfeits else 1.0 for u in players}
+    game = None if points is not None else start_game(tournament, players)
+    TournamentPairing.objects.create(
+        tournament=tournament,
+        round=number,
+        board=board,
+        game=game,
+        players=players,
+        bye=pairing.bye,
+        points=points,
+    )
+
+
+def start_game(tournament: Tournament, players: list[int]) -> Game:
+    """A game seated as ``players`` say, started at once."""
+    game = Game.objects.create(
+        ruleset=tournament.ruleset,
+        options=tournament.options,
+        seat_count=len(players),
+        clock=tournament.clock,
+        rated=tournament.rated,
+    )
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        [Seat(game=game, index=i, user_id=uid, joined=now) for i, uid in enumerate(players)]
+    )
+    game_start(game=game)
+    return game
+
+
+def on_game_over(sender: Any, game: Game, **kwargs: Any) -> None:
+    """A game ended (inside its transaction): record its tournament points;
+    the last game of a round pairs the next (or schedules it)."""
+    pairing = TournamentPairing.objects.filter(game_id=game.pk).only("tournament_id").first()
+    if pairing is None:
+        return
+    tournament = locked_tournament(pairing.tournament_id)
+    pairing = TournamentPairing.objects.get(pk=pairing.pk)
+    if pairing.points is not None:
+        return
+    now = timezone.now()
+    absent = no_shows(game)
+    points = seat_points(game, absent)
+    pairing.points = {str(uid): points[seat] for seat, uid in enumerate(pairing.players)}
+    pairing.save(update_fields=["points"])
+    for seat in absent:
+        uid = pairing.players[seat]
+        TournamentPlayer.objects.filter(tournament=tournament, user_id=uid).update(withdrawn=True)
+        record_no_show(uid, now)
+    tell_lobby(tournament)
+    advance(tournament, now)
+
+
+def advance(tournament: Tournament, now: datetime) -> None:
+    """After a result: finish, pair the next round now, or set when it is due."""
+    waiting = TournamentPairing.objects.filter(
+        tournament=tournament, round=tournament.current_round, points__isnull=True
+    ).exists()
+    if waiting:
+        return
+    if tournament.current_round >= tournament.rounds or len(read.active_ids(tournament)) < 2:
+        finish(tournament)
+    elif tournament.round_pause_seconds == 0:
+        pair_next(tournament, now)
+    else:
+        tournament.due = now + timedelta(seconds=tournament.round_pause_seconds)
+        tournament.save(update_fields=["due"])
+
+
+def finish(tournament: Tournament) -> None:
+    tournament.status, tournament.due = Tournament.Status.FINISHED, None
+    tournament.save(update_fields=["status", "rounds", "due"])
+    tell_lobby(tournament)
+
+
+def pair_due_rounds(now: datetime | None = None) -> int:
+    """The sweeper's share: start tournaments whose time came, pair rounds
+    whose pause is over. Reads only what is due (the partial index)."""
+    now = now or timezone.now()
+    due = list(
+        Tournament.objects.filter(due__lte=now)
+        .order_by("due")
+        .values_list("pk", flat=True)[:DUE_BATCH]
+    )
+    done = 0
+    for tournament_id in due:
+        try:
+            done += run_due(tournament_id, now)
+        except Exception:  # one broken tournament must not stop the others
+            log.exception("tournament %s: due work failed", tournament_id)
+    return done
+
+
+def run_due(tournament_id: int, now: datetime) -> int:
+    with transaction.atomic():
+        claimed = Tournament.objects.filter(pk=tournament_id, due__lte=now)
+        if connection.features.has_select_for_update_skip_locked:
+            claimed = claimed.select_for_update(skip_locked=True)
+        tournament = claimed.first()
+        if tournament is None:
+            return 0  # another process has it, or it is done
+        if tournament.status == Tournament.Status.OPEN:
+            try:
+                with transaction.atomic():
+                    begin(tournament, now)
+            except GameError:  # too few players at the start time: it ends empty
+                tournament.refresh_from_db()
+                finish(tournament)
+        elif tournament.status == Tournament.Status.RUNNING:
+            pair_next(tournament, now)
+        else:
+            tournament.due = None
+            tournament.save(update_fields=["due"])
+    return 1

@@ -1,0 +1,20 @@
+from django.urls import path
+
+from . import api, views
+
+pages = [
+    path("tournaments/", views.tournament_list_page, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
+]
+
+api_urls = [
+    path("tournaments/", api.TournamentList.as_view(), name="api-tournaments"),
+    path("tournaments/<int:pk>/", api.TournamentDetail.as_view(), name="api-tournament"),
+    path("tournaments/<int:pk>/join/", api.TournamentJoin.as_view(), name="api-tournament-join"),
+    path(
+        "tournaments/<int:pk>/withdraw/",
+        api.TournamentWithdraw.as_view(),
+        name="api-tournament-withdraw",
+    ),
+    path("tournaments/<int:pk>/start/", api.TournamentStart.as_view(), name="api-tournament-start"),
+]

@@ -1,0 +1,133 @@
+"""Tournament pages: the list (with the form to create one) and a tournament's
+page (standings, rounds, pairings; join, withdraw, start). Forms post here and
+call the same services as the API; the page refreshes itself when the lobby
+socket says the tournament changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_noop
+from django.views.decorators.http import require_http_methods
+
+from games.api.common import write_wait
+from games.errors import GameError
+from games.rules import RULESETS
+from lobby import tournaments as services
+from lobby.models import Tournament
+from lobby.selectors import tournaments as read
+from lobby.tournaments.setup import NO_TOURNAMENTS
+
+PAGE_ACTIONS = {
+    "join": services.tournament_join,
+    "withdraw": services.tournament_withdraw,
+    "start": services.tournament_start,
+}
+
+
+def _refuse_flood(request: HttpRequest, scope: str) -> None:
+    wait = write_wait(request.user, scope)
+    if wait is not None:
+        raise GameError(
+            "rate_limited",
+            gettext_noop("Too many requests: try again in %(seconds)s seconds."),
+            retry_after=wait,
+            seconds=wait,
+        )
+
+
+def _games() -> list[dict[str, Any]]:
+    return [
+        {"slug": slug, "title": gettext(rs.title), "max_seats": rs.max_seats}
+        for slug, rs in RULESETS.items()
+        if slug not in NO_TOURNAMENTS
+    ]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_list_page(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        try:
+            _refuse_flood(request, "tournaments")
+            made = services.tournament_create(creator=request.user, **_form_fields(request.POST))
+        except GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            return redirect("tournament", tournament_id=made.pk)
+    titles = {g["slug"]: g["title"] for g in _games()}
+    sections = []
+    for status, label in Tournament.Status.choices:
+        items = read.listing(status)[:20]
+        for item in items:
+            item["title"] = titles.get(item["ruleset"], item["ruleset"])
+        sections.append({"status": status, "label": label, "items": items})
+    return render(request, "lobby/tournaments.html", {"sections": sections, "games": _games()})
+
+
+def _form_fields(form: Any) -> dict[str, Any]:
+    """The create form's text fields as the service takes them (it checks them)."""
+
+    def whole(name: str, default: int | None) -> int | str | None:
+        raw = (form.get(name) or "").strip()
+        if not raw:
+            return default
+        return int(raw) if raw.isdigit() else raw  # not a number: the service says so
+
+    kind = form.get("clock", "correspondence")
+    clock: dict[str, Any] = {"kind": kind}
+    if kind == "realtime":
+        clock.update(minutes=whole("minutes", 10), increment=whole("increment", 5))
+    elif kind == "correspondence":
+        clock.update(days=whole("days", 3))
+    system = form.get("system", "swiss")
+    return {
+        "name": form.get("name", ""),
+        "ruleset": form.get("ruleset", ""),
+        "system": system,
+        "seat_count": whole("seat_count", None),
+        "rounds": whole("rounds", 3) if system == "swiss" else None,
+        "clock": clock,
+        "rated": form.get("rated") == "on",
+        "round_pause_seconds": whole("round_pause_seconds", 0),
+    }
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404(gettext("There is no such tournament."))
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        action = PAGE_ACTIONS.get(request.POST.get("action", ""))
+        try:
+            if action is None:
+                raise GameError("bad_request", gettext_noop("Choose join, withdraw or start."))
+            _refuse_flood(request, "writes")
+            action(tournament_id=tournament.pk, user=request.user)
+        except GameError as exc:
+            messages.error(request, exc.message)
+        return redirect("tournament", tournament_id=tournament.pk)
+    data = read.detail(tournament)
+    me = request.user.username if request.user.is_authenticated else None
+    mine = next((row for row in data["standings"] if row["username"] == me), None)
+    context = {
+        "t": data,
+        "title": gettext(RULESETS[tournament.ruleset].title)
+        if tournament.ruleset in RULESETS
+        else tournament.ruleset,
+        "playing": mine is not None and not mine["withdrawn"],
+        "can_start": tournament.status == "open"
+        and request.user.is_authenticated
+        and (request.user.pk == tournament.creator_id or request.user.is_staff),
+        "me": me,
+        "rounds": list(reversed(data["rounds"])),
+    }
+    return render(request, "lobby/tournament.html", context)
