@@ -7,6 +7,6 @@ from .models import User
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         ("Site", {"fields": ("email_notifications", "language", "is_bot")}),
     )

@@ -25,7 +25,7 @@ class User(AbstractUser):
     # A computer player (games/services/bot_accounts.py): never logs in, and
     # is shown with a "bot" badge wherever its name appears.
     is_bot = models.BooleanField(_("bot"), default=False)
-    # A visitor's temporary account (accounts/guests.py): a generated name,
+    # A visitor's temporary account (games/services/guests.py): a generated name,
     # marked "guest" wherever it appears, never rated; deleted after a day
     # idle (``seen``), its games kept; signing up from the same browser
     # turns it into a real account with its games.

@@ -7,7 +7,7 @@ Run it like the site, with the same channel layer settings (REDIS_URL...):
 
 The first uses channels' stock consumer dispatch, which hops to a thread
 before every message to close stale ORM connections; the lean one dispatches
-on the loop as the site's consumers do (games/consumer_base.py).
+on the loop as the site's consumers do (games/realtime/consumer_base.py).
 
 and drive it with the same load tool: ``bench/ws_load.py --target relay``.
 

@@ -16,6 +16,9 @@ limits that keep a large body off the server are the proxy's
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -59,15 +62,15 @@ def refusal(request: HttpRequest) -> HttpResponse | None:
 
 
 @sync_and_async_middleware
-def body_limit_middleware(get_response):
+def body_limit_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
     if iscoroutinefunction(get_response):
 
-        async def middleware(request: HttpRequest) -> HttpResponse:
+        async def amiddleware(request: HttpRequest) -> HttpResponse:
             return refusal(request) or await get_response(request)
 
-    else:
+        return amiddleware
 
-        def middleware(request: HttpRequest) -> HttpResponse:
-            return refusal(request) or get_response(request)
+    def middleware(request: HttpRequest) -> HttpResponse:
+        return refusal(request) or get_response(request)
 
     return middleware

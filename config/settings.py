@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -167,7 +168,7 @@ if REDIS_URL:
         }
     }
     # Rate limits and login failures are counted here, shared by every process.
-    CACHES = {
+    CACHES: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
@@ -290,7 +291,7 @@ STREAMS_PER_ADDRESS = int(os.environ.get("STREAMS_PER_ADDRESS", "32"))
 STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", "10"))
 
 # --- REST API -------------------------------------------------------------
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
@@ -349,7 +350,7 @@ SPECTACULAR_SETTINGS = {
 # --- e-mail ---------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "brettspiele@localhost")
-# Mail goes out from an outbox in the background (games/mailer.py); a hung
+# Mail goes out from an outbox in the background (games/services/mail.py); a hung
 # server holds up only that, and only this long per message.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 # The site's address as players reach it: the links in e-mails (turn digests).
@@ -460,9 +461,9 @@ CONTENT_SECURITY_POLICY = {
 GAME_PING_SECONDS = 10
 GAME_SWEEPER = env_bool("GAME_SWEEPER", True)  # the in-process deadline sweeper
 GAME_SWEEP_SECONDS = float(os.environ.get("GAME_SWEEP_SECONDS", "0.5"))
-# On PostgreSQL, plain moves run on the event loop (games/loop_moves.py).
+# On PostgreSQL, plain moves run on the event loop (games/services/moves_on_loop.py).
 MOVES_ON_LOOP = env_bool("MOVES_ON_LOOP", True)
-# Connections of each process's event-loop move pool (games/loop_moves.py).
+# Connections of each process's event-loop move pool (games/store/loop_pool.py).
 MOVES_POOL_SIZE = int(os.environ.get("MOVES_POOL_SIZE", "4"))
 # Pings are answered from what each process knows (games/realtime/watch.py);
 # this often at most it checks that against the database, in one read.

@@ -24,7 +24,7 @@ from games.selectors.seats import game_with_seats
 
 @require_safe
 @xframe_options_exempt
-@csp_replace({"frame-ancestors": ["*"]})
+@csp_replace({"frame-ancestors": ["*"]})  # type: ignore[arg-type]  # its types take request-only views
 def embed_page(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = game_with_seats(game_id)
@@ -36,7 +36,7 @@ def embed_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "title": gettext(RULESETS[game.ruleset].title),
-        "players": ", ".join(s.user.username for s in game.seats.all() if s.user_id),
+        "players": ", ".join(s.user.username for s in game.seats.all() if s.user),
         "status_text": gettext("live")
         if live
         else result_text(game.result) or gettext("The game is over."),

@@ -58,10 +58,10 @@ async def _picture(request: HttpRequest, game_id: int, kind: str) -> HttpRespons
     try:
         picture = await sync_to_async(_prepare)(request, game_id, kind)
     except GameError as error:
-        response = JsonResponse(error.as_dict(), status=error.status)
+        refused = JsonResponse(error.as_dict(), status=error.status)
         if error.retry_after:
-            response["Retry-After"] = str(error.retry_after)
-        return response
+            refused["Retry-After"] = str(error.retry_after)
+        return refused
     body = picture.cached
     if body is None:
         # In a worker thread: the CPU-bound drawing holds neither the

@@ -103,11 +103,14 @@ def _share_context(request, game: Game) -> dict:
     of the version the page was loaded at) and the embed code."""
     if game.state is None:
         return {}
-    players = [s.user.username for s in game.seats.all() if s.user_id]
-    description = {
+    players = [s.user.username for s in game.seats.all() if s.user]
+    descriptions: dict[str, str] = {
         Game.Status.ACTIVE: gettext("Live: %(players)s"),
         Game.Status.FINISHED: gettext("Finished: %(players)s"),
-    }.get(game.status, gettext("Players: %(players)s")) % {"players": ", ".join(players)}
+    }
+    description = descriptions.get(game.status, gettext("Players: %(players)s")) % {
+        "players": ", ".join(players)
+    }
     if game.result:
         description += f" · {result_text(game.result)}"
     return {
@@ -214,13 +217,13 @@ def my_games(request):
     before = _whole_number(request.GET.get("before"))
     games = games_of(request.user, before=before)
     for game in games:
-        game.title = gettext(RULESETS[game.ruleset].title)
+        game.title = gettext(RULESETS[game.ruleset].title)  # type: ignore[attr-defined]  # for the page
     running = [g for g in games if g.status in (Game.Status.OPEN, Game.Status.ACTIVE)]
     finished = [g for g in games if g.status == Game.Status.FINISHED]
     for game in finished:  # the viewer's own result, and how the game ended
         mine = next(s.index for s in game.seats.all() if s.user_id == request.user.pk)
-        game.outcome = ratings.outcome_for(game, mine)
-        game.result_text = result_text(game.result)
+        game.outcome = ratings.outcome_for(game, mine)  # type: ignore[attr-defined]  # for the page
+        game.result_text = result_text(game.result)  # type: ignore[attr-defined]  # for the page
     older = games[-1].pk if len(games) == MY_GAMES_PAGE else None
     context = {"running": running, "finished": finished, "older": older, "paged": before}
     return render(request, "frontend/my_games.html", context)

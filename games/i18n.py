@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import trans_real
+
+if TYPE_CHECKING:
+    # What the mixins are mixed into, for the type checker only (channels has
+    # no type information: its names are Any, so the mixins' calls to the
+    # consumer's own methods check).
+    from channels.generic.websocket import AsyncWebsocketConsumer as SocketConsumer
+else:
+    SocketConsumer = object
 
 
 def language_from_scope(scope: dict[str, Any]) -> str:
@@ -23,7 +31,7 @@ def language_from_scope(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
-class TranslatedConsumerMixin:
+class TranslatedConsumerMixin(SocketConsumer):
     """Every message of a consumer is handled in its connection's language."""
 
     # Group messages that only forward frames built for everybody need no language.

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict, cast
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from .rules.base import Outcome
 
 
 def new_seed() -> int:
@@ -18,6 +21,18 @@ def new_seed() -> int:
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+class SeatHandedOver(TypedDict):
+    seat: int
+    move: int  # the bot plays from this move on
+
+
+class GameResult(Outcome):
+    """What ``Game.result`` holds: the rules' outcome (or the platform's, for a
+    resignation, a time-out, a draw or an abort), naming the seats a bot took over."""
+
+    handovers: NotRequired[list[SeatHandedOver]]
 
 
 class AsRead(NamedTuple):
@@ -132,7 +147,7 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.ruleset} #{self.pk} ({self.status})"
 
-    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         """Derive the due columns whenever what they depend on is saved."""
         fields = kwargs.get("update_fields")
         if fields is None or DUE_SOURCES.intersection(fields):
@@ -158,13 +173,22 @@ class Game(models.Model):
         self.offer_due = min(map(_parse_time, until)) if running and until else None
 
     @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Game:
-        game = super().from_db(db, field_names, values)
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> Game:
+        game = super().from_db(db, field_names, values, **kwargs)
         # The row as read (under the lock: the version before the next event):
         # each seat's view delta in the event frame starts from it.
         if {"version", "state", "bots", "status"} <= set(field_names):
             game.as_read = AsRead(game.version, game.state, dict(game.bots or {}), game.status)
         return game
+
+    @property
+    def started_state(self) -> dict[str, Any]:
+        """The stored state of a game that has started (an open table has none yet)."""
+        if self.state is None:
+            raise ValueError(f"game {self.pk} has not started: it has no state")
+        return cast("dict[str, Any]", self.state)
 
     @property
     def is_over(self) -> bool:
@@ -290,7 +314,7 @@ class Notification(models.Model):
 
 
 class OutgoingMail(models.Model):
-    """A notification's e-mail waiting to go out (the outbox, see games/mailer.py).
+    """A notification's e-mail waiting to go out (the outbox, see games/services/mail.py).
 
     Written in the notifying transaction, so a rolled-back change sends
     nothing and a process dying after the commit loses nothing; a row is
@@ -371,7 +395,7 @@ class MatchRecord(models.Model):
 
 class ReplayCheckpoint(models.Model):
     """The encoded state after one version, so a replay page starts close by
-    instead of replaying the game from its start (games/replay_store.py).
+    instead of replaying the game from its start (games/services/replay_checkpoints.py).
     Server-only, like the state itself: it can hold secrets (orders)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")

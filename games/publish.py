@@ -118,9 +118,9 @@ def publish_game_event(
     if holders is None:
         holders = seat_holders(game)
     for seat, text in own.items():
-        if holders.get(seat) is not None:
+        if (holder := holders.get(seat)) is not None:
             message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
-            _send(player_group(game.pk, holders[seat]), message)
+            _send(player_group(game.pk, holder), message)
 
 
 def publish_table(game: Game) -> None:

@@ -19,14 +19,15 @@ if TYPE_CHECKING:
 
 def is_bot(user: object) -> bool:
     """Whether ``user`` is a bot account (``User.is_bot``, set by
-    games/services/bot_accounts.py): the one place the ratings and the
-    players API ask."""
+    games/services/bot_accounts.py): the one place code asks it of a user
+    (None, a deleted account's seat, is no bot); queries filter on
+    ``user__is_bot`` in the database instead."""
     return bool(getattr(user, "is_bot", False))
 
 
 def is_guest(user: object) -> bool:
     """Whether ``user`` is a visitor's temporary account (``User.is_guest``,
-    accounts/guests.py): never rated, no public tables, chat at its own table only."""
+    games/services/guests.py): never rated, no public tables, chat at its own table only."""
     return bool(getattr(user, "is_guest", False))
 
 

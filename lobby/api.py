@@ -28,19 +28,27 @@ class CreateTournamentIn(serializers.Serializer):
         allow_null=True, required=False, default=None, help_text="Swiss only"
     )
     clock = serializers.JSONField(allow_null=True, required=False, default=None)
-    rated = serializers.JSONField(allow_null=True, required=False, default=False)
+    rated = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=False,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+    )
     starts_at = serializers.JSONField(
         allow_null=True,
         required=False,
         default=None,
         help_text="ISO-8601; null: the creator starts it",
     )
-    round_pause_seconds = serializers.JSONField(allow_null=True, required=False, default=0)
+    round_pause_seconds = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=0,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+    )
     options = serializers.JSONField(allow_null=True, required=False, default=None)
     double = serializers.JSONField(
         allow_null=True,
         required=False,
-        default=False,
+        default=False,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
         help_text="round robin: every pair twice, seats swapped",
     )
     min_rating = serializers.JSONField(allow_null=True, required=False, default=None)

@@ -17,7 +17,7 @@ from games import clocks, publish
 from games.errors import GameError
 from games.models import Game, Notification, Seat
 from games.reasons import REASON_CLOSED, REASON_DECLINED
-from games.rules import RULESETS, InvalidOptions, get_ruleset
+from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
@@ -28,6 +28,7 @@ from games.users import is_bot, is_guest
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 if TYPE_CHECKING:
+    from accounts.models import User
     from games.users import Visitor
 
 MAX_OPEN_TABLES_PER_USER = 10
@@ -41,20 +42,20 @@ def _publish(game_id: int) -> None:
     publish.publish_table(game_with_seats(game_id))
 
 
-def _check_ruleset(slug: Any):
+def _check_ruleset(slug: object) -> Ruleset:
     if not isinstance(slug, str) or slug not in RULESETS:
         raise GameError("bad_request", gettext_noop("Unknown game: %(slug)s."), slug=str(slug)[:40])
     return get_ruleset(slug)
 
 
-def _clean_options(rs: Any, options: Any) -> dict[str, Any]:
+def _clean_options(rs: Ruleset, options: Any) -> dict[str, Any]:
     try:
         return rs.validate_options(options if options is not None else {})
     except InvalidOptions as exc:
         raise GameError("bad_options", exc.template, **exc.params) from None
 
 
-def _clean_seat_count(rs: Any, seat_count: Any) -> int:
+def _clean_seat_count(rs: Ruleset, seat_count: object) -> int:
     if seat_count is None:
         return rs.min_seats
     if isinstance(seat_count, bool) or not isinstance(seat_count, int):
@@ -69,9 +70,11 @@ def _clean_seat_count(rs: Any, seat_count: Any) -> int:
     return seat_count
 
 
-def _require_user(user: Any) -> None:
+def _require_user(user: Visitor | None) -> User:
+    """The signed-in caller, or the error asking to log in."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to play."), status=403)
+    return user
 
 
 def _refuse_guest(user: Any) -> None:
@@ -116,7 +119,7 @@ def table_create(
     full, at once with two seats); ``{"levels": [...]}`` (staff) seats one bot
     per level and no host: a bot-against-bot game, started at once.
     """
-    _require_user(host)
+    host = _require_user(host)
     refuse_if_suspended(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
@@ -217,7 +220,7 @@ def _close_table(game: Game, reason: str, user: Visitor) -> None:
 
 def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
     """Take a free seat (the first one unless ``seat`` names one)."""
-    _require_user(user)
+    user = _require_user(user)
     refuse_if_suspended(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
@@ -253,7 +256,7 @@ def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
 
 def table_leave(*, game_id: int, user: Visitor) -> Game:
     """Leave an open table; when the host leaves, the table closes."""
-    _require_user(user)
+    user = _require_user(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
         seat = Seat.objects.filter(game=game, user=user).first()
@@ -271,7 +274,7 @@ def table_leave(*, game_id: int, user: Visitor) -> Game:
 
 def table_decline(*, game_id: int, user: Visitor) -> Game:
     """The challenged player says no: the table closes."""
-    _require_user(user)
+    user = _require_user(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
         if game.challenged_id != user.pk:
@@ -280,19 +283,20 @@ def table_decline(*, game_id: int, user: Visitor) -> Game:
             )
         _close_table(game, REASON_DECLINED, user)
         _publish_after_commit(game.pk)
-        publish.after_commit(
-            partial(
-                publish.publish_to_user,
-                game.host_id,
-                {"kind": "declined", "game": game.pk, "from": user.username},
+        if game.host_id is not None:  # an open table's host (SET_NULL only once deleted)
+            publish.after_commit(
+                partial(
+                    publish.publish_to_user,
+                    game.host_id,
+                    {"kind": "declined", "game": game.pk, "from": user.username},
+                )
             )
-        )
     return game
 
 
 def table_start(*, game_id: int, user: Visitor) -> Game:
     """The host starts the game once every seat is taken."""
-    _require_user(user)
+    user = _require_user(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
         if game.host_id != user.pk:
@@ -311,7 +315,7 @@ def table_join_by_invite(*, code: str, user: Visitor) -> Game:
     A visitor already seated just goes to the game; a table that started or
     closed meanwhile is refused like any join.
     """
-    _require_user(user)
+    user = _require_user(user)
     game = table_by_invite(code)
     if Seat.objects.filter(game=game, user=user).exists():
         return game
@@ -332,7 +336,7 @@ def quickplay(
     seek (``_serialise_seeks``): two players seeking the same game at the same
     instant end at one table, never at two open seeks side by side.
     """
-    _require_user(user)
+    user = _require_user(user)
     _refuse_guest(user)
     if is_bot(user):
         raise GameError(
@@ -535,9 +539,11 @@ def _seat_bot(game: Game, level: str, index: int | None = None) -> Game:
     return game
 
 
-def table_invite_bot(*, game_id: int, user: Visitor, level: Any, seat: int | None = None) -> Game:
+def table_invite_bot(
+    *, game_id: int, user: Visitor, level: object, seat: int | None = None
+) -> Game:
     """The host seats a bot at an open seat of their open table."""
-    _require_user(user)
+    user = _require_user(user)
     clean = bot_accounts.clean_level(level)
     with transaction.atomic():
         game = _locked_open_table(game_id)

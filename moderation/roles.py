@@ -5,9 +5,12 @@ the database once however often it checks."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from django.contrib.auth.models import Group, Permission
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 MODERATE = "moderation.moderate"
 ARBITRATE = "moderation.arbitrate_remis"
@@ -21,11 +24,13 @@ def _holds(user: Any, perm: str) -> bool:
     return bool(user.is_superuser or user.has_perm(perm))
 
 
-def is_moderator(user: Any) -> bool:
+def is_moderator(user: object) -> TypeGuard[User]:
+    """A signed-in, active account holding the moderator role (a type guard: a User)."""
     return _holds(user, MODERATE)
 
 
-def is_arbiter(user: Any) -> bool:
+def is_arbiter(user: object) -> TypeGuard[User]:
+    """A signed-in, active account holding the arbiter role (a type guard: a User)."""
     return _holds(user, ARBITRATE)
 
 

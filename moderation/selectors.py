@@ -4,7 +4,7 @@ account's history, a reporter's own reports, completion rates."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
@@ -15,6 +15,9 @@ from games.errors import GameError
 from games.models import ChatMessage, Game, RatingChange, Seat
 
 from .models import Offence, PlayBan, Report, Sanction, Sighting, Standing
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 PER_PAGE = 50
 CHAT_CONTEXT = 3  # lines before and after a reported line
@@ -240,7 +243,7 @@ def case(report_id: Any) -> dict[str, Any]:
     }
 
 
-def user_named(username: Any) -> Any:
+def user_named(username: object) -> User:
     if not isinstance(username, str) or not username or len(username) > 150:
         raise GameError("not_found", gettext_noop("There is no such player."), status=404)
     found = get_user_model().objects.filter(username=username).first()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -21,9 +21,14 @@ from games import publish, ratelimit
 from games.errors import GameError
 from games.models import Game, Notification
 from games.services.notifications import notify
+from games.users import is_bot
 
 from . import refunds, roles, selectors
 from .models import Report, Sanction, Standing
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.users import Visitor
 
 PERSON_REASONS = ("cheating", "abuse", "stalling", "other")
 ACTIONS = tuple(Sanction.Action.values)
@@ -32,19 +37,19 @@ MAX_DAYS = 3650
 
 def file_report(
     *,
-    reporter: Any,
-    username: Any,
-    game: Any = None,
-    reason: Any,
-    text: Any = "",
-    chat: Any = None,
+    reporter: Visitor | None,
+    username: object,
+    game: object = None,
+    reason: object,
+    text: object = "",
+    chat: object = None,
 ) -> Report:
     if reporter is None or not reporter.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to report."), status=403)
     target = selectors.user_named(username)
     if target.pk == reporter.pk:
         raise GameError("bad_request", gettext_noop("You cannot report yourself."))
-    if target.is_bot:
+    if is_bot(target):
         raise GameError("bad_request", gettext_noop("Bots cannot be reported."))
     if reason not in PERSON_REASONS:
         raise GameError(
@@ -76,7 +81,7 @@ def file_report(
     return report
 
 
-def clean_text(text: Any) -> str:
+def clean_text(text: object) -> str:
     if text is None:
         return ""
     if not isinstance(text, str):
@@ -91,7 +96,7 @@ def clean_text(text: Any) -> str:
     return text
 
 
-def optional_id(value: Any, message: str) -> int | None:
+def optional_id(value: object, message: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**62:
@@ -99,7 +104,7 @@ def optional_id(value: Any, message: str) -> int | None:
     return value
 
 
-def optional_game(game: Any) -> Game | None:
+def optional_game(game: object) -> Game | None:
     game_id = optional_id(game, gettext_noop("The game must be a game's number or null."))
     if game_id is None:
         return None
@@ -141,7 +146,12 @@ def announce(report_id: int) -> None:
 
 
 def moderate(
-    *, moderator: Any, username: Any, action: Any, days: Any = None, note: Any = ""
+    *,
+    moderator: Visitor | None,
+    username: object,
+    action: object,
+    days: object = None,
+    note: object = "",
 ) -> Sanction:
     """Apply one action to an account, log it, settle its open reports."""
     if not roles.is_moderator(moderator):
@@ -170,7 +180,7 @@ def moderate(
     return entry
 
 
-def clean_days(action: str, days: Any) -> int | None:
+def clean_days(action: str, days: object) -> int | None:
     if action not in (Sanction.Action.MUTE, Sanction.Action.SUSPEND):
         return None
     if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_DAYS:
@@ -182,7 +192,9 @@ def clean_days(action: str, days: Any) -> int | None:
     return days
 
 
-def apply(action: str, target: Any, standing: Standing, days: int | None, note: str) -> dict:
+def apply(
+    action: str, target: User, standing: Standing, days: int | None, note: str
+) -> dict[str, Any]:
     now = timezone.now()
     until = now + timedelta(days=days) if days else None
     if action == Sanction.Action.WARN:
@@ -213,7 +225,7 @@ def apply(action: str, target: Any, standing: Standing, days: int | None, note: 
     return {"until": until.isoformat()} if until else {}
 
 
-def settle_reports(target: Any, moderator: Any, *, acted: bool) -> None:
+def settle_reports(target: User, moderator: User, *, acted: bool) -> None:
     """Close the account's open reports; tell the reporters when acted on."""
     open_reports = list(
         Report.objects.select_for_update().filter(target=target, status=Report.Status.OPEN)

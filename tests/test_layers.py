@@ -28,6 +28,7 @@ LAYERS = [
     (2, ("games.ratelimit",)),
     (2, ("games.hooks",)),
     (2, ("games.addresses",)),
+    (2, ("games.users",)),
     (2, ("moderation.roles",)),
     (3, ("games.models", "accounts.models", "moderation.models", "lobby.models")),
     (4, ("games.clocks", "games.store")),

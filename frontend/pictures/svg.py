@@ -48,4 +48,4 @@ def document(width: float, height: float, title: str, body: list[str]) -> str:
 
 def polyline(points: list[tuple[float, float]], **attrs: object) -> str:
     joined = " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
-    return el("polyline", points=joined, fill="none", **attrs)
+    return el("polyline", "", points=joined, fill="none", **attrs)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext_noop
-from rest_framework import permissions, serializers
+from rest_framework import exceptions, permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +17,18 @@ from .. import ratelimit
 from ..errors import GameError
 from .throttles import ReadThrottle as ReadThrottle
 from .throttles import WriteThrottle as WriteThrottle  # the views' throttle, as before
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def account(request: Request) -> User:
+    """The signed-in caller of a view that requires a login (``IsAuthenticated``
+    refused everyone else before the view ran); an anonymous one is refused."""
+    user = request.user
+    if isinstance(user, AnonymousUser):
+        raise exceptions.NotAuthenticated()
+    return user
 
 
 def write_wait(user, scope: str) -> int | None:

@@ -20,10 +20,10 @@ log = logging.getLogger(__name__)
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
-        response = Response(exc.as_dict(), status=exc.status)
+        refused = Response(exc.as_dict(), status=exc.status)
         if getattr(exc, "retry_after", None) is not None:  # a limit, a replay being prepared
-            response["Retry-After"] = str(exc.retry_after)
-        return response
+            refused["Retry-After"] = str(exc.retry_after)
+        return refused
     if isinstance(exc, RequestDataTooBig):  # Django's own limit, read before any parser
         return Response(too_large(body_limit(context.get("view"))), status=413)
     response = drf_handler(exc, context)
@@ -47,8 +47,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "code": getattr(detail, "code", None) or "error",
             "message": str(detail),
         }
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            response.data["retry_after"] = math.ceil(exc.wait)
+        wait = getattr(exc, "wait", None)  # a Throttled's (its stubs do not name it)
+        if isinstance(exc, exceptions.Throttled) and wait is not None:
+            response.data["retry_after"] = math.ceil(wait)
     return response
 
 

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from ..selectors import notifications as notification_reads
 from ..services import notifications
-from .common import answer, valid
+from .common import account, answer, valid
 from .serializers import MarkedOut, NotificationOut, ReadIn, answers
 
 
@@ -28,5 +28,5 @@ class NotificationRead(APIView):
     @extend_schema(request=ReadIn, responses=answers({200: MarkedOut}))
     def post(self, request: Request) -> Response:
         data = valid(ReadIn, request)
-        marked = notifications.mark_read(user=request.user, ids=data.get("ids"))
+        marked = notifications.mark_read(user=account(request), ids=data.get("ids"))
         return answer(MarkedOut, {"marked": marked})

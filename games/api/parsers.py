@@ -14,7 +14,10 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
-from rest_framework.parsers import JSONParser, get_encoding
+from rest_framework.parsers import (  # type: ignore[attr-defined]  # in DRF 3.18.3, not its stubs
+    JSONParser,
+    get_encoding,
+)
 
 from .. import plain_json
 

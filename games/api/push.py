@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..services import push, push_endpoints, push_keys
-from .common import WriteThrottle, answer, valid
+from .common import WriteThrottle, account, answer, valid
 from .serializers import answers
 
 BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
@@ -106,7 +106,7 @@ class PushSubscriptions(APIView):
 
     @extend_schema(responses=answers({200: PushStateOut}))
     def get(self, request: Request) -> Response:
-        subs = request.user.push_subscriptions.order_by("created")
+        subs = account(request).push_subscriptions.order_by("created")
         return answer(
             PushStateOut,
             {"public_key": push_keys.keys().public_key, "subscriptions": list(subs)},
@@ -118,7 +118,7 @@ class PushSubscriptions(APIView):
     def post(self, request: Request) -> Response:
         data = valid(SubscriptionIn, request)
         sub, created = push.subscribe(
-            user=request.user,
+            user=account(request),
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
             auth=data["keys"]["auth"],
@@ -128,5 +128,5 @@ class PushSubscriptions(APIView):
     @extend_schema(request=EndpointIn, responses=answers({200: RemovedOut}))
     def delete(self, request: Request) -> Response:
         data = valid(EndpointIn, request)
-        removed = push.unsubscribe(user=request.user, endpoint=data["endpoint"])
+        removed = push.unsubscribe(user=account(request), endpoint=data["endpoint"])
         return answer(RemovedOut, {"removed": removed})  # gone either way

@@ -16,7 +16,7 @@ from ..errors import GameError
 from ..selectors import imports, records, replays
 from ..selectors.games import game_or_404
 from ..services import import_jobs
-from .common import CostlyRead, WriteThrottle, answer, flag, whole_number
+from .common import CostlyRead, WriteThrottle, account, answer, flag, whole_number
 from .serializers import (
     ExportOut,
     ImportJobOut,
@@ -99,7 +99,7 @@ class GameImportJob(APIView):
 
     @extend_schema(responses=answers({200: ImportJobOut}))
     def get(self, request: Request, pk: int) -> Response:
-        return answer(ImportJobOut, imports.import_job(user=request.user, job_id=pk))
+        return answer(ImportJobOut, imports.import_job(user=account(request), job_id=pk))
 
 
 class RecordPages(PageNumberPagination):
@@ -140,7 +140,7 @@ class GameRecords(CostlyRead):
         )
         pages = FullRecordPages() if full else RecordPages()
         page = pages.paginate_queryset(rows, request, self)
-        found = RecordOut([records.flat(r) for r in page], many=True).data
+        found = RecordOut([records.flat(r) for r in page or []], many=True).data
         return pages.get_paginated_response(found)
 
 

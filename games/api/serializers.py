@@ -48,7 +48,9 @@ class CreateTableIn(serializers.Serializer):
     seat_count = serializers.IntegerField(required=False, min_value=1, max_value=64)
     # Checked by the service, with its own codes (bad_request, bad_clock).
     host_seat = serializers.JSONField(
-        required=False, default=0, help_text='a seat index, or "random"'
+        required=False,
+        default=0,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+        help_text='a seat index, or "random"',
     )
     challenge = serializers.CharField(required=False, allow_blank=True, max_length=150)
     clock = serializers.JSONField(
@@ -128,7 +130,11 @@ class ErrorOut(serializers.Serializer):
         required=False, help_text="the game's current version, where that helps"
     )
     retry_after = serializers.IntegerField(required=False, help_text="seconds to wait")
-    fields = serializers.JSONField(required=False, help_text="what is wrong with each field")
+    # The error shape's own field, named as clients read it (it hides Serializer.fields
+    # on this output-only serializer, which is built from a dict and never validates).
+    fields = serializers.JSONField(  # type: ignore[assignment]
+        required=False, help_text="what is wrong with each field"
+    )
 
 
 # The refusals any endpoint may answer (the API's one error shape).
@@ -146,7 +152,7 @@ def answers(ok: dict[int, object]) -> dict[int, object]:
 class OptionFieldOut(serializers.Serializer):
     name = serializers.CharField()
     kind = serializers.CharField(help_text="bool, int, choice or text")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the option's label, not the field's
     default = serializers.JSONField()
     help = serializers.CharField(required=False)
     min = serializers.IntegerField(required=False)

@@ -44,7 +44,7 @@ class SharedThrottle(AddressIdent, ScopedRateThrottle):
     def get_cache_key(self, request, view) -> str:
         user = request.user
         ident = user.pk if user and user.is_authenticated else self.get_ident(request)
-        return ratelimit.budget_key(self.scope, ident)
+        return ratelimit.budget_key(self.scope or self.default_scope, ident)
 
     def wait(self) -> float | None:
         return self.retry_after

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..services import vacation
-from .common import WriteThrottle, answer, valid
+from .common import WriteThrottle, account, answer, valid
 from .serializers import answers
 
 
@@ -39,17 +39,17 @@ class VacationView(APIView):
 
     @extend_schema(responses=answers({200: VacationOut}))
     def get(self, request: Request) -> Response:
-        return answer(VacationOut, vacation.status(request.user.pk, timezone.now()))
+        return answer(VacationOut, vacation.status(account(request).pk, timezone.now()))
 
     @extend_schema(request=VacationIn, responses=answers({201: VacationOut}))
     def post(self, request: Request) -> Response:
         until = vacation.parse_until(valid(VacationIn, request).get("until"))
         now = timezone.now()
-        vacation.vacation_start(user=request.user, until=until, now=now)
-        return answer(VacationOut, vacation.status(request.user.pk, now), status=201)
+        vacation.vacation_start(user=account(request), until=until, now=now)
+        return answer(VacationOut, vacation.status(account(request).pk, now), status=201)
 
     @extend_schema(request=None, responses=answers({200: VacationOut}))
     def delete(self, request: Request) -> Response:
         now = timezone.now()
-        vacation.vacation_stop(user=request.user, now=now)
-        return answer(VacationOut, vacation.status(request.user.pk, now))
+        vacation.vacation_stop(user=account(request), now=now)
+        return answer(VacationOut, vacation.status(account(request).pk, now))

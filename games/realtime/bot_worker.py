@@ -93,7 +93,7 @@ def pause_for(turn: bots.BotTurn) -> float:
     return rng.uniform(low, max(low, high))
 
 
-def random_action(turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
+def random_action(turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
     """A legal action for the turn without the bot processes (cheap, seeded)."""
     rs = get_ruleset(turn.ruleset)
     rng = random.Random(bots.turn_seed(turn.game_id, turn.version, turn.seat))

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.consumer import get_handler_name
 
+if TYPE_CHECKING:
+    # What the mixins are mixed into, for the type checker only (channels has
+    # no type information: its names are Any, so the mixins' calls to the
+    # consumer's own methods check).
+    from channels.generic.websocket import AsyncWebsocketConsumer as SocketConsumer
+else:
+    SocketConsumer = object
 
-class LoopOnlyDispatchMixin:
+
+class LoopOnlyDispatchMixin(SocketConsumer):
     """Dispatch a message straight to its handler, on the event loop.
 
     channels' own ``dispatch`` first hops to the sync thread to close stale ORM

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from ..addresses import address_key, scope_address
 from ..redis_clients import RedisClients
+from .consumer_base import SocketConsumer
 from .socket_frames import error_frame
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ class RedisCounts:
         now, ttl = time.time(), settings.SOCKET_COUNT_SECONDS
         script = self.redis.on_loop().register_script(CLAIM)
         try:
-            args = [now, cap, now + ttl, socket, ttl]
+            args: list[float | str] = [now, cap, now + ttl, socket, ttl]
             claimed = await script(keys=[self.key(address)], args=args)
         except (redis.RedisError, OSError):
             # A cap is not worth refusing everybody; each socket's own limits hold.
@@ -151,7 +152,7 @@ def forget() -> None:
     _stores.clear()
 
 
-class AddressCapMixin:
+class AddressCapMixin(SocketConsumer):
     """Every socket of the site counts against its address's cap from its
     connect until it closes; one over the cap never reaches ``connect``."""
 

@@ -15,6 +15,7 @@ from .. import plain_json
 from ..errors import GameError, over_budget, unexpected
 from ..ratelimit import ConnectionBudget
 from ..selectors.frames import dumps
+from .consumer_base import SocketConsumer
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ def parse_frame(text_data: str | None) -> tuple[dict[str, Any], str | None]:
     return frame, None
 
 
-class FrameConsumerMixin:
+class FrameConsumerMixin(SocketConsumer):
     """Every socket's first steps with a client frame: rate limit, then parse."""
 
     budget: ConnectionBudget

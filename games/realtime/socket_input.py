@@ -22,9 +22,7 @@ def _whole(value: Any) -> bool:
 
 def act(frame: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """The version the player saw and their action."""
-    version, action = frame.get("version"), frame.get("action")
-    check_act_input(version, action)
-    return version, action
+    return check_act_input(frame.get("version"), frame.get("action"))
 
 
 def sync_version(frame: dict[str, Any]) -> int:
@@ -61,8 +59,8 @@ def remis_request(frame: dict[str, Any]) -> dict[str, Any]:
 def remis_decision(frame: dict[str, Any]) -> dict[str, Any]:
     """An admin's decision: which request, approved or not, and why."""
     try:
-        request_id = int(frame.get("id"))
-    except (TypeError, ValueError, OverflowError):
+        request_id = int(frame["id"])
+    except (KeyError, TypeError, ValueError, OverflowError):
         request_id = 0  # no request has it: "There is no such remis request."
     approve = frame.get("approve")
     if not isinstance(approve, bool):

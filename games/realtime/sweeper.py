@@ -119,9 +119,8 @@ class Sweeper:
         """End every loop once its current round is done (a test's teardown
         must not empty tables under a round's query: a deadlock on PostgreSQL)."""
         self.stopping.set()
-        loops = (self.task, self.mail_task, self.push_task, self.builder, self.import_task)
-        loops = (*loops, self.guest_task)
-        loops = [t for t in loops if t]
+        every = (self.task, self.mail_task, self.push_task, self.builder, self.import_task)
+        loops = [t for t in (*every, self.guest_task) if t]
         await asyncio.gather(*loops, bot_worker.stop(), return_exceptions=True)
         if self.presence_task is not None:
             self.presence_task.cancel()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
@@ -21,17 +21,24 @@ from typing import (
     Protocol,
     TypedDict,
     TypeVar,
+    cast,
+    overload,
     runtime_checkable,
 )
 
 if TYPE_CHECKING:
     import random
 
+    # Only annotations name it (this module's are strings): no runtime dependency.
+    from typing_extensions import TypeIs
+
 # A ruleset's state type: each engine has its own frozen value (HalmaState, ...).
 S = TypeVar("S")
 # The old name of "any ruleset's state", kept for imports; new code writes Ruleset[S].
 State = Any
 S_contra = TypeVar("S_contra", contravariant=True)
+# An optional hook protocol that :func:`implements` narrows a ruleset to.
+H = TypeVar("H")
 
 # JSON objects with a "type" field. Actions come from clients and are checked
 # by ``apply``; events and views go out through ``view_event`` and ``view``.
@@ -378,15 +385,39 @@ class LongWork(Protocol[S]):
         ...
 
 
-def implements(ruleset: object, hook: type) -> bool:
+# The generic hooks are named one by one, so that the narrowed ruleset takes
+# any state (a bare generic class would leave its state type unsolved).
+@overload
+def implements(
+    ruleset: object, hook: Callable[..., PhaseTimer[Any]]
+) -> TypeIs[PhaseTimer[Any]]: ...
+@overload
+def implements(
+    ruleset: object, hook: Callable[..., PhaseDeadline[Any]]
+) -> TypeIs[PhaseDeadline[Any]]: ...
+@overload
+def implements(ruleset: object, hook: Callable[..., LongWork[Any]]) -> TypeIs[LongWork[Any]]: ...
+@overload
+def implements(
+    ruleset: object, hook: Callable[..., RemisQueue[Any]]
+) -> TypeIs[RemisQueue[Any]]: ...
+@overload
+def implements(ruleset: object, hook: Callable[..., H]) -> TypeIs[H]: ...
+def implements(ruleset: object, hook: Callable[..., object]) -> bool:
     """Whether ``ruleset`` implements the optional ``hook`` protocol.
+
+    A type guard (PEP 742's ``TypeIs``, which keeps what mypy knew of
+    ``ruleset``): where it answers True, mypy checks the hook's calls against
+    the protocol (``if implements(rs, LongWork): rs.work_due(state)``).
+    ``hook`` is typed as a callable because mypy refuses a protocol class
+    where ``type[H]`` is expected (python/mypy#4717); it is a hook class.
 
     The answer of ``isinstance(ruleset, hook)``, asked of the class, where the
     ABC machinery caches it: under Python 3.11 a runtime protocol's
     ``isinstance`` inspects every method on each call (some 10 µs), and the
     platform asks on every move.
     """
-    return issubclass(type(ruleset), hook)
+    return issubclass(type(ruleset), cast(type, hook))
 
 
 class RepetitionCandidate(TypedDict):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 import ujson
 from django.db.models import Count, Q
@@ -95,7 +95,8 @@ def snapshot(
     (``view``: the seat's view, if already at hand)."""
     active = game.status == Game.Status.ACTIVE and state is not None
     to_act = list(game.to_act) if active else []
-    legal = rs.legal_actions(state, seat) if active and seat in to_act and not game.paused else None
+    acts = active and seat in to_act and not game.paused
+    legal = rs.legal_actions(state, seat) if acts and seat is not None else None
     return {
         "version": game.version,
         "status": game.status,
@@ -221,10 +222,19 @@ def ping_states(game_ids: list[int]) -> dict[int, dict[str, Any]]:
         .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)))
         .values("pk", "version", "status", "taken")
     )
-    return {row.pop("pk"): row for row in rows}
+    return {
+        row["pk"]: {"version": row["version"], "status": row["status"], "taken": row["taken"]}
+        for row in rows
+    }
 
 
-def ping_state(game_id: int) -> dict[str, Any] | None:
+class PingState(TypedDict):
+    version: int
+    status: str
+    taken: int  # seats taken
+
+
+def ping_state(game_id: int) -> PingState | None:
     """What a pong tells: the version, and for a table still filling up its
     status and seats taken (joins and leaves move no version), so a page that
     missed a push catches up at its next ping."""

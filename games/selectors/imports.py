@@ -10,7 +10,7 @@ from ..errors import GameError
 from ..models import ImportJob
 
 if TYPE_CHECKING:
-    from ..users import Visitor
+    from accounts.models import User
 
 
 def import_answer(job: ImportJob) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def import_answer(job: ImportJob) -> dict[str, Any]:
     return {"id": job.pk, "status": job.status, "game": job.game_id, "error": error}
 
 
-def import_job(*, user: Visitor, job_id: int) -> dict[str, Any]:
+def import_job(*, user: User, job_id: int) -> dict[str, Any]:
     """The caller's own import (anyone else's is not found); its export is not read."""
     job = ImportJob.objects.filter(pk=job_id, user_id=user.pk).defer("data").first()
     if job is None:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from ..models import Notification
 
-TEXTS = {
+TEXTS: dict[str, str] = {
     Notification.Kind.YOUR_TURN: gettext_noop("Your turn in game #%(game)s (%(title)s)."),
     Notification.Kind.DRAW_OFFER: gettext_noop("%(player)s offers a draw in game #%(game)s."),
     Notification.Kind.CHALLENGE: gettext_noop("%(player)s challenges you to %(title)s."),

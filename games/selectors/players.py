@@ -102,7 +102,7 @@ def recent_games(user: Any, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
                 "rated": game.pk in changes
                 or counts_as_rated(game.rated, [s.user for s in seats if s.user_id]),
                 "ended": game.ended,
-                "players": [s.user.username if s.user_id else None for s in seats],
+                "players": [s.user.username if s.user else None for s in seats],
                 "result": outcome_for(game, mine),
                 "rating_change": changes.get(game.pk),
                 "replay": f"/g/{game.pk}/replay/",

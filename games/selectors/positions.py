@@ -34,7 +34,7 @@ def spectator_view(game: Game, version: int | None) -> dict[str, Any]:
     prepares a checkpoint near it."""
     rs = get_ruleset(game.ruleset)
     if version is None or version == game.version:
-        return dict(rs.view(rs.decode(game.state), None))
+        return dict(rs.view(rs.decode(game.started_state), None))
     if not 0 <= version <= game.version:
         raise GameError("bad_request", gettext_noop("This game has no such version."), status=400)
     if version == 0:

@@ -66,8 +66,10 @@ def own_movers(game: Game) -> set[int]:
         .annotate(first=Min("version"))
         .values_list("seat", "first")
     )
-    movers = set()
+    movers: set[int] = set()
     for seat, version in first_act.items():
+        if seat is None:  # acts always name their seat
+            continue
         handed_at = (game.handovers.get(str(seat)) or {}).get("move")
         if handed_at is not None:  # the bot plays from act number ``handed_at`` on
             before = Event.objects.filter(game=game, kind=Event.Kind.ACT, version__lte=version)

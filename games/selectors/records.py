@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -24,7 +25,7 @@ def record_rows(
     return rows.values("version", "index", "data" if full else "summary")
 
 
-def flat(row: dict[str, Any]) -> dict[str, Any]:
+def flat(row: Mapping[str, Any]) -> dict[str, Any]:
     """One row of ``record_rows`` as the API shows it: its summary or data, with its place."""
     content = row["data"] if "data" in row else row["summary"]
     return {"version": row["version"], "index": row["index"], **content}

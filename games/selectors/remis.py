@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop
 from ..errors import GameError, no_such_game
 from ..models import Event, Game, RemisRequest
 from ..rules import Ruleset, get_ruleset
-from ..rules.base import RemisQueue, implements
+from ..rules.base import RemisQueue, RepetitionCandidate, implements
 from ..users import shown_name
 from .seats import game_with_seats, seat_list, seat_of
 from .walk import walk
@@ -93,7 +93,7 @@ def history(game: Game, rs: Ruleset) -> list[Any]:
     return states
 
 
-def repetition_candidates(game: Game, seat: int) -> list[dict[str, Any]]:
+def repetition_candidates(game: Game, seat: int) -> list[RepetitionCandidate]:
     """Moves of ``seat`` that would produce a position for the third time
     (the ruleset says which positions count), with the move numbers to cite."""
     rs = get_ruleset(game.ruleset)
@@ -145,7 +145,7 @@ def deadlock_position(request: RemisRequest) -> dict[str, Any] | None:
     if game.state is None:
         return None
     rs = get_ruleset(game.ruleset)
-    view = rs.view(rs.decode(game.state), None)
+    view = rs.view(rs.decode(game.started_state), None)
     pieces = view.get("pieces") if isinstance(view, dict) else None
     if not isinstance(pieces, list):
         return None
@@ -194,8 +194,9 @@ def queue_page(
     keyset from an index; optionally only those waiting long. ``page`` is the
     client's own page number, shown back. ``total`` counts to ``COUNT_CAP``."""
     qs = _pending(older_than_hours)
-    known = after is not None and 0 < after < 2**63  # beyond: no such row, the first page
-    mark = RemisRequest.objects.filter(pk=after).first() if known else None
+    # Beyond the ids' range: no such row, the first page.
+    known = after is not None and 0 < after < 2**63
+    mark = RemisRequest.objects.filter(pk=after).first() if after is not None and known else None
     ids = [] if mark is not None and not mark.realtime else _after(qs, True, mark, per_page + 1)
     if len(ids) <= per_page:
         ids += _after(qs, False, mark, per_page + 1 - len(ids))

@@ -10,6 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 from ..errors import GameError
 from ..models import Game, Seat
 from ..rules import get_ruleset
+from ..users import is_bot
 
 
 def seat_of(game: Game, user: Any) -> int | None:
@@ -37,8 +38,8 @@ def seat_list(game: Game) -> list[dict[str, Any]]:
             "name": gettext(names[seat.index])
             if seat.index < len(names)
             else gettext("Seat %(n)s") % {"n": seat.index + 1},
-            "user": seat.user.username if seat.user_id else None,
-            "bot": bool(seat.user_id and seat.user.is_bot),
+            "user": seat.user.username if seat.user else None,
+            "bot": is_bot(seat.user),
             "referee": rs.is_referee(seat.index),  # runs the game: no clock, no resigning
             "bot_level": handed_to_bot(game, seat),
         }
@@ -50,7 +51,7 @@ def handed_to_bot(game: Game, seat: Seat) -> str | None:
     """The level of the bot that plays a person's seat for them now (a leaver's
     or a timed-out seat: services/handover.py), else None. The seat keeps its
     person's name, so every place that names it says both."""
-    if seat.user_id and seat.user.is_bot:
+    if is_bot(seat.user):
         return None  # a bot's own seat: "bot" says it already
     level = (game.bots or {}).get(str(seat.index))
     return level if isinstance(level, str) else None

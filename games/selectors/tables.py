@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from ..models import Game, Seat
 from ..rules import RULESETS, get_ruleset
 from ..store import presence
-from ..users import shown_name
+from ..users import is_bot, shown_name
 from .ratings import counts_as_rated
 
 
@@ -31,11 +31,11 @@ def table_summary(game: Game) -> dict[str, Any]:
         "options": game.options,
         "status": game.status,
         "seat_count": game.seat_count,
-        "seats": [s.user.username if s.user_id else None for s in seats],
+        "seats": [s.user.username if s.user else None for s in seats],
         "taken": sum(1 for s in seats if s.user_id),
-        "bots": [s.index for s in seats if s.user_id and s.user.is_bot],
+        "bots": [s.index for s in seats if is_bot(s.user)],
         "host": shown_name(game.host),
-        "challenged": game.challenged.username if game.challenged_id else None,
+        "challenged": game.challenged.username if game.challenged else None,
         "quickplay": game.is_quickplay,
         "auto_start": game.auto_start,
         "clock": game.clock,

@@ -74,7 +74,11 @@ def candidates(ruleset: str | None) -> list[Candidate]:
     for game in live:
         mine = [s for s in seats if s.game_id == game.pk]
         speed = speed_of(game.clock)
-        figures = [ratings.get((s.user_id, game.ruleset, speed), BASE_DISPLAY) for s in mine]
+        figures = [
+            ratings.get((s.user_id, game.ruleset, speed), BASE_DISPLAY)
+            for s in mine
+            if s.user_id is not None
+        ]
         bots = bool(game.bots) or any(is_bot(s.user) for s in mine)
         out.append(Candidate(game.pk, score(figures), bots))
     return out
@@ -94,7 +98,7 @@ def featured(ruleset: str | None) -> dict[str, Any] | None:
         "game": game.pk,
         "ruleset": game.ruleset,
         "version": game.version,
-        "players": [s.user.username for s in players.select_related("user")],
+        "players": [s.user.username for s in players.select_related("user") if s.user],
         "score": round(chosen.score),
         "bots": chosen.bots,
     }

@@ -46,10 +46,12 @@ def step_full(
     rs: Ruleset, state: Any, kind: str, seat: int | None, action: Any
 ) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
     """One logged event: the new state, the ruleset's events and long work's records."""
-    if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
+    if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT, Event.Kind.LEAVE):
+        if seat is None:
+            raise IllegalAction(gettext_noop("This event names no seat."))
+        if kind == Event.Kind.LEAVE:
+            return (*rs.leave(state, seat), [])
         return (*rs.apply(state, seat, action), [])
-    if kind == Event.Kind.LEAVE:
-        return (*rs.leave(state, seat), [])
     if kind == Event.Kind.WORK:
         if not implements(rs, LongWork):
             raise IllegalAction(gettext_noop("There is nothing to resolve."))

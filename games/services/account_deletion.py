@@ -11,7 +11,7 @@ wait on a seat that nobody holds.
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db.models.signals import pre_delete
@@ -21,14 +21,17 @@ from ..errors import GameError
 from ..models import Game, Notification, Rating, RatingChange, Seat
 from .endings import game_resign
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games_account_deletion")
-def drop_open_tables(sender: Any, instance: Any, **kwargs: Any) -> None:
+def drop_open_tables(sender: object, instance: User, **kwargs: object) -> None:
     Game.objects.filter(host=instance, status=Game.Status.OPEN).delete()
 
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games_account_resigns")
-def resign_running_games(sender: Any, instance: Any, **kwargs: Any) -> None:
+def resign_running_games(sender: object, instance: User, **kwargs: object) -> None:
     running = Seat.objects.filter(user=instance, game__status=Game.Status.ACTIVE)
     for game_id in set(running.values_list("game_id", flat=True)):
         # A game master's seat, one a bot plays, one already left: nothing to give up.

@@ -6,7 +6,7 @@ in (its password is unusable) and carries ``is_bot`` for the badge.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -14,6 +14,10 @@ from django.utils.translation import gettext_noop
 
 from ..bots import LEVELS, get_bot
 from ..errors import GameError
+from ..users import is_bot
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 BOT_PREFIX = "bot-"
 
@@ -22,7 +26,7 @@ def bot_username(slug: str, level: str) -> str:
     return f"{BOT_PREFIX}{slug}-{level}"
 
 
-def clean_level(level: Any) -> str:
+def clean_level(level: object) -> str:
     """A bot level from a client, or a clear 400."""
     if not isinstance(level, str) or level not in LEVELS:
         raise GameError(
@@ -33,7 +37,7 @@ def clean_level(level: Any) -> str:
     return level
 
 
-def bot_user(slug: str, level: str) -> Any:
+def bot_user(slug: str, level: str) -> User:
     """The account of ``slug``'s bot at ``level``, created if it is new.
 
     ``get_or_create`` under the unique username is race-safe: two requests
@@ -50,7 +54,7 @@ def bot_user(slug: str, level: str) -> Any:
         username=bot_username(slug, level),
         defaults={"is_bot": True, "password": make_password(None)},
     )
-    if not user.is_bot:  # a person took the name before bots existed
+    if not is_bot(user):  # a person took the name before bots existed
         raise GameError(
             "bad_bot", gettext_noop("The %(name)s account is not a bot."), name=user.username
         )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -61,7 +61,7 @@ def turn_seed(game_id: int, version: int, seat: int) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
 
 
-def claim_is_fresh(claim: int, claim_at: Any, version: int, now: Any) -> bool:
+def claim_is_fresh(claim: int, claim_at: datetime | None, version: int, now: datetime) -> bool:
     lease = timedelta(seconds=settings.BOT_CLAIM_SECONDS)
     return claim >= version and claim_at is not None and claim_at > now - lease
 
@@ -129,7 +129,7 @@ def release(turn: BotTurn) -> None:
     Game.objects.filter(pk=turn.game_id, bot_claim=turn.version).update(bot_claim_at=None)
 
 
-def think_args(turn: BotTurn, encoded: dict[str, Any]) -> tuple[Any, ...]:
+def think_args(turn: BotTurn, encoded: dict[str, Any]) -> tuple[str, str, dict[str, Any], int, int]:
     """``games.bots.decide``'s arguments for this turn (plain data: the
     worker sends them to a bot process)."""
     seed = turn_seed(turn.game_id, turn.version, turn.seat)

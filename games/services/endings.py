@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -39,7 +40,7 @@ def leave_or_end(
     *,
     reason: str,
     event_type: str,
-    now,
+    now: datetime,
     offer: bool = True,
     before: list[dict[str, Any]] | None = None,
     paused: bool | None = None,
@@ -56,7 +57,7 @@ def leave_or_end(
         )
         if offered is not None:
             return offered
-    state = rs.decode(game.state)
+    state = rs.decode(game.started_state)
     events: list[dict[str, Any]] = [*(before or []), {"type": event_type, "seat": seat}]
     player = player_name(game, seat)
     remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
@@ -95,7 +96,7 @@ def end_without_people(
     remaining: list[int],
     *,
     reason: str,
-    now,
+    now: datetime,
 ) -> Event:
     """The last person left: bots would play on for nobody, so the game ends
     now; aborted if nobody moved yet, else the leaver ranks last and the
@@ -115,7 +116,7 @@ def end_without_people(
     return append_event(
         game,
         rs,
-        rs.decode(game.state),
+        rs.decode(game.started_state),
         seat=seat,
         kind=Event.Kind.END,
         events=events,
@@ -177,7 +178,7 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
                 version=game.version,
             )
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
+        state = rs.decode(game.started_state)
         offers = sorted({*game.draw_offers, seat})
         if offers == remaining_seats(game):
             result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
@@ -191,7 +192,7 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
         return bots_answer_draw(game, rs, state) or event.version
 
 
-def bots_answer_draw(game: Game, rs: Ruleset, state: Any) -> int | None:
+def bots_answer_draw(game: Game, rs: Ruleset, state: object) -> int | None:
     """When only bot seats have still to answer a draw offer, they answer at
     once, in the offer's transaction: all accept (each bot judges the game
     dead, ``games.bots.accepts_draw``) and the game ends drawn, or the first
@@ -242,7 +243,12 @@ def game_decline_draw(*, game_id: int, user: Visitor) -> int:
         game.draw_offers = []
         events = [{"type": "draw_declined", "seat": seat}]
         return append_event(
-            game, rs, rs.decode(game.state), seat=seat, kind=Event.Kind.DRAW_DECLINE, events=events
+            game,
+            rs,
+            rs.decode(game.started_state),
+            seat=seat,
+            kind=Event.Kind.DRAW_DECLINE,
+            events=events,
         ).version
 
 
@@ -275,7 +281,7 @@ def game_abort(*, game_id: int, user: Visitor) -> int:
         return append_event(
             game,
             rs,
-            rs.decode(game.state),
+            rs.decode(game.started_state),
             seat=seat,
             kind=Event.Kind.END,
             events=events,

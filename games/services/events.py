@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from functools import partial
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,12 +26,14 @@ from ..models import (
     DUE_FIELDS,
     Event,
     Game,
+    GameResult,
     RemisRequest,
     Seat,
+    SeatHandedOver,
 )
 from ..reasons import REASON_ENDED_EARLY
 from ..rules import Ruleset
-from ..rules.base import RemisQueue, implements
+from ..rules.base import Outcome, RemisQueue, implements
 from ..selectors.replays import request_build
 from ..selectors.seats import game_with_seats
 from ..store import presence, rows
@@ -67,8 +69,8 @@ MUTABLE_FIELDS = [
 
 
 def ended(
-    game: Game, reason: str, *, winners: list[int], draw: bool = False, **params: Any
-) -> dict:
+    game: Game, reason: str, *, winners: list[int], draw: bool = False, **params: object
+) -> Outcome:
     return {"winners": winners, "draw": draw, "reason": reason, "reason_params": params}
 
 
@@ -79,13 +81,26 @@ def player_name(game: Game, seat: int) -> str:
     return name or str(seat + 1)
 
 
+class EventChange(TypedDict, total=False):
+    """What ``append_event`` passes on to ``next_event``."""
+
+    seat: Required[int | None]
+    kind: Required[str]
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]] | None
+    result: Outcome | None
+    status: str
+    paused: bool | None
+    now: datetime | None
+
+
 def append_event(
     game: Game,
     rs: Ruleset,
-    state: Any,
+    state: object,
     *,
     holders: dict[int, int | None] | None = None,
-    **change: Any,
+    **change: Unpack[EventChange],
 ) -> Event:
     """Store the new state and its Event; broadcast and notify after commit.
 
@@ -195,7 +210,7 @@ def wanted_effects(change: Change) -> list[SideEffect]:
 def store_event(
     game: Game,
     rs: Ruleset,
-    state: Any,
+    state: object,
     event: Event,
     before_to_act: list[int],
     lobby_changed: bool,
@@ -253,13 +268,13 @@ def close_waiting_remis(game: Game, now: datetime) -> None:
 def next_event(
     game: Game,
     rs: Ruleset,
-    state: Any,
+    state: object,
     *,
     seat: int | None,
     kind: str,
     action: dict[str, Any] | None = None,
     events: list[dict[str, Any]] | None = None,
-    result: dict[str, Any] | None = None,
+    result: Outcome | None = None,
     status: str = Game.Status.FINISHED,
     paused: bool | None = None,
     now: datetime | None = None,
@@ -303,14 +318,14 @@ def next_event(
     )
 
 
-def with_handovers(result: dict[str, Any], game: Game) -> dict[str, Any]:
+def with_handovers(result: Outcome, game: Game) -> GameResult:
     """The result names the seats a bot took over, and from which move."""
-    taken = [
+    taken: list[SeatHandedOver] = [
         {"seat": int(seat), "move": offer["move"]}
         for seat, offer in sorted(game.handovers.items(), key=lambda item: int(item[0]))
         if offer.get("move") is not None
     ]
-    return {**result, "handovers": taken} if taken else result
+    return {**result, "handovers": taken} if taken else {**result}
 
 
 def changes_lobby(status_before: str, game: Game, event: Event) -> bool:

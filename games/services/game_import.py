@@ -4,7 +4,7 @@ a genuine game (every action legal, the same result) is stored."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -21,6 +21,7 @@ from ..models import (
 )
 from ..reasons import REASON_APPROVED, REASON_DRAW_AGREED, REASON_FLAGGED, REASON_RESIGNED
 from ..rules import RULESETS, IllegalAction, InvalidOptions, Ruleset
+from ..rules.base import Outcome
 from ..selectors.replays import EXPORT_FORMAT
 from ..selectors.walk import checkpoint_due, step_full
 
@@ -53,7 +54,8 @@ def _bad(message: str, **params: Any) -> GameError:
 def _check_header(data: Any) -> tuple[Ruleset, dict, int, int, list]:
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise _bad(gettext_noop("This is not a game export of this site."))
-    rs = RULESETS.get(data.get("ruleset")) if isinstance(data.get("ruleset"), str) else None
+    slug = data.get("ruleset")
+    rs = RULESETS.get(slug) if isinstance(slug, str) else None
     if rs is None:
         raise _bad(gettext_noop("The export names an unknown game."))
     seats, seed, log = data.get("seat_count"), data.get("seed"), data.get("log")
@@ -124,7 +126,9 @@ def _platform_items(built: Rebuilt, kind: str, seat: int | None, item: dict) -> 
         return [{"type": how, "seat": seat}]
     if kind == Event.Kind.DRAW_OFFER:
         offers = _whole_numbers(_stored_item(item, ("draw_offered",)).get("offers"), seats)
-        offers = sorted({s for s in offers if 0 <= s < seats} | {seat})
+        offers = sorted(
+            {s for s in offers if 0 <= s < seats} | ({seat} if seat is not None else set())
+        )
         return [{"type": "draw_offered", "seat": seat, "offers": offers}]
     if kind == Event.Kind.DRAW_DECLINE:
         return [{"type": "draw_declined", "seat": seat}]
@@ -143,7 +147,7 @@ def _remis_item(built: Rebuilt, seat: int | None, item: dict) -> dict[str, Any]:
             "seat": _seat_or_none(found.get("seat"), built.seats),
             "reason": _text(found.get("reason"), 2000),
         }
-    kind = found.get("kind") if found.get("kind") in ("repetition", "deadlock") else "deadlock"
+    kind = found["kind"] if found.get("kind") in ("repetition", "deadlock") else "deadlock"
     built.remis_kind = kind
     path = found.get("path")
     fields = path[:64] if isinstance(path, list) else []
@@ -173,7 +177,7 @@ def _end_item(built: Rebuilt, seat: int | None, item: dict) -> dict[str, Any]:
     return built.end_item
 
 
-def _platform_result(built: Rebuilt, exported: Any) -> dict[str, Any]:
+def _platform_result(built: Rebuilt, exported: object) -> Outcome:
     """How the platform ended the game (resign, time, draw, remis), recomputed.
 
     Only a player's name comes from the export, as a parameter: never a template.
@@ -188,7 +192,7 @@ def _platform_result(built: Rebuilt, exported: Any) -> dict[str, Any]:
     params = exported.get("reason_params") if isinstance(exported, dict) else None
     name = params.get("player") if isinstance(params, dict) else None
     if not isinstance(name, str) or not name or len(name) > 150:
-        name = str(seat + 1)
+        name = str(cast(int, seat) + 1)  # _end_item: a seat unless remis_approved
     winners = [s for s in range(built.seats) if s != seat and s not in built.left]
     reason = REASON_RESIGNED if how == "resigned" else REASON_FLAGGED
     return {"winners": winners, "draw": False, "reason": reason, "reason_params": {"player": name}}
@@ -241,7 +245,7 @@ def _rebuild(
             raise _bad(gettext_noop("Log entry %(n)s comes after the end of the game."), n=n)
         try:
             if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
-                action = rs.normalize_action(built.state, seat, action)
+                action = rs.normalize_action(built.state, cast(int, seat), action)  # _entry: seated
             else:
                 action = None
             state, items, records = step_full(rs, built.state, kind, seat, action)
@@ -250,7 +254,7 @@ def _rebuild(
                 gettext_noop("Log entry %(n)s is not a legal action here; the export was changed."),
                 n=n,
             ) from None
-        if kind == Event.Kind.LEAVE:
+        if kind == Event.Kind.LEAVE and seat is not None:  # _entry: a leave names its seat
             built.left.append(seat)
         built.state = state
         platform = _platform_items(built, kind, seat, item)
@@ -266,7 +270,7 @@ def _rebuild(
     return built
 
 
-def _result(built: Rebuilt, exported: Any) -> dict[str, Any]:
+def _result(built: Rebuilt, exported: object) -> Outcome:
     """The result the log gives, checked against the export's; the game_over item added."""
     result = built.rs.outcome(built.state)
     if result is None:
@@ -283,7 +287,7 @@ def _result(built: Rebuilt, exported: Any) -> dict[str, Any]:
     return result
 
 
-def check_export(*, user: Visitor, data: Any) -> None:
+def check_export(*, user: Visitor | None, data: object) -> None:
     """What the request checks before it queues an import: a login and the
     export's header (cheap; the log is replayed later). ``data`` is plain JSON:
     the API's parser has refused text no database stores, and a walk of a

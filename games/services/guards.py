@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
@@ -18,14 +19,19 @@ from ..rules import get_ruleset
 from ..store import rows
 from ..store.constraints import broke
 from ..store.rows import LockedGame
+from ..users import is_bot
+
+if TYPE_CHECKING:
+    from ..users import Visitor
 
 log = logging.getLogger(__name__)
+Service = TypeVar("Service", bound=Callable[..., object])
 
 
-def parse_game_id(value: Any) -> int:
+def parse_game_id(value: object) -> int:
     """A game id from a client, or the error saying there is no such game."""
     try:
-        game_id = int(value)
+        game_id = int(value)  # type: ignore[call-overload]  # anything a client sent
     except (TypeError, ValueError):
         raise GameError("bad_request", gettext_noop("The game id must be a number.")) from None
     if not 0 < game_id < 2**63:
@@ -33,7 +39,7 @@ def parse_game_id(value: Any) -> int:
     return game_id
 
 
-def locked_game(game_id: Any, user: Any = None) -> LockedGame:
+def locked_game(game_id: object, user: Visitor | None = None) -> LockedGame:
     """The game row, locked; with ``user`` also their seat, in the same query."""
     locked = rows.lock_game(parse_game_id(game_id), user_id_of(user))
     if locked is None:
@@ -41,11 +47,11 @@ def locked_game(game_id: Any, user: Any = None) -> LockedGame:
     return locked
 
 
-def user_id_of(user: Any) -> int | None:
+def user_id_of(user: Visitor | None) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-def require_json_object(action: Any) -> None:
+def require_json_object(action: object) -> dict[str, Any]:
     """An action must be a plain JSON object (no NaN, nothing a database refuses)."""
     if not isinstance(action, dict):
         raise GameError("bad_request", gettext_noop("The action must be a JSON object."))
@@ -56,9 +62,10 @@ def require_json_object(action: Any) -> None:
     found = plain_json.problem(action)
     if found:
         raise GameError("bad_request", found)
+    return action
 
 
-def conflicts_are_stale(service):
+def conflicts_are_stale(service: Service) -> Service:
     """The unique (game, version) constraint is the last line of defence: a
     conflict there means someone else moved first, never a server error. Any
     other constraint is no stale version: a clear "conflict", and logged."""
@@ -75,7 +82,7 @@ def conflicts_are_stale(service):
                     gettext_noop("That clashed with another change made at the same moment."),
                     status=409,
                 ) from None
-            current = Game.objects.filter(pk=kwargs.get("game_id")).values_list(
+            current = Game.objects.filter(pk=kwargs.get("game_id", 0)).values_list(
                 "version", flat=True
             )
             raise GameError(
@@ -84,7 +91,7 @@ def conflicts_are_stale(service):
                 version=current.first(),
             ) from None
 
-    return wrapper
+    return cast("Service", wrapper)
 
 
 def require_active(game: Game) -> None:
@@ -96,7 +103,7 @@ def require_active(game: Game) -> None:
         raise GameError("game_over", gettext_noop("This game is over."), version=game.version)
 
 
-def require_seat(locked: LockedGame, user: Any) -> int:
+def require_seat(locked: LockedGame, user: Visitor | None) -> int:
     """The seat ``user`` holds in the locked game (read with its lock), if it may act."""
     game, seat = locked.game, locked.seat
     if user is None or not user.is_authenticated:
@@ -114,14 +121,14 @@ def require_seat(locked: LockedGame, user: Any) -> int:
     return seat
 
 
-def check_act_input(version: Any, action: Any) -> None:
-    """What an act frame must carry before any game is read."""
+def check_act_input(version: object, action: object) -> tuple[int, dict[str, Any]]:
+    """What an act frame must carry before any game is read: the version and action, checked."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError("bad_request", gettext_noop("The version must be a whole number."))
-    require_json_object(action)
+    return version, require_json_object(action)
 
 
-def locked_seat(game_id: Any, user: Any) -> tuple[Game, int]:
+def locked_seat(game_id: object, user: Visitor | None) -> tuple[Game, int]:
     """The running game's row, locked, and the caller's seat in it: what every
     seat's own command (resign, draw offers, abort, remis) checks first."""
     locked = locked_game(game_id, user)
@@ -130,7 +137,7 @@ def locked_seat(game_id: Any, user: Any) -> tuple[Game, int]:
     return locked.game, seat
 
 
-def locked_player_seat(game_id: Any, user: Any) -> tuple[Game, int]:
+def locked_player_seat(game_id: object, user: Visitor | None) -> tuple[Game, int]:
     """``locked_seat`` for the commands only players have (resign, draws,
     abort): a seat that runs the game (a game master) is refused."""
     game, seat = locked_seat(game_id, user)
@@ -144,7 +151,7 @@ def locked_player_seat(game_id: Any, user: Any) -> tuple[Game, int]:
             status=403,
             version=game.version,
         )
-    if str(seat) in game.bots and not getattr(user, "is_bot", False):
+    if str(seat) in game.bots and not is_bot(user):
         # Handed to a bot (services/handover.py): the bot plays it to the end.
         raise GameError(
             "handed_over",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,6 +25,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..models import Game, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 PREFIX = "guest-"
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
@@ -35,7 +38,7 @@ def new_name() -> str:
     return PREFIX + "".join(secrets.choice(ALPHABET) for _ in range(6))
 
 
-def guest_create(*, language: str = "") -> Any:
+def guest_create(*, language: str = "") -> User:
     """A new guest account with a fresh generated name (the caller limits how
     many an address makes, as for sign-ups)."""
     User = get_user_model()
@@ -52,7 +55,7 @@ def guest_create(*, language: str = "") -> Any:
     raise RuntimeError("no free guest name after 5 draws")
 
 
-def guest_claim(*, user: Any) -> None:
+def guest_claim(*, user: User) -> None:
     """The guest became a real account (the sign-up form set its name and
     password): it keeps its games; rated games are ahead of it."""
     user.is_guest = False
@@ -60,7 +63,7 @@ def guest_claim(*, user: Any) -> None:
     user.save(update_fields=["is_guest", "seen"])
 
 
-def guest_seen(user: Any) -> None:
+def guest_seen(user: User) -> None:
     """A guest's visit: ``seen`` is renewed at most every ``SEEN_EVERY``."""
     now = timezone.now()
     if user.seen is None or user.seen < now - SEEN_EVERY:

@@ -81,7 +81,7 @@ def offer_leave(
     return append_event(
         game,
         rs,
-        rs.decode(game.state),
+        rs.decode(game.started_state),
         seat=seat,
         kind=Event.Kind.HANDOVER,
         events=items,
@@ -142,7 +142,7 @@ def voters(game: Game, seat: int) -> list[int]:
     return [s for s in range(game.seat_count) if s != seat and held_by_person(game, s)]
 
 
-def parse_seat(value: Any) -> int:
+def parse_seat(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise GameError("bad_request", gettext_noop("Name the seat by its number."))
     return value
@@ -169,7 +169,7 @@ def not_needed(game: Game) -> GameError:
 
 
 @conflicts_are_stale
-def game_handover_agree(*, game_id: int, user: Visitor, seat: Any) -> int:
+def game_handover_agree(*, game_id: int, user: Visitor, seat: object) -> int:
     """One player agrees to let a bot play ``seat``; returns the new version."""
     target = parse_seat(seat)
     with transaction.atomic():
@@ -189,7 +189,7 @@ def game_handover_agree(*, game_id: int, user: Visitor, seat: Any) -> int:
         return append_event(
             game,
             rs,
-            rs.decode(game.state),
+            rs.decode(game.started_state),
             seat=voter,
             kind=Event.Kind.HANDOVER,
             events=[item],

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -47,10 +47,12 @@ def import_queue() -> Outbox:
     )
 
 
-def import_enqueue(*, user: Visitor, data: Any) -> ImportJob:
+def import_enqueue(*, user: Visitor, data: object) -> ImportJob:
     """Queue an export for its replay once its header is sound (else the
     error now, nothing stored); a user has a few imports waiting at most."""
     game_import.check_export(user=user, data=data)
+    if not user.is_authenticated:  # refused by check_export already; narrows the type
+        raise AssertionError("check_export refuses anonymous callers")
     with transaction.atomic():
         lock_user(user.pk)  # two requests at once cannot both count the same waiting jobs
         waiting = ImportJob.objects.filter(user=user, status=ImportJob.Status.PENDING).count()
@@ -86,14 +88,16 @@ def run_one(job_id: int, lease: datetime) -> int:
     if transaction.get_autocommit():  # not inside a caller's transaction (a test's)
         close_old_connections()  # the replay holds no connection: back to the pool
     try:
-        checked = game_import.replay_export(data, cpu_seconds=settings.IMPORT_CPU_SECONDS)
+        # A job keeps its export until it is decided (then ``data`` is cleared).
+        export = cast("dict[str, Any]", data)
+        checked = game_import.replay_export(export, cpu_seconds=settings.IMPORT_CPU_SECONDS)
     except GameError as exc:
         return _decide(job_id, lease, error=exc)
     except Exception:  # a bug the log shows: the same every time, so no retry
         log.exception("replaying import %s failed", job_id)
         return _decide(job_id, lease, error=_broken())
     finally:
-        del data
+        del data, export
     return _decide(job_id, lease, checked=checked)
 
 
@@ -122,6 +126,7 @@ def _decide(
         job.game = game_import.store_game(user_id=job.user_id, checked=checked)
         job.status = ImportJob.Status.DONE
     else:
+        assert error is not None  # a decision carries one or the other
         job.error = {"code": error.code, "template": error.template, "params": error.params}
         job.status = ImportJob.Status.FAILED
     job.save(update_fields=["data", "due", "decided", "game", "error", "status"])

@@ -45,7 +45,7 @@ def apply_leave(game: Game, seat: int, item: dict[str, Any], now: datetime) -> E
 
 
 @conflicts_are_stale
-def game_handover_decline(*, game_id: int, user: Visitor, seat: Any) -> int:
+def game_handover_decline(*, game_id: int, user: Visitor, seat: object) -> int:
     """One remaining player declines: the leaver's seat leaves as the rules say."""
     target = handover.parse_seat(seat)
     with transaction.atomic():
@@ -58,7 +58,12 @@ def game_handover_decline(*, game_id: int, user: Visitor, seat: Any) -> int:
             game.handovers = {k: v for k, v in game.handovers.items() if k != str(target)}
             rs = get_ruleset(game.ruleset)
             return append_event(
-                game, rs, rs.decode(game.state), seat=voter, kind=Event.Kind.HANDOVER, events=[item]
+                game,
+                rs,
+                rs.decode(game.started_state),
+                seat=voter,
+                kind=Event.Kind.HANDOVER,
+                events=[item],
             ).version
         return apply_leave(game, target, item, timezone.now()).version
 
@@ -93,7 +98,7 @@ def expire_one(*, game_id: int, seat: int, now: datetime) -> int:
             .first()
         )
         offer = game.handovers.get(str(seat)) if game is not None else None
-        if not offer or "leave" not in offer or offer.get("move") is not None:
+        if game is None or not offer or "leave" not in offer or offer.get("move") is not None:
             return 0
         if datetime.fromisoformat(offer["leave"]["until"]) > now:
             return 0

@@ -3,7 +3,7 @@
 ``notifications.notify`` writes an ``OutgoingMail`` row in the notifying
 transaction; nothing is sent there, so a slow or broken mail server never
 holds up a move or its acknowledgement. The worker started beside the
-deadline sweeper (games/sweeper.py) calls ``send_due_mail`` in a thread of its
+deadline sweeper (games/realtime/sweeper.py) calls ``send_due_mail`` in a thread of its
 own: it claims due rows in a short transaction (on PostgreSQL skipping rows
 another process claimed; on SQLite the IMMEDIATE transaction serialises the
 claim), then sends outside any transaction, each mail in its recipient's

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from django.conf import settings
@@ -42,6 +42,9 @@ from ..store import rows
 from ..store.loop_pool import pool_for_this_loop
 from . import events, play
 from .guards import check_act_input, parse_game_id, user_id_of
+
+if TYPE_CHECKING:
+    from ..users import Visitor
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +71,18 @@ async def admit(admitted: Admission) -> None:
 
 
 async def write(
-    *, game_id: Any, user: Any, version: Any, action: Any, admitted: Admission
+    *,
+    game_id: object,
+    user: Visitor | None,
+    version: object,
+    action: object,
+    admitted: Admission,
 ) -> events.Change | None:
     """Decide and commit one player's action on the loop; the committed
     change, or None when ``play.game_act`` must make this move.
 
     ``admitted`` is awaited only after the row is locked."""
-    check_act_input(version, action)
+    version, action = check_act_input(version, action)
     game_id = parse_game_id(game_id)
     pool = await pool_for_this_loop()
     # A connection the server dropped (a restart, pg_terminate_backend) is

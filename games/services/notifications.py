@@ -200,9 +200,11 @@ def after_game_event(
         return
     if event.kind == Event.Kind.DRAW_OFFER:
         users = _seat_users(game)
-        offered = users.get(event.seat)
+        offered = users.get(event.seat) if event.seat is not None else None
         name = (
             get_user_model().objects.filter(pk=offered).values_list("username", flat=True).first()
+            if offered is not None
+            else None
         )
         others = [uid for seat, uid in users.items() if seat not in game.draw_offers]
         notify_once(

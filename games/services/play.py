@@ -22,6 +22,7 @@ from ..models import (
 )
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
+from ..rules.base import LongWork, implements
 from ..store.rows import LockedGame
 from . import followers, handover, replay_checkpoints, vacation
 from .endings import leave_or_end
@@ -50,9 +51,9 @@ def game_start(*, game: Game) -> Event:
 
 def apply_action(
     game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
-) -> tuple[dict[str, Any], Any, list]:
+) -> tuple[dict[str, Any], object, list[dict[str, Any]]]:
     """The ruleset's normalised action (what is stored), the new state and its events."""
-    state = rs.decode(game.state)
+    state = rs.decode(game.started_state)
     try:
         action = rs.normalize_action(state, seat, action)
         return action, *rs.apply(state, seat, action)
@@ -62,7 +63,7 @@ def apply_action(
 
 def decide_act(
     locked: LockedGame, user: Visitor, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, Any, Event]:
+) -> tuple[Ruleset, object, Event]:
     """Check and apply one player's action to the locked game (in memory only).
 
     Returns the ruleset, the new state and the next, unsaved Event.
@@ -76,7 +77,7 @@ def decide_act(
 
 def decide_seat_act(
     game: Game, seat: int, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, Any, Event]:
+) -> tuple[Ruleset, object, Event]:
     """``decide_act`` for a known seat: a person's, or a bot's (services/bots.py)."""
     require_active(game)
     # In a simultaneous phase every seat acts against the current state.
@@ -99,7 +100,7 @@ def decide_seat_act(
             version=game.version,
         )
     rs = get_ruleset(game.ruleset)
-    if seat not in game.to_act and not rs.may_act(rs.decode(game.state), seat):
+    if seat not in game.to_act and not rs.may_act(rs.decode(game.started_state), seat):
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
     action, new_state, events = apply_action(game, rs, seat, action)
     game.draw_offers = []
@@ -143,7 +144,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         if game is None or game.paused:
             return None
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
+        state = rs.decode(game.started_state)
         if game.timer == "work":
             return do_work(game, rs, state, now).version
         if game.timer == "vacation":
@@ -176,10 +177,11 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         ).version
 
 
-def do_work(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
+def do_work(game: Game, rs: Ruleset, state: object, now: datetime) -> Event:
     """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
     its records (match traces) are kept outside the state, and so is the
     state after it, so that replays never redo the work."""
+    assert implements(rs, LongWork)  # the sweeper calls this once the work is due
     state, events, records = rs.do_work(state)
     event = append_event(game, rs, state, seat=None, kind=Event.Kind.WORK, events=events, now=now)
     MatchRecord.objects.bulk_create(

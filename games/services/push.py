@@ -32,7 +32,7 @@ import json
 import logging
 import threading
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import requests
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -45,6 +45,9 @@ from ..models import Notification, OutgoingPush, PushSettings, PushSubscription
 from ..selectors.notifications import notification_text
 from . import push_endpoints, push_keys
 from .outbox import Outbox
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 log = logging.getLogger(__name__)
 BATCH = 20
@@ -216,7 +219,9 @@ def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> 
     )
 
 
-def subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple[PushSubscription, bool]:
+def subscribe(
+    *, user: User, endpoint: str, p256dh: str, auth: str
+) -> tuple[PushSubscription, bool]:
     """Store this device's subscription for ``user`` (a device that signed in
     as someone else moves over); returns it and whether it is new."""
     sub, created = PushSubscription.objects.update_or_create(
@@ -228,18 +233,18 @@ def subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple[Push
     return sub, created
 
 
-def unsubscribe(*, user: Any, endpoint: str) -> bool:
+def unsubscribe(*, user: User, endpoint: str) -> bool:
     """Forget this device (only the user's own); returns whether there was one."""
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return deleted > 0
 
 
-def muted_kinds(user: Any) -> list[str]:
+def muted_kinds(user: User) -> list[str]:
     found = PushSettings.objects.filter(user=user).values_list("muted", flat=True).first()
     return list(found or [])
 
 
-def set_muted(*, user: Any, kinds: list[str]) -> None:
+def set_muted(*, user: User, kinds: list[str]) -> None:
     """Switch these kinds off for ``user``'s pushes (and every other kind on)."""
     known = set(Notification.Kind.values)
     PushSettings.objects.update_or_create(

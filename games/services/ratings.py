@@ -17,7 +17,7 @@ everywhere means no deadlock.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -27,7 +27,8 @@ from moderation import signals
 
 from ..errors import GameError
 from ..models import Event, Game, Rating, RatingChange, Seat
-from ..rules import get_ruleset
+from ..rules import Ruleset, get_ruleset
+from ..rules.base import Outcome
 from ..selectors.ratings import (
     BASE_DISPLAY,
     BASE_MU,
@@ -45,14 +46,14 @@ LEAVE_EVENTS = ("resigned", "flagged", "handed_to_bot")
 LEAVE_KINDS = (Event.Kind.LEAVE, Event.Kind.END, Event.Kind.HANDOVER)
 
 
-def clean_rated(rated: Any) -> bool | None:
+def clean_rated(rated: object) -> bool | None:
     """A table's ``rated`` choice: true, false, or absent (the default)."""
     if rated is None or isinstance(rated, bool):
         return rated
     raise GameError("bad_request", gettext_noop('"rated" must be true or false.'))
 
 
-def ends_early(game: Game, rs: Any) -> bool:
+def ends_early(game: Game, rs: Ruleset) -> bool:
     """Whether a game that would be rated is ending before every playing seat
     made a move of its own: such an ending is an abort (``append_event``)."""
     if game.imported:
@@ -79,7 +80,7 @@ def leaving_order(game: Game) -> list[int]:
 
 
 def finishing_places(
-    seats: list[int], result: dict[str, Any], events: list[dict[str, Any]], leavers: list[int]
+    seats: list[int], result: Outcome, events: list[dict[str, Any]], leavers: list[int]
 ) -> dict[int, int]:
     """Each rated seat's place (1 = first; tied seats share a place).
 
@@ -143,6 +144,7 @@ def rate_game(game: Game, event: Event) -> None:
     users = {
         s.index: s.user
         for s in Seat.objects.filter(game=game, user__isnull=False).select_related("user")
+        if s.user is not None  # the query's filter: for the type checker
     }
     seated = {i: u for i, u in users.items() if not rs.is_referee(i)}  # a game master: unrated
     if len(seated) < 2 or not counts_as_rated(game.rated, users.values()):
@@ -150,7 +152,9 @@ def rate_game(game: Game, event: Event) -> None:
     if not every_seat_moved(game, rs.is_referee):
         return
     order = sorted(seated)
-    places = finishing_places(order, game.result or {}, event.events, leaving_order(game))
+    # The event that ended the game stored its result (checked above).
+    result = cast(Outcome, game.result)
+    places = finishing_places(order, result, event.events, leaving_order(game))
     speed = speed_of(game.clock)
     rows = locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
     teams = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -13,8 +13,14 @@ from accounts.models import Block, Follow
 from ..errors import GameError
 from ..selectors.relations import block_between
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def _other_user(user: Any, name: Any) -> Any:
+    from ..users import Visitor
+
+
+def _other_user(user: Visitor | None, name: object) -> tuple[User, User]:
+    """The signed-in caller and the other user named ``name``."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in first."), status=403)
     other = get_user_model().objects.filter(username__iexact=str(name).strip()[:150]).first()
@@ -27,12 +33,12 @@ def _other_user(user: Any, name: Any) -> Any:
         )
     if other.pk == user.pk:
         raise GameError("bad_request", gettext_noop("That is you."))
-    return other
+    return user, other
 
 
-def block_user(*, user: Any, name: Any) -> str:
+def block_user(*, user: Visitor | None, name: object) -> str:
     """Block ``name`` (again: no change); blocking also stops following either way."""
-    other = _other_user(user, name)
+    user, other = _other_user(user, name)
     with transaction.atomic():
         Block.objects.get_or_create(user_id=user.pk, blocked_id=other.pk)
         Follow.objects.filter(user_id=user.pk, followed_id=other.pk).delete()
@@ -40,22 +46,22 @@ def block_user(*, user: Any, name: Any) -> str:
     return other.username
 
 
-def unblock_user(*, user: Any, name: Any) -> str:
-    other = _other_user(user, name)
+def unblock_user(*, user: Visitor | None, name: object) -> str:
+    user, other = _other_user(user, name)
     Block.objects.filter(user_id=user.pk, blocked_id=other.pk).delete()
     return other.username
 
 
-def follow_user(*, user: Any, name: Any) -> str:
-    other = _other_user(user, name)
+def follow_user(*, user: Visitor | None, name: object) -> str:
+    user, other = _other_user(user, name)
     if block_between(user.pk, [other.pk]):
         raise GameError("blocked", gettext_noop("One of you has blocked the other."), status=403)
     Follow.objects.get_or_create(user_id=user.pk, followed_id=other.pk)
     return other.username
 
 
-def unfollow_user(*, user: Any, name: Any) -> str:
-    other = _other_user(user, name)
+def unfollow_user(*, user: Visitor | None, name: object) -> str:
+    user, other = _other_user(user, name)
     Follow.objects.filter(user_id=user.pk, followed_id=other.pk).delete()
     return other.username
 

@@ -31,14 +31,17 @@ from .play import game_start
 from .relations import refuse_if_blocked
 
 if TYPE_CHECKING:
+    from accounts.models import User
+
     from ..users import Visitor
 
 
-def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
+def rematch_offer(*, game_id: object, user: Visitor) -> dict[str, Any]:
     """Offer a rematch, or accept the one offered; the last yes opens the new game.
 
     Saying yes twice changes nothing; after a decline a new offer starts over.
     """
+    user = _signed_in(user)
     with transaction.atomic():
         locked, seat = _locked_finished(game_id, user)
         game, holders = locked.game, locked.holders
@@ -67,8 +70,9 @@ def rematch_offer(*, game_id: Any, user: Visitor) -> dict[str, Any]:
         return _published(rematch)
 
 
-def rematch_decline(*, game_id: Any, user: Visitor) -> dict[str, Any]:
+def rematch_decline(*, game_id: object, user: Visitor) -> dict[str, Any]:
     """Decline the offer (or withdraw one's own): the offer ends for everyone."""
+    user = _signed_in(user)
     with transaction.atomic():
         locked, seat = _locked_finished(game_id, user)
         rematch = Rematch.objects.filter(game=locked.game).first()
@@ -80,10 +84,14 @@ def rematch_decline(*, game_id: Any, user: Visitor) -> dict[str, Any]:
         return _published(rematch)
 
 
-def _locked_finished(game_id: Any, user: Any) -> tuple[LockedGame, int]:
-    """The finished game's row, locked (with its seats' holders), and the caller's seat in it."""
-    if user is None or not user.is_authenticated:
+def _signed_in(user: Visitor) -> User:
+    if not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to play."), status=403)
+    return user
+
+
+def _locked_finished(game_id: object, user: User) -> tuple[LockedGame, int]:
+    """The finished game's row, locked (with its seats' holders), and the caller's seat in it."""
     locked = locked_game(game_id, user)
     game, seat = locked.game, locked.seat
     if seat is None:
@@ -156,7 +164,9 @@ def _publish_table(game_id: int) -> None:
     publish.publish_table(game_with_seats(game_id))
 
 
-def _notify_offer(game: Game, holders: dict[int, int | None], accepted: list[int], name: str):
+def _notify_offer(
+    game: Game, holders: dict[int, int | None], accepted: list[int], name: str
+) -> None:
     """The others hear of the offer in their notifications (a challenge),
     so that it waits for them when they have left the page; once per game
     (an offer withdrawn and made again renews that notification)."""

@@ -12,8 +12,9 @@ game that ends closes its waiting request, realtime games come first in the queu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -32,12 +33,15 @@ from ..models import (
 )
 from ..reasons import REASON_APPROVED
 from ..rules import IllegalAction, get_ruleset
+from ..rules.base import Outcome, RemisQueue, implements
 from ..selectors.remis import history, remis_refusal
 from . import notifications
 from .events import append_event
 from .guards import locked_game, locked_seat, require_json_object
 
 if TYPE_CHECKING:
+    from accounts.models import User
+
     from ..users import Visitor
 
 
@@ -96,15 +100,16 @@ def remis_request(
         game, seat = locked_seat(game_id, user)
         rs = get_ruleset(game.ruleset)
         now = timezone.now()
-        refusal = remis_refusal(game, rs, rs.decode(game.state), seat, kind, now)
+        refusal = remis_refusal(game, rs, rs.decode(game.started_state), seat, kind, now)
         if refusal is not None:
             raise refusal
+        assert implements(rs, RemisQueue)  # remis_refusal refused every other game
         states = history(game, rs)
         current_move = rs.move_number_after(len(states))
-        evidence: dict[str, Any] = {}
+        evidence: Mapping[str, Any] = {}  # a repetition claim's RepetitionEvidence
         if kind == RemisRequest.Kind.REPETITION:
             numbers = _check_numbers(move_numbers, current_move)
-            require_json_object(action)
+            action = require_json_object(action)
             try:
                 after, _ = rs.apply(states[-1], seat, action)
             except IllegalAction as exc:
@@ -127,7 +132,7 @@ def remis_request(
                 request = RemisRequest.objects.create(
                     game=game,
                     seat=seat,
-                    requested_by=user,
+                    requested_by=cast("User", user),  # locked_seat refused anonymous callers
                     kind=kind,
                     action=action,
                     move_numbers=numbers,
@@ -204,7 +209,7 @@ def remis_decide(
         if request.status != RemisRequest.Status.PENDING or game.is_over:
             raise _bad("already_decided", gettext_noop("This request has already been decided."))
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.state)
+        state = rs.decode(game.started_state)
         now = timezone.now()
         request.status = RemisRequest.Status.APPROVED if approve else RemisRequest.Status.REJECTED
         request.decided_by, request.decided, request.decision_reason = admin, now, reason
@@ -215,7 +220,7 @@ def remis_decide(
             "seat": request.seat,
             "reason": reason,
         }
-        result = None
+        result: Outcome | None = None
         if approve:
             result = {
                 "winners": [],

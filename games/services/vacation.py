@@ -1,6 +1,6 @@
 """Vacation: a player's correspondence clocks stand still while they are away.
 
-Decisions (docs/rules/time-controls.md): the allowance is 30 days per
+Decisions (docs/time-controls.md): the allowance is 30 days per
 calendar year (UTC); a vacation crossing New Year counts in each year for
 its part there. Days are counted exactly, to the second: twelve hours are
 half a day, and a vacation ended early counts only up to its end. A
@@ -71,7 +71,7 @@ def status(user_id: int, now: datetime) -> dict[str, Any]:
     }
 
 
-def parse_until(raw: Any) -> datetime | None:
+def parse_until(raw: object) -> datetime | None:
     """A vacation's end as a client sends it: absent, a date (``2026-12-03``:
     through that day, UTC) or an ISO date and time (without a zone: UTC)."""
     if raw in (None, ""):
@@ -176,7 +176,7 @@ def _mark(game: Game, seat: int, entry: dict[str, Any] | None, now: datetime) ->
     """Put ``seat`` away (``entry``) or back (None), as a versioned event that
     open pages receive; the clocks are charged up to ``now`` first."""
     rs = get_ruleset(game.ruleset)
-    state = rs.decode(game.state)
+    state = rs.decode(game.started_state)
     if not game.paused:
         clocks.charge(game, now)  # the time before the change counts as it ran
     away = dict(game.away or {})
@@ -192,7 +192,7 @@ def _mark(game: Game, seat: int, entry: dict[str, Any] | None, now: datetime) ->
     )
 
 
-def vacations_over(game: Game, rs: Ruleset, state: Any, now: datetime) -> Event:
+def vacations_over(game: Game, rs: Ruleset, state: object, now: datetime) -> Event:
     """The sweeper's part: vacations that have ended let their seats' clocks
     run again (the ``vacation`` deadline of ``game``, locked by the caller)."""
     if not game.paused:

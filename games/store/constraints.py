@@ -4,7 +4,7 @@ of its own, and must not be passed off as a stale version."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, models
 
@@ -21,5 +21,14 @@ def broke(exc: IntegrityError, model: type[models.Model], name: str) -> bool:
         return bool(diag.constraint_name == name)
     meta = model._meta
     [constraint] = [c for c in meta.constraints if c.name == name]
-    columns = ", ".join(f"{meta.db_table}.{meta.get_field(f).column}" for f in constraint.fields)
+    fields = cast(models.UniqueConstraint, constraint).fields  # named by the caller: a unique one
+    columns = ", ".join(f"{meta.db_table}.{column(model, f)}" for f in fields)
     return str(exc) == f"UNIQUE constraint failed: {columns}"
+
+
+def column(model: type[models.Model], name: str) -> str:
+    """The database column of ``model``'s concrete field ``name``."""
+    found = cast(models.Field, model._meta.get_field(name)).column
+    if found is None:  # a relation without a column of its own
+        raise LookupError(f"{model.__name__}.{name} has no column")
+    return found

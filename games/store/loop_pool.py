@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Mapping
+from typing import Any
 
 import psycopg
 from django.conf import settings
@@ -31,7 +33,7 @@ DJANGO_ONLY_OPTIONS = {
 }
 
 
-def connect_kwargs(db: dict) -> dict:
+def connect_kwargs(db: Mapping[str, Any]) -> dict[str, Any]:
     """psycopg connection parameters from a ``DATABASES`` entry (its documented keys)."""
     kwargs = {
         key: db[name]

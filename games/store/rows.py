@@ -23,15 +23,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import psycopg
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from ..models import DUE_SOURCES, Event, Game, Seat
+from .constraints import column
 
 
-def _concrete(model: type) -> list:
+def _concrete(model: type[models.Model]) -> list[models.Field]:
     return [f for f in model._meta.get_fields() if f.concrete]
 
 
@@ -51,7 +52,7 @@ EVENT_FIELDS = [f for f in _concrete(Event) if not f.primary_key]
 def _lock_sql(vendor: str) -> str:
     """The game row with the user's seat and every seat's holder, locked on
     PostgreSQL (SQLite's IMMEDIATE transactions hold the write lock from BEGIN)."""
-    columns = ", ".join(f"g.{_q(f.column)}" for f in GAME_FIELDS)
+    columns = ", ".join(f"g.{_q(column(Game, f.name))}" for f in GAME_FIELDS)
     index = _q("index")
     # Every seat's holder as "index:user_id" pairs, for publishing each seat's
     # own frame to its holder: read under the row lock that seat changes take too.
@@ -86,8 +87,8 @@ def lock_game(game_id: int, user_id: int | None) -> LockedGame | None:
     if game is None:
         return None
     # Manager.raw sets the two extra columns as attributes: the value carries them instead.
-    seat, pairs = game.my_seat, game.holders
-    del game.my_seat, game.holders
+    extra = vars(game)  # (the model declares neither)
+    seat, pairs = extra.pop("my_seat"), extra.pop("holders")
     return LockedGame(game, seat, _seat_users(pairs))
 
 
@@ -103,14 +104,14 @@ def _seat_users(pairs: str | None) -> dict[int, int | None]:
 
 @cache
 def _insert_sql() -> str:
-    columns = ", ".join(_q(f.column) for f in EVENT_FIELDS)
+    columns = ", ".join(_q(column(Event, f.name)) for f in EVENT_FIELDS)
     marks = ", ".join(["%s"] * len(EVENT_FIELDS))
     return f"INSERT INTO {EVENT} ({columns}) VALUES ({marks}) RETURNING id"
 
 
 @cache
 def _update_sql(fields: tuple[str, ...], returning: str = "") -> str:
-    sets = ", ".join(f"{_q(Game._meta.get_field(f).column)} = %s" for f in fields)
+    sets = ", ".join(f"{_q(column(Game, f))} = %s" for f in fields)
     return f"UPDATE {GAME} SET {sets} WHERE id = %s{returning}"
 
 
@@ -160,7 +161,8 @@ def _write_params(
         game.mark_due()  # the due columns follow what they derive from (in ``fields`` too)
     event_params = [f.get_db_prep_save(getattr(event, f.attname), wrapper) for f in EVENT_FIELDS]
     game_params = [
-        Game._meta.get_field(f).get_db_prep_save(getattr(game, f), wrapper) for f in fields
+        cast(models.Field, Game._meta.get_field(f)).get_db_prep_save(getattr(game, f), wrapper)
+        for f in fields
     ]
     return event_params, game_params
 
@@ -208,5 +210,5 @@ async def asave_event(
     and the COMMIT in one round trip."""
     event_params, game_params = _write_params(game, event, fields, _adapting_connection())
     script = _insert_and_update_sql(tuple(fields)) + "; COMMIT"
-    (pk,) = await _afetchone(conn, script, [*event_params, *game_params, game.pk])
+    (pk,) = cast(tuple[int], await _afetchone(conn, script, [*event_params, *game_params, game.pk]))
     return _saved(game, event, pk)

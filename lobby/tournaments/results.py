@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from games.models import Event, Game
 from games.reasons import REASON_FLAGGED
 from games.rules import get_ruleset
+from games.rules.base import Outcome
 from games.services.ratings import finishing_places, leaving_order
 from lobby.pairing import table_points
 
 
 def movers(game: Game) -> set[int]:
     """The seats that made a move of their own."""
-    return set(
+    seats = (
         Event.objects.filter(game=game, kind=Event.Kind.ACT, seat__isnull=False)
         .values_list("seat", flat=True)
         .distinct()
     )
+    return {seat for seat in seats if seat is not None}  # (the filter's: for the type checker)
 
 
 def no_shows(game: Game) -> list[int]:
@@ -25,7 +27,7 @@ def no_shows(game: Game) -> list[int]:
     (aborted: the platform's ending before every seat moved; with no move at
     all, the seats to act first), or lost on time without a single move."""
     moved = movers(game)
-    result: dict[str, Any] = game.result or {}
+    result = cast(Outcome, game.result or {})
     if game.status == Game.Status.FINISHED:
         if result.get("reason") != REASON_FLAGGED:
             return []
@@ -41,7 +43,7 @@ def seat_points(game: Game, absent: list[int]) -> list[float]:
     """Each seat's tournament points: a win 1, a draw ½ (two seats); tables by
     finishing order. No-shows score nothing and the others win."""
     seats = list(range(game.seat_count))
-    result: dict[str, Any] = game.result or {}
+    result = cast(Outcome, game.result or {})
     if game.status == Game.Status.ABORTED:
         if not absent or set(absent) >= set(seats):  # nobody showed, or nobody failed to
             return [0.0] * len(seats)

@@ -61,7 +61,7 @@ def watched_game(monkeypatch):
 
 
 def test_an_act_in_its_own_transaction_commits_then_broadcasts_once(watched_game):
-    # The act's last statement carries the COMMIT on PostgreSQL (games/store.py):
+    # The act's last statement carries the COMMIT on PostgreSQL (games/store/rows.py):
     # the move must be durable, announced once after the commit, and the
     # connection usable for the next transaction.
     game, white, black, published = watched_game
