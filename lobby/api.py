@@ -53,6 +53,18 @@ class CreateTournamentIn(serializers.Serializer):
     )
     min_rating = serializers.JSONField(allow_null=True, required=False, default=None)
     min_games = serializers.JSONField(allow_null=True, required=False, default=None)
+    round_days = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="correspondence: each round's deadline in days; unfinished games are adjudicated",
+    )
+    featured = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=False,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+        help_text="staff only: listed first",
+    )
 
 
 class PairingOut(serializers.Serializer):
@@ -90,6 +102,9 @@ class TournamentSummaryOut(serializers.Serializer):
     round_pause_seconds = serializers.IntegerField()
     creator = serializers.CharField(allow_null=True)
     players = serializers.ListField(child=serializers.CharField())
+    round_days = serializers.IntegerField(allow_null=True)
+    round_deadline = serializers.CharField(allow_null=True)
+    featured = serializers.BooleanField()
 
 
 class TournamentOut(TournamentSummaryOut):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 from lobby.pairing import Entrant, Result, standings
@@ -15,8 +15,13 @@ LIST_LIMIT = 100
 
 
 def players_in_order(tournament: Tournament) -> list[TournamentPlayer]:
-    """Everyone who joined, in starting-rank order (join order)."""
-    return list(TournamentPlayer.objects.filter(tournament=tournament).order_by("joined", "pk"))
+    """Everyone who joined, in starting-rank order: the seed given at the
+    start (by rating), late joiners after; before the start, join order."""
+    return list(
+        TournamentPlayer.objects.filter(tournament=tournament).order_by(
+            F("seed").asc(nulls_last=True), "joined", "pk"
+        )
+    )
 
 
 def active_ids(tournament: Tournament) -> list[int]:
@@ -103,6 +108,11 @@ def summary(
         "round_pause_seconds": tournament.round_pause_seconds,
         "creator": who.get(tournament.creator_id) if tournament.creator_id else None,
         "players": [who.get(p.user_id, "?") for p in players],
+        "round_days": tournament.round_days,
+        "round_deadline": tournament.round_deadline.isoformat()
+        if tournament.round_deadline
+        else None,
+        "featured": tournament.featured,
     }
 
 
@@ -143,8 +153,9 @@ def detail(tournament: Tournament) -> dict[str, Any]:
 
 
 def listing(status: str | None) -> list[dict[str, Any]]:
-    """The newest tournaments of a status (all statuses: None), at most ``LIST_LIMIT``."""
-    found = Tournament.objects.order_by("-created", "-pk")
+    """The newest tournaments of a status (all statuses: None), featured
+    ones first, at most ``LIST_LIMIT``."""
+    found = Tournament.objects.order_by("-featured", "-created", "-pk")
     if status is not None:
         found = found.filter(status=status)
     return [summary(t) for t in found[:LIST_LIMIT]]
