@@ -176,3 +176,18 @@ class TournamentStart(APIView):
     @extend_schema(request=None, responses=answers({200: TournamentOut}))
     def post(self, request: Request, pk: int) -> Response:
         return tournament_answer(services.tournament_start(tournament_id=pk, user=request.user))
+
+
+class FeatureIn(serializers.Serializer):
+    featured = serializers.JSONField(allow_null=True, help_text="true or false")
+
+
+class TournamentFeature(APIView):
+    """Staff only: list a tournament first (or not)."""
+
+    @extend_schema(request=FeatureIn, responses=answers({200: TournamentOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(FeatureIn, request)
+        return tournament_answer(
+            services.tournament_feature(tournament_id=pk, user=request.user, **data)
+        )

@@ -47,8 +47,8 @@ def seat_points(game: Game, absent: list[int]) -> list[float]:
     if game.status == Game.Status.ABORTED:
         if not absent or set(absent) >= set(seats):  # nobody showed, or nobody failed to
             return [0.0] * len(seats)
-        last = 1 + len(seats) - len(absent)  # the no-shows share the last places
-        places = [last if s in absent else 1 for s in seats]
+        bottom = 1 + len(seats) - len(absent)  # the no-shows share the last places
+        places = [bottom if s in absent else 1 for s in seats]
     else:
         last = Event.objects.filter(game=game).order_by("-version").values_list("events", flat=True)
         places_by_seat = finishing_places(

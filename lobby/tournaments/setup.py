@@ -20,7 +20,7 @@ from games.users import is_guest
 from lobby.models import Tournament
 from moderation.standing import refuse_if_suspended
 
-from .common import require_account, tell_lobby
+from .common import locked_tournament, require_account, tell_lobby
 
 MAX_SWISS_ROUNDS = 20
 MAX_PAUSE_SECONDS = 7 * 86400
@@ -84,6 +84,19 @@ def tournament_create(
                 n=mine,
             )
         tournament = Tournament.objects.create(creator=creator, due=fields["starts_at"], **fields)
+        tell_lobby(tournament)
+    return tournament
+
+
+def tournament_feature(*, tournament_id: Any, user: Any, featured: Any) -> Tournament:
+    """Staff mark a tournament featured (listed first) or not."""
+    require_account(user)
+    value = _flag("featured", featured)
+    _featured(user, True)  # staff only, whichever way
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        tournament.featured = value
+        tournament.save(update_fields=["featured"])
         tell_lobby(tournament)
     return tournament
 

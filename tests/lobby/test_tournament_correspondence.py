@@ -282,3 +282,24 @@ def test_starting_rank_is_by_rating_not_join_order():
     boards = {frozenset(p.players) for p in TournamentPairing.objects.filter(tournament=t)}
     # Dutch round 1: the top half against the bottom half by starting rank
     assert boards == {frozenset(order[0::2]), frozenset(order[1::2])}
+
+
+def test_staff_feature_a_tournament_through_the_api_and_the_admin(client):
+    user, staff = make_user(), make_user(staff=True)
+    t = create(user)
+    url = f"/api/tournaments/{t.pk}/feature/"
+    assert client_for(user).post(url, {"featured": True}, format="json").status_code == 403
+    assert client_for(staff).post(url, {"featured": "yes"}, format="json").status_code == 400
+    t.refresh_from_db()
+    assert not t.featured
+    answer = client_for(staff).post(url, {"featured": True}, format="json")
+    assert answer.status_code == 200 and answer.json()["featured"] is True
+    admin = make_user(staff=True)
+    admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    page = client.post(f"/admin/lobby/tournament/{t.pk}/change/", {"featured": ""})
+    assert page.status_code == 302
+    t.refresh_from_db()
+    assert not t.featured and t.name == "Daily"
+    assert client.get("/admin/lobby/tournament/add/").status_code == 403
