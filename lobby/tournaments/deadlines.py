@@ -9,12 +9,18 @@ from datetime import datetime, timedelta
 from games.services.adjudication import game_adjudicate
 from lobby.models import Tournament, TournamentPairing
 
+# A round ends this long after its days: round_days is at least the days per
+# move, so the first-move window of every game of the round (its own clock,
+# started a moment after the pairing) has closed by then, and a no-show is
+# caught by its clock, not adjudicated.
+GRACE = timedelta(hours=1)
+
 
 def set_round_deadline(tournament: Tournament, now: datetime) -> None:
-    """A round paired now ends ``round_days`` later (in memory; the caller saves
-    ``round_deadline`` and ``due``); without ``round_days`` it has no deadline."""
+    """A round paired now ends ``round_days`` (and ``GRACE``) later, in memory;
+    the caller saves ``round_deadline`` and ``due``. No ``round_days``: none."""
     if tournament.round_days:
-        tournament.round_deadline = now + timedelta(days=tournament.round_days)
+        tournament.round_deadline = now + timedelta(days=tournament.round_days) + GRACE
         tournament.due = tournament.round_deadline
     else:
         tournament.round_deadline = None

@@ -303,3 +303,23 @@ def test_staff_feature_a_tournament_through_the_api_and_the_admin(client):
     t.refresh_from_db()
     assert not t.featured and t.name == "Daily"
     assert client.get("/admin/lobby/tournament/add/").status_code == 403
+
+
+def test_a_rated_game_adjudicated_before_every_seat_moved_bans_nobody():
+    creator = make_user()
+    t = started(create(creator, round_days=1, rated=True), creator, [make_user(), make_user()])
+    (game,) = running_games(t)
+    first = game.to_act[0]
+    user = game.seats.get(index=first).user
+    action = get_ruleset("halma").random_action(game_state(game), first, random.Random(1))
+    game_act(game_id=game.pk, user=user, version=game.version, action=action)
+    svc.pair_due_rounds(now=t.round_deadline + timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED  # a rated game ending before every seat moved
+    assert set(TournamentPairing.objects.get(game=game).points.values()) == {0.0}
+    assert not TournamentBan.objects.exists()
+    assert not TournamentPlayer.objects.filter(tournament=t, withdrawn=True).exists()
+
+
+def game_state(game):
+    return get_ruleset(game.ruleset).decode(game.state)
