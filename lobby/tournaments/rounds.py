@@ -121,8 +121,8 @@ def store_pairing(
 ) -> Game | None:
     players = list(pairing.players)
     points = None
-    if pairing.bye:
-        points = {str(players[0]): 1.0}
+    if pairing.bye:  # (a withdrawn player's round-robin bye scores nothing)
+        points = {str(players[0]): 0.0 if players[0] in forfeits else 1.0}
     elif forfeits & set(players):  # round robin against a withdrawn player
         points = {str(u): 0.0 if u in forfeits else 1.0 for u in players}
     game = None if points is not None else start_game(tournament, players)
