@@ -16,6 +16,7 @@ from games.errors import GameError
 from lobby import tournaments as services
 from lobby.models import Tournament
 from lobby.selectors import tournaments as read
+from lobby.tournaments.chat import tournament_chat_post
 
 
 class CreateTournamentIn(serializers.Serializer):
@@ -191,3 +192,37 @@ class TournamentFeature(APIView):
         return tournament_answer(
             services.tournament_feature(tournament_id=pk, user=request.user, **data)
         )
+
+
+class ChatLineIn(serializers.Serializer):
+    text = serializers.JSONField(allow_null=True)
+
+
+class ChatLineOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    text = serializers.CharField()
+    created = serializers.CharField()
+
+
+class ChatLinesOut(serializers.Serializer):
+    items = ChatLineOut(many=True)
+
+
+class TournamentChat(APIView):
+    """The tournament page's chat: the newest lines; a logged-in player or
+    spectator adds one (the games' chat rules and budget)."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "chat"
+
+    @extend_schema(operation_id="tournament_chat_list", responses=answers({200: ChatLinesOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        return answer(ChatLinesOut, {"items": read.chat_lines(_tournament(pk))})
+
+    @extend_schema(request=ChatLineIn, responses=answers({201: ChatLineOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(ChatLineIn, request)
+        line = tournament_chat_post(tournament_id=pk, user=request.user, text=data["text"])
+        return answer(ChatLineOut, line, 201)

@@ -107,6 +107,24 @@ class TournamentPairing(models.Model):
         return f"{self.tournament_id}: round {self.round}, board {self.board}"
 
 
+class TournamentChatMessage(models.Model):
+    """A line of a tournament page's chat (players and spectators with an account)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            # The page reads the newest lines of one tournament from the index.
+            models.Index(fields=["tournament", "-created", "-id"], name="tournament_chat_newest")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.text[:30]}"
+
+
 class TournamentBan(models.Model):
     """No-shows: each one bans tournament joins for 1 day, doubling, at most 30."""
 

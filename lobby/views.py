@@ -131,5 +131,6 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "me": me,
         "rounds": list(reversed(data["rounds"])),
         "round_deadline": tournament.round_deadline,
+        "chat": read.chat_lines(tournament),
     }
     return render(request, "lobby/tournament.html", context)

@@ -7,11 +7,39 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import F, QuerySet
 
-from lobby.models import Tournament, TournamentPairing, TournamentPlayer
+from lobby.models import Tournament, TournamentChatMessage, TournamentPairing, TournamentPlayer
 from lobby.pairing import Entrant, Result, standings
 from lobby.pairing.tiebreaks import Standing
 
 LIST_LIMIT = 100
+CHAT_LINES = 50
+
+
+def tournament_group(tournament_id: int) -> str:
+    """The channel group of one tournament's open pages (its chat)."""
+    return f"tournament-{tournament_id}"
+
+
+def chat_line(message: TournamentChatMessage, username: str | None) -> dict[str, Any]:
+    return {
+        "id": message.pk,
+        "username": username,
+        "text": message.text,
+        "created": message.created.isoformat(),
+    }
+
+
+def chat_lines(tournament: Tournament) -> list[dict[str, Any]]:
+    """The newest ``CHAT_LINES`` lines, oldest first (one index walk)."""
+    newest = (
+        TournamentChatMessage.objects.filter(tournament=tournament)
+        .order_by("-created", "-id")
+        .values_list("pk", "user__username", "text", "created")[:CHAT_LINES]
+    )
+    return [
+        {"id": pk, "username": name, "text": text, "created": created.isoformat()}
+        for pk, name, text, created in reversed(list(newest))
+    ]
 
 
 def players_in_order(tournament: Tournament) -> list[TournamentPlayer]:
