@@ -12,6 +12,7 @@ from collections import deque
 from functools import lru_cache
 
 from games.bots.idiot_board import Board, cheb
+from games.bots.idiot_escort import carrier, sheriff_score
 from games.rules.idiotenspiel import flow
 from games.rules.idiotenspiel.maps import MapData
 from games.rules.idiotenspiel.scenarios import (
@@ -73,6 +74,10 @@ def goal_score(board: Board, u: Unit, at: Pos) -> float:
     if m is None or m.at is None or u.leader:
         return 0.0
     robin = board.seat == m.side
+    if not robin and board.p.plans:
+        planned = sheriff_score(board, u, at)
+        if planned is not None:
+            return planned
     if not robin:
         if m.guard is None:  # free: run her down (ending a move on her alone takes her)
             alone = not any(v.side == m.side and v.combatant and v.at == m.at for v in w.units)
@@ -131,6 +136,9 @@ def followers(board: Board, u: Unit, to: Pos) -> list[str]:
     if m.side == u.side:
         dist = goal_distance(w.md, "infantry", True)
         return [m.id] if dist[w.fi(to)] < dist[w.fi(m.at)] else []
+    if board.p.plans:  # riders carry her; foot takes her only into the castle (winning_move)
+        carry = carrier(board)
+        return [m.id] if carry is not None and carry.id == u.id else []
     guard = w.unit(m.guard) if m.guard else None
     if u.kind == "infantry" and guard is not None and guard.kind != "infantry":
         return [m.id]
