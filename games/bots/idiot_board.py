@@ -72,7 +72,6 @@ class Board:
             a = w.aura(side)
             self.auras[side] = a[1] if a is not None else set()
         self._dist: dict[str, list[int]] = {}
-        self.memo: dict[str, object] = {}  # per-position answers of the scenario plans
         self._threat: dict[int, list[Unit]] | None = None
         self._shots: dict[int, list[Unit]] | None = None
         self.blockers: set[Pos] = {

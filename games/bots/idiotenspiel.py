@@ -24,14 +24,12 @@ from typing import Any
 
 from games.bots.base import Bot, check_clock
 from games.bots.idiot_board import LEVEL_PARAMS, Board, Params, cheb
-from games.bots.idiot_escort import carrier, ride_distance, winning_move
 from games.bots.idiot_fight import choose_attack, choose_pending
-from games.bots.idiot_goals import followers, goal_score, marian_target
+from games.bots.idiot_goals import followers, goal_score, marian_target, winning_move
 from games.bots.idiot_plan import forcing, posture
 from games.rules.idiotenspiel import IdiotenspielRuleset, flow
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
 from games.rules.idiotenspiel.movement import home_distance
-from games.rules.idiotenspiel.scenarios import SHERIFF
 from games.rules.idiotenspiel.state import State
 from games.rules.idiotenspiel.work import Work
 
@@ -84,16 +82,10 @@ class IdiotBot:
         i = w.fi((x, y))
         md = w.md
         crowd = sum(1 for v in w.here(i) if v.side == seat and v.combatant)
-        riders = self.params.plans and w.state.scenario == "marian" and seat == SHERIFF
-        if u.side != seat:  # Maid Marian: with the most infantry (strong: and a rider), south
-            own = [v for v in w.here(i) if v.side == seat and not v.leader]
-            foot = sum(1 for v in own if v.kind == "infantry")
-            rider = riders and any(v.kind == "cavalry" for v in own)
-            return float(foot + 2 * rider + 0.1 * y)
-        s = -0.7 * crowd + 0.6 * melee_terrain_bonus(u.kind, md.rows[y][x], ".")
-        if riders and u.kind == "cavalry" and not u.leader:  # one joins a foot, near the castle
+        if u.side != seat:  # Maid Marian: with the most infantry, south (towards the castle)
             foot = sum(1 for v in w.here(i) if v.side == seat and v.kind == "infantry")
-            return float(s + 1.5 * (foot == 1 and crowd == 1) - 0.3 * ride_distance(md)[i])
+            return float(foot + 0.1 * y)
+        s = -0.7 * crowd + 0.6 * melee_terrain_bonus(u.kind, md.rows[y][x], ".")
         if w.state.scenario == "marian":
             if seat == 0:  # Robin: the forest nearest the Sheriff's camp
                 camp = [w.fpos(j) for j, c in enumerate(md.terrain) if c == "c"]
@@ -121,11 +113,8 @@ class IdiotBot:
         forced: Action | None = None
         forced_gain = -1e9
 
-        carry = carrier(board) if self.params.plans else None
-
-        def order(u: Any) -> tuple[int, int, int, str]:
-            first = 0 if carry is not None and u.id == carry.id else 1  # her riders lead
-            return (first, 1 if u.leader else 0, board.dist(u.kind)[w.fi(u.at)], u.id)
+        def order(u: Any) -> tuple[int, int, str]:
+            return (1 if u.leader else 0, board.dist(u.kind)[w.fi(u.at)], u.id)
 
         for u in sorted(units, key=order):
             check_clock()
