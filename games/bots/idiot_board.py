@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from games.bots.base import check_clock
 from games.bots.idiot_odds import melee_odds, shot_odds, value, worth
@@ -54,7 +55,11 @@ def cheb(a: Pos, b: Pos) -> int:
 
 
 class Board:
-    def __init__(self, w: Work, seat: int, params: Params, mode: str = "even") -> None:
+    def __init__(
+        self, w: Work, seat: int, params: Params, mode: str = "even", base: Board | None = None
+    ) -> None:
+        """``base``: a board of the same turn before some of ``seat``'s moves; what
+        depends only on the enemy (who does not move now) is taken from it."""
         self.w, self.md, self.seat, self.p = w, w.md, seat, params
         self.mode = mode  # the side's posture (idiot_plan): even | press | hunt
         self.mine = [u for u in w.units if u.side == seat and u.combatant]
@@ -68,12 +73,25 @@ class Board:
             else None
         )
         self.auras: dict[int, set[Pos]] = {}
+        self.leader_at: dict[int, Pos | None] = {}
         for side in (0, 1):
+            lead = w.leader(side)
+            if base is not None and lead is not None and lead.at == base.leader_at[side]:
+                self.auras[side] = base.auras[side]  # (the enemy does not move now)
+                self.leader_at[side] = lead.at
+                continue
+            self.leader_at[side] = lead.at if lead is not None else None
             a = w.aura(side)
             self.auras[side] = a[1] if a is not None else set()
         self._dist: dict[str, list[int]] = {}
         self._threat: dict[int, list[Unit]] | None = None
         self._shots: dict[int, list[Unit]] | None = None
+        self.forced: dict[str, Any] | None = None  # the least bad move when none gains
+        self._near: dict[int, list[Unit]] | None = None
+        self._risk: dict[tuple[str, bool, Pos, bool], float] = {}
+        if base is not None:
+            self._dist, self._threat, self._shots = base._dist, base._threat, base._shots
+            self._near, self._risk = base.near_map(), base._risk
         self.blockers: set[Pos] = {
             u.at for u in w.units if u.at is not None and u.alive and u.type != "civilian"
         }
@@ -114,7 +132,19 @@ class Board:
 
     def foe_near(self, p: Pos) -> list[Unit]:
         """Enemy combatants in ``p`` or next to it."""
-        return [e for e in self.foes if e.at is not None and cheb(e.at, p) <= 1]
+        return self.near_map().get(self.w.fi(p), [])
+
+    def near_map(self) -> dict[int, list[Unit]]:
+        """Per field, the enemy combatants in it or next to it."""
+        if self._near is None:
+            near: dict[int, list[Unit]] = {}
+            for e in self.foes:
+                assert e.at is not None
+                i = self.w.fi(e.at)
+                for f in (i, *self.md.neigh[i]):
+                    near.setdefault(f, []).append(e)
+            self._near = near
+        return self._near
 
     # -- what the enemy can do next turn -----------------------------------------------
     def threats(self) -> tuple[dict[int, list[Unit]], dict[int, list[Unit]]]:
@@ -194,6 +224,12 @@ class Board:
 
     def threat_ev(self, u: Unit, at: Pos) -> float:
         """What the enemy's next turn may cost ``u`` on ``at`` (<= 0)."""
+        key = (u.type, u.leader, at, at in self.auras[u.side])
+        if key not in self._risk:
+            self._risk[key] = self._threat_ev(u, at)
+        return self._risk[key]
+
+    def _threat_ev(self, u: Unit, at: Pos) -> float:
         melee, shots = self.threats()
         i = self.w.fi(at)
         evs = []
@@ -221,12 +257,13 @@ class Board:
                 n += 1
         return min(n, 3)
 
-    def score(self, u: Unit, at: Pos) -> float:
-        """How good ``at`` is for ``u`` after this movement phase."""
+    def score(self, u: Unit, at: Pos, now: bool = True) -> float:
+        """How good ``at`` is for ``u`` after this movement phase; ``now=False``
+        leaves this turn's fight out (the turn planner pairs the fights itself)."""
         p = self.p
         fights, ev = self.now_ev(u, at)
-        s = ev if p.odds or u.leader else 0.0
-        if fights and not u.leader:
+        s = ev if (p.odds or u.leader) and now else 0.0
+        if fights and not u.leader and now:
             s += p.engage
         if p.threat:  # the unit still stands there in the enemy's turn
             s += p.threat * (1.0 if u.leader or not fights else 0.5) * self.threat_ev(u, at)
