@@ -55,11 +55,7 @@ def cheb(a: Pos, b: Pos) -> int:
 
 
 class Board:
-    def __init__(
-        self, w: Work, seat: int, params: Params, mode: str = "even", base: Board | None = None
-    ) -> None:
-        """``base``: a board of the same turn before some of ``seat``'s moves; what
-        depends only on the enemy (who does not move now) is taken from it."""
+    def __init__(self, w: Work, seat: int, params: Params, mode: str = "even") -> None:
         self.w, self.md, self.seat, self.p = w, w.md, seat, params
         self.mode = mode  # the side's posture (idiot_plan): even | press | hunt
         self.mine = [u for u in w.units if u.side == seat and u.combatant]
@@ -73,14 +69,7 @@ class Board:
             else None
         )
         self.auras: dict[int, set[Pos]] = {}
-        self.leader_at: dict[int, Pos | None] = {}
         for side in (0, 1):
-            lead = w.leader(side)
-            if base is not None and lead is not None and lead.at == base.leader_at[side]:
-                self.auras[side] = base.auras[side]  # (the enemy does not move now)
-                self.leader_at[side] = lead.at
-                continue
-            self.leader_at[side] = lead.at if lead is not None else None
             a = w.aura(side)
             self.auras[side] = a[1] if a is not None else set()
         self._dist: dict[str, list[int]] = {}
@@ -89,9 +78,6 @@ class Board:
         self.forced: dict[str, Any] | None = None  # the least bad move when none gains
         self._near: dict[int, list[Unit]] | None = None
         self._risk: dict[tuple[str, bool, Pos, bool], float] = {}
-        if base is not None:
-            self._dist, self._threat, self._shots = base._dist, base._threat, base._shots
-            self._near, self._risk = base.near_map(), base._risk
         self.blockers: set[Pos] = {
             u.at for u in w.units if u.at is not None and u.alive and u.type != "civilian"
         }
@@ -257,13 +243,12 @@ class Board:
                 n += 1
         return min(n, 3)
 
-    def score(self, u: Unit, at: Pos, now: bool = True) -> float:
-        """How good ``at`` is for ``u`` after this movement phase; ``now=False``
-        leaves this turn's fight out (the turn planner pairs the fights itself)."""
+    def score(self, u: Unit, at: Pos) -> float:
+        """How good ``at`` is for ``u`` after this movement phase."""
         p = self.p
         fights, ev = self.now_ev(u, at)
-        s = ev if (p.odds or u.leader) and now else 0.0
-        if fights and not u.leader and now:
+        s = ev if p.odds or u.leader else 0.0
+        if fights and not u.leader:
             s += p.engage
         if p.threat:  # the unit still stands there in the enemy's turn
             s += p.threat * (1.0 if u.leader or not fights else 0.5) * self.threat_ev(u, at)

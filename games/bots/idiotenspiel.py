@@ -27,7 +27,6 @@ from games.bots.idiot_board import LEVEL_PARAMS, Board, Params, cheb
 from games.bots.idiot_fight import choose_attack, choose_pending
 from games.bots.idiot_goals import followers, goal_score, marian_target, winning_move
 from games.bots.idiot_plan import Posture, forcing, posture
-from games.bots.idiot_turn import plan_turn
 from games.rules.idiotenspiel import IdiotenspielRuleset, flow
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
 from games.rules.idiotenspiel.movement import home_distance
@@ -110,17 +109,12 @@ class IdiotBot:
         if plan.name == "dead":  # neither side can win: let the rules' quiet draw end it
             return {"type": "end_movement"}
         board = Board(w, seat, plan.params, plan.name)
-        if self.level == "strong":
-            planned = plan_turn(
-                w, seat, board, lambda w2, b: self._step(w2, seat, plan, b), move_action
-            )
-            return planned or self._last(board, plan)
         return self._step(w, seat, plan, board) or self._last(board, plan)
 
     def _step(self, w: Work, seat: int, plan: Posture, board: Board) -> Action | None:
         """The unit-by-unit greedy: the first unit (nearest the enemy first, the
         leader last) whose best field gains over staying moves there; None: no
-        unit gains (``board.memo["forced"]`` keeps the best move anyway)."""
+        unit gains (``board.forced`` keeps the least bad move anyway)."""
         forced: Action | None = None
         forced_gain = -1e9
 

@@ -1,5 +1,5 @@
-"""Das Idiotenspiel bots (issue 30): the strong level's turn plan, moves that
-win at once, and a Sheriff who can no longer win.
+"""Das Idiotenspiel bots (issue 30): moves that win at once, a Sheriff who can
+no longer win, and strong against random play.
 
 Positions use the probe map of the rules tests (see test_idiotenspiel_helpers)
 or Die Burg for "Rettet Maid Marian!".
@@ -12,11 +12,9 @@ from dataclasses import replace
 import pytest
 
 from games.bots.base import RandomBot
-from games.bots.idiot_board import LEVEL_PARAMS, Board
-from games.bots.idiot_fight import attack_worth
+from games.bots.idiot_board import LEVEL_PARAMS
 from games.bots.idiot_goals import sheriff_cannot_win
 from games.bots.idiot_plan import posture
-from games.bots.idiot_turn import pairings
 from games.bots.idiotenspiel import make
 from games.rules.idiotenspiel.scenarios import MARIAN_ID
 from games.rules.idiotenspiel.state import State, Unit
@@ -82,21 +80,6 @@ def test_a_sheriff_without_foot_cannot_win_and_stands() -> None:
     assert posture(w, 1, LEVEL_PARAMS["strong"], "strong").name == "lost"
     foot = Work(_burg([*units, unit("s1", 1, "infantry", (6, 6))], active=1))
     assert not sheriff_cannot_win(foot)
-
-
-def test_an_enemy_defends_once_in_the_turn_plan() -> None:
-    # r1 and r2 both stand next to s1: the plan counts one fight, the better one.
-    s = position(
-        [
-            unit("r1", 0, "infantry", (6, 1)),
-            unit("r2", 0, "infantry", (4, 0)),
-            unit("s1", 1, "infantry", (5, 1)),
-        ]
-    )
-    w = Work(s)
-    board = Board(w, 0, LEVEL_PARAMS["strong"])
-    worths = [attack_worth(w, w.unit(a), w.unit("s1"), True, True) for a in ("r1", "r2")]
-    assert pairings(board) == pytest.approx(max(worths))
 
 
 def test_strong_against_random_play_ends_by_the_rules() -> None:
