@@ -19,7 +19,7 @@ from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_ta
 from lobby.selectors import tournaments as read
 
 from . import deadlines, notices
-from .common import locked_tournament, tell_lobby
+from .common import locked_tournament, tell_lobby, tell_players
 from .entry import ineligible, record_no_show, seed_by_rating
 from .results import no_shows, seat_points
 
@@ -135,6 +135,8 @@ def store_pairing(
         bye=pairing.bye,
         points=points,
     )
+    if game is not None:
+        tell_players(tournament, number, game.pk, game.ruleset, players)
     return game
 
 
