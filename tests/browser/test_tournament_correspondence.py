@@ -93,6 +93,10 @@ class CorrespondenceRoundRobin(BrowserLiveTestCase):
         desk.wait_for_selector("[data-testid=round-deadline]")
         phone.wait_for_selector("[data-testid=tournament][data-round='1']")
         self.shot(phone, "daily-round-1-360")
+        # the chat: the creator's line reaches the phone over its socket
+        desk.fill("[data-testid=chat-input]", "Good luck, everyone")
+        desk.press("[data-testid=chat-input]", "Enter")
+        phone.wait_for_selector("[data-testid=chat-log] li:has-text('Good luck, everyone')")
         while off_loop(_round_with_game, tournament_id):
             number = off_loop(_drive_round, tournament_id, cid.pk)
             # the live server's sweeper applies the deadline; the page hears it
