@@ -309,6 +309,13 @@ class Ruleset(ABC, Generic[S]):
         """The action a timer applies for ``seat``; None: running out loses/leaves."""
         return None
 
+    def single_action_turns(self, state: S) -> bool:
+        """Whether in ``state`` a turn is one action that hands the turn to the
+        other seat, drawing no hidden randomness: where conditional moves
+        (games/services/conditional.py) may be planned and played. Off unless
+        a ruleset says so."""
+        return False
+
     def may_act(self, state: S, seat: int) -> bool:
         """Whether ``seat`` may send an action although it is not in ``to_act``
         (e.g. a game master closing a round early). The ruleset still checks it."""

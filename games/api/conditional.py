@@ -1,0 +1,47 @@
+"""A seat's conditional moves: GET (the owner's lines only), PUT, DELETE."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..services import conditional
+from .common import WriteThrottle, answer, valid
+from .serializers import answers
+
+
+class ConditionalIn(serializers.Serializer):
+    lines = serializers.JSONField(
+        help_text="at most 20 lines of at most 10 actions: the opponent's, my reply, ..."
+    )
+
+
+class ConditionalOut(serializers.Serializer):
+    lines = serializers.JSONField(help_text="the caller's own lines; none for anyone else")
+
+
+class GameConditional(APIView):
+    """Conditional moves (services/conditional.py): visible to their owner only."""
+
+    permission_classes = [permissions.AllowAny]  # GET: no lines without a seat
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
+
+    @extend_schema(responses=answers({200: ConditionalOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        lines = conditional.conditional_lines(game_id=pk, user=request.user)
+        return answer(ConditionalOut, {"lines": lines})
+
+    @extend_schema(request=ConditionalIn, responses=answers({200: ConditionalOut}))
+    def put(self, request: Request, pk: int) -> Response:
+        lines = valid(ConditionalIn, request)["lines"]
+        saved = conditional.conditional_save(game_id=pk, user=request.user, lines=lines)
+        return answer(ConditionalOut, {"lines": saved})
+
+    @extend_schema(request=None, responses=answers({200: ConditionalOut}))
+    def delete(self, request: Request, pk: int) -> Response:
+        conditional.conditional_clear(game_id=pk, user=request.user)
+        return answer(ConditionalOut, {"lines": []})
