@@ -125,6 +125,11 @@ class Game(models.Model):
     # row lock, so a move learns without a query whether a reply may follow.
     # Never shown to anyone: the plans are their owner's secret.
     plan_seats = models.JSONField(default=list, blank=True)
+    # Seats whose player lets the site play their forced turns (Malefiz: a
+    # roll with one move), and when the next such turn is due: set with every
+    # event (clocks.set_forced), read by the sweeper through its index.
+    autoplay = models.JSONField(default=list, blank=True)
+    forced_at = models.DateTimeField(null=True, blank=True)
     # What the background loops look for, derived from the fields above on
     # every save (``mark_due``), each with a partial index holding only the
     # rows due: a bot seat is to act (the bot worker's poll), and when the
@@ -139,6 +144,11 @@ class Game(models.Model):
                 fields=["status"], condition=models.Q(has_bots=True), name="game_bot_play"
             ),
             models.Index(fields=["id"], condition=models.Q(bot_due=True), name="game_bot_due"),
+            models.Index(
+                fields=["forced_at"],
+                condition=models.Q(forced_at__isnull=False),
+                name="game_forced_due",
+            ),
             models.Index(
                 fields=["offer_due"],
                 condition=models.Q(offer_due__isnull=False),

@@ -1,4 +1,4 @@
-"""A seat's conditional moves: GET (the owner's lines only), PUT, DELETE."""
+"""A seat's conditional moves (GET: the owner's lines only, PUT, DELETE) and its forced turns."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..services import conditional
+from ..services import conditional, forced
 from .common import WriteThrottle, answer, valid
 from .serializers import answers
 
@@ -45,3 +45,30 @@ class GameConditional(APIView):
     def delete(self, request: Request, pk: int) -> Response:
         conditional.conditional_clear(game_id=pk, user=request.user)
         return answer(ConditionalOut, {"lines": []})
+
+
+class ForcedIn(serializers.Serializer):
+    on = serializers.BooleanField(help_text="let the site play my forced turns in this game")
+
+
+class ForcedOut(serializers.Serializer):
+    on = serializers.BooleanField()
+
+
+class GameForcedTurns(APIView):
+    """Forced turns (services/forced.py): GET whether mine are played for me, POST to choose."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
+
+    @extend_schema(responses=answers({200: ForcedOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        return answer(ForcedOut, {"on": forced.forced_turns_on(game_id=pk, user=request.user)})
+
+    @extend_schema(request=ForcedIn, responses=answers({200: ForcedOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        on = valid(ForcedIn, request)["on"]
+        return answer(
+            ForcedOut, {"on": forced.game_forced_turns(game_id=pk, user=request.user, on=on)}
+        )

@@ -66,6 +66,7 @@ MUTABLE_FIELDS = [
     "banks",
     "away",
     "plan_seats",
+    "forced_at",
     *DUE_FIELDS,  # derived by the store from the fields above
 ]
 
@@ -364,6 +365,7 @@ def next_event(
         game.to_act = rs.to_act(state)
     new_turn = clocks.begins_turn(kind, to_act_before, game.to_act)
     clocks.set_deadline(game, rs, state, now, new_turn=new_turn)
+    clocks.set_forced(game, rs, state, now)
     return Event(
         game=game,
         version=game.version,
