@@ -47,6 +47,29 @@ class GameConditional(APIView):
         return answer(ConditionalOut, {"lines": []})
 
 
+class PreviewIn(serializers.Serializer):
+    line = serializers.JSONField(help_text="the line planned so far")
+
+
+class PreviewOut(serializers.Serializer):
+    view = serializers.JSONField()
+    legal = serializers.JSONField()
+    to_act = serializers.JSONField()
+
+
+class GameConditionalPreview(APIView):
+    """The position a line being planned leads to (the planner's board)."""
+
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "acts"
+
+    @extend_schema(request=PreviewIn, responses=answers({200: PreviewOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        line = valid(PreviewIn, request)["line"]
+        preview = conditional.conditional_preview(game_id=pk, user=request.user, line=line)
+        return answer(PreviewOut, preview)
+
+
 class ForcedIn(serializers.Serializer):
     on = serializers.BooleanField(help_text="let the site play my forced turns in this game")
 

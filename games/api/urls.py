@@ -45,6 +45,11 @@ urlpatterns = [
         conditional.GameConditional.as_view(),
         name="api-game-conditional",
     ),
+    path(
+        "games/<int:pk>/conditional/preview/",
+        conditional.GameConditionalPreview.as_view(),
+        name="api-game-conditional-preview",
+    ),
     path("games/<int:pk>/forced/", conditional.GameForcedTurns.as_view(), name="api-game-forced"),
     path("games/<int:pk>/replay/", replays.GameReplay.as_view(), name="api-game-replay"),
     path("games/<int:pk>/export/", replays.GameExport.as_view(), name="api-game-export"),

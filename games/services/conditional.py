@@ -77,6 +77,13 @@ def require_supported(game: Game, rs: Ruleset, state: object) -> None:
 def checked_line(rs: Ruleset, state: object, seat: int, number: int, line: Line) -> Line:
     """``line`` played out from ``state`` (the opponent to act), normalised;
     a clear 400 naming the line and move where it fails."""
+    return played_out(rs, state, seat, number, line)[0]
+
+
+def played_out(
+    rs: Ruleset, state: object, seat: int, number: int, line: Line
+) -> tuple[Line, object]:
+    """``checked_line`` and the position it leads to."""
     clean: Line = []
     for step, action in enumerate(line):
         actor = 1 - seat if step % 2 == 0 else seat
@@ -104,7 +111,7 @@ def checked_line(rs: Ruleset, state: object, seat: int, number: int, line: Line)
                 **where,
             ) from None
         clean.append(action)
-    return clean
+    return clean, state
 
 
 def conditional_save(*, game_id: object, user: Visitor | None, lines: object) -> list[Line]:
@@ -124,6 +131,34 @@ def conditional_save(*, game_id: object, user: Visitor | None, lines: object) ->
         clean = [checked_line(rs, state, seat, i, line) for i, line in enumerate(parsed)]
         store(game, seat, clean)
     return clean
+
+
+def conditional_preview(
+    *, game_id: object, user: Visitor | None, line: object
+) -> dict[str, object]:
+    """The position a line being planned leads to, as the planner's board
+    draws it: the caller's view and the legal actions of whoever is to act
+    there. Only where lines are allowed (no hidden dice: nothing leaks)."""
+    if not isinstance(line, list) or len(line) >= MAX_ACTIONS:
+        raise GameError("too_long", gettext_noop("A line has at most %(n)s moves."), n=MAX_ACTIONS)
+    for action in line:
+        if not isinstance(require_json_object(action).get("type"), str):
+            raise GameError("bad_request", gettext_noop("Each action needs a type."))
+    with transaction.atomic():
+        game, seat = locked_player_seat(game_id, user)
+        rs = get_ruleset(game.ruleset)
+        state = rs.decode(game.started_state)
+        require_supported(game, rs, state)
+        if game.to_act != [1 - seat] or game.paused:
+            raise GameError(
+                "not_opponents_turn",
+                gettext_noop("Plan moves while your opponent is to move."),
+                version=game.version,
+            )
+        _clean, after = played_out(rs, state, seat, 0, line)
+    to_act = rs.to_act(after)
+    legal = rs.legal_actions(after, to_act[0]) if len(to_act) == 1 else []
+    return {"view": rs.view(after, seat), "legal": legal or [], "to_act": to_act}
 
 
 def conditional_clear(*, game_id: object, user: Visitor | None) -> None:
