@@ -237,3 +237,35 @@ def test_the_service_checks_its_input_too(waiting):
             game_id=game.pk, user=white, lines=[[{"type": "move", "path": [float("nan")]}] * 2]
         )
     assert caught.value.code == "bad_request"
+
+
+@pytest.mark.parametrize("ruleset", ["daschax", "idiotenspiel"])
+def test_daschax_placement_and_idiotenspiel_setup_take_lines(ruleset):
+    """Turns of one action in these games too: Daschax's placement (and
+    turns), Idiotenspiel's set-up once the start player has chosen."""
+    import random
+
+    rs, rng = get_ruleset(ruleset), random.Random(1)
+    players = [make_user(), make_user()]
+    options = {"sandglass": 0} if ruleset == "idiotenspiel" else {}
+    game = started_game(ruleset, players=players, **options)
+    state = rs.decode(game.state)
+    while not rs.single_action_turns(state):  # Idiotenspiel: the start player chooses
+        seat = rs.to_act(state)[0]
+        action = rs.random_action(state, seat, rng)
+        game_act(game_id=game.pk, user=players[seat], version=game.version, action=action)
+        game.refresh_from_db()
+        state = rs.decode(game.state)
+    mover = rs.to_act(state)[0]
+    line, after = [], state
+    for _ in range(2):
+        seat = rs.to_act(after)[0]
+        action = rs.random_action(after, seat, rng)
+        line.append(rs.normalize_action(after, seat, action))
+        after, _ = rs.apply(after, seat, line[-1])
+    answer = client_for(players[1 - mover]).put(url(game), {"lines": [line]}, format="json")
+    assert answer.status_code == 200, answer.json()
+    version = game_act(game_id=game.pk, user=players[mover], version=game.version, action=line[0])
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert Event.objects.get(game=game, version=game.version).action == answer.json()["lines"][0][1]
