@@ -6,8 +6,8 @@ Run (PostgreSQL, a throwaway test database of its own):
         .venv/bin/python bench/scale.py --levels 0 10000 100000
 
 Each level stores that many running correspondence games and as many finished
-ones (plus 1,000 bot games, at every level but 0) beside fixed fixtures: a
-player with 5,000 finished rated games, 5,000 rating changes and 500
+ones (plus 1,000 bot games, at every level but 0) beside fixed fixtures: 300
+open tournaments of 8 players, a player with 5,000 finished rated games, 5,000 rating changes and 500
 notifications, and a running Halma game of 1,000 events. The rows are
 written with ``bulk_create`` in the stored format (cloned from games made
 through the services: events, seats, clocks, deadlines, ratings; the due
@@ -15,8 +15,9 @@ columns derived by ``Game.mark_due``), so 100,000 games take a minute, not
 hours. Then, for each level, it prints the wall time (fastest of 7), the
 bytes and the PostgreSQL pages its reads touched (``pages``) of: one idle round of every background loop (its statements too), the lobby's
 first frame, the bell's list, a 5,000-game profile (API and page), My games,
-a leaderboard page, the remis queue with 1,000 waiting requests, and the
-1,000-event game's ``GET /api/games/<id>/`` and hello.
+a leaderboard page, the remis queue with 1,000 waiting requests, the
+1,000-event game's ``GET /api/games/<id>/``, hello, position.svg and embed
+page, TV (page and featured), and the tournaments list (API and page).
 
 With ``--idle SECONDS`` (PostgreSQL only) it also starts, at each level,
 one Daphne process and then four on the same database (production-like: DEBUG
@@ -68,6 +69,7 @@ BATCH = 2000
 PROFILE_GAMES = 5000
 EVENTS = 1000
 BOT_GAMES = 1000
+TOURNAMENTS = 300  # open Swiss events of 8 players (the list shows the newest 100)
 REMIS = 1000
 
 
@@ -155,6 +157,20 @@ class Store:
             Event.objects.bulk_create(_copy(e, game_id=g.pk) for g in batch for e in events)
             made += batch
         return made
+
+    def tournaments(self, count: int, players: int = 8) -> None:
+        """Open Swiss events of ``players`` each: the list pages every status."""
+        from lobby.models import Tournament, TournamentPlayer
+
+        made = Tournament.objects.bulk_create(
+            Tournament(name=f"Scale {n}", ruleset="halma", system="swiss", rounds=5)
+            for n in range(count)
+        )
+        TournamentPlayer.objects.bulk_create(
+            TournamentPlayer(tournament=t, user=user)
+            for t in made
+            for user in random.Random(t.pk).sample(self.users, players)
+        )
 
     def busy_player(self) -> Any:
         """A player with 5,000 finished rated games, their rating changes and
@@ -342,6 +358,12 @@ def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, in
     rows["remis queue page"] = timed(lambda: remis.queue_page())
     rows["GET /api/games/<1,000 events>/"] = timed(lambda: seated.get(f"/api/games/{long_game}/"))
     rows["hello, 1,000 events"] = timed(lambda: hello_frame(long_game, player))
+    rows["TV page"] = timed(lambda: anon.get("/tv/"))
+    rows["TV featured (JSON)"] = timed(lambda: anon.get("/tv/featured/"))
+    rows["tournaments API (open)"] = timed(lambda: anon.get("/api/tournaments/?status=open"))
+    rows["tournaments page"] = timed(lambda: anon.get("/tournaments/"))
+    rows["position.svg, 1,000 events"] = timed(lambda: anon.get(f"/g/{long_game}/position.svg"))
+    rows["embed page, 1,000 events"] = timed(lambda: anon.get(f"/embed/{long_game}/"))
     return rows
 
 
@@ -366,6 +388,7 @@ def run(levels: list[int], idle: float = 0) -> None:
     busy = store.busy_player()
     long_game, player = store.long_game()
     store.ratings()
+    store.tournaments(TOURNAMENTS)
     print(f"# fixtures in {time.perf_counter() - started:.0f} s ({connection.vendor})")
     results: dict[int, dict[str, tuple[float, int, int]]] = {}
     stored = 0

@@ -21,7 +21,7 @@ from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
-from games.services.guards import lock_user
+from games.services.guards import clean_seat_count, lock_user
 from games.services.play import game_start
 from games.services.relations import refuse_if_blocked
 from games.users import is_bot, is_guest
@@ -53,21 +53,6 @@ def _clean_options(rs: Ruleset, options: Any) -> dict[str, Any]:
         return rs.validate_options(options if options is not None else {})
     except InvalidOptions as exc:
         raise GameError("bad_options", exc.template, **exc.params) from None
-
-
-def _clean_seat_count(rs: Ruleset, seat_count: object) -> int:
-    if seat_count is None:
-        return rs.min_seats
-    if isinstance(seat_count, bool) or not isinstance(seat_count, int):
-        raise GameError("bad_request", gettext_noop("The number of seats must be a whole number."))
-    if not rs.min_seats <= seat_count <= rs.max_seats:
-        raise GameError(
-            "bad_request",
-            gettext_noop("This game is played by %(lo)s to %(hi)s players."),
-            lo=rs.min_seats,
-            hi=rs.max_seats,
-        )
-    return seat_count
 
 
 def _require_user(user: Visitor | None) -> User:
@@ -130,7 +115,7 @@ def table_create(
             host, rs, bot, options, seat_count, host_seat, challenge, clock, rated
         )
     clean = _clean_options(rs, options)
-    seats = _clean_seat_count(rs, seat_count)
+    seats = clean_seat_count(rs, seat_count)
     if host_seat == "random":
         host_seat = secrets.randbelow(seats)
     if isinstance(host_seat, bool) or not isinstance(host_seat, int) or not 0 <= host_seat < seats:
@@ -346,7 +331,7 @@ def quickplay(
         )
     rs = _check_ruleset(ruleset)
     clean = _clean_options(rs, options)
-    seats = _clean_seat_count(rs, seat_count)
+    seats = clean_seat_count(rs, seat_count)
     time_control = clocks.clean_clock(clock)
     refuse_if_suspended(user)
     refuse_if_playbanned(user, time_control)
@@ -449,7 +434,7 @@ def _playing_seat(rs: Any, seat_count: Any, host_seat: Any) -> Any:
     runs the game (a Hexenhalma game master), which a bot takes instead."""
     if host_seat != "random":
         return host_seat
-    seats = _clean_seat_count(rs, seat_count)
+    seats = clean_seat_count(rs, seat_count)
     players = [i for i in range(seats) if not rs.is_referee(i)]
     return players[secrets.randbelow(len(players))]
 
@@ -480,7 +465,7 @@ def _bot_match(host: Any, rs: Any, levels: Any, options: Any, clock: Any) -> Gam
             "bad_bot",
             gettext_noop("A bot holds one seat at a table: give each seat a different level."),
         )
-    seats = _clean_seat_count(rs, len(clean_levels))
+    seats = clean_seat_count(rs, len(clean_levels))
     users = [bot_accounts.bot_user(rs.slug, level) for level in clean_levels]
     with transaction.atomic():
         game = Game.objects.create(

@@ -63,7 +63,7 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
     titles = {g["slug"]: g["title"] for g in _games()}
     sections = []
     for status, label in Tournament.Status.choices:
-        items = read.listing(status)[:20]
+        items = read.listing(status, limit=20)
         for item in items:
             item["title"] = titles.get(item["ruleset"], item["ruleset"])
         sections.append({"status": status, "label": label, "items": items})

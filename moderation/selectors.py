@@ -149,13 +149,12 @@ def completion(user_id: int) -> dict[str, Any]:
     games: those that left the open table, less those the player aborted or
     ran out of time in. Read from the newest-first seat index, so the cost does
     not grow with a long history."""
-    newest = (
-        Seat.objects.filter(user_id=user_id)
-        .order_by("-game")
-        .values_list("game_id", "game__status")[:COMPLETION_WINDOW]
-    )
-    ended = {Game.Status.FINISHED, Game.Status.ABORTED}
-    games = [game for game, status in newest if status in ended]
+    # Two reads, not a join: joined, the planner walks every game stored,
+    # newest first, to meet this player's.
+    newest = Seat.objects.filter(user_id=user_id).order_by("-game_id")
+    ids = list(newest.values_list("game_id", flat=True)[:COMPLETION_WINDOW])
+    ended = [Game.Status.FINISHED, Game.Status.ABORTED]
+    games = list(Game.objects.filter(pk__in=ids, status__in=ended).values_list("pk", flat=True))
     offences = Offence.objects.filter(user_id=user_id, game_id__in=games).count() if games else 0
     started = len(games)
     done = max(0, started - offences)

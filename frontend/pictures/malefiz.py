@@ -73,18 +73,12 @@ def draw(view: dict[str, Any], title: str) -> str:
         colour = COLOURS[colour_of[entry["seat"]]]
         for field in entry["fields"]:
             x, y = point(field)
-            body.append(
-                el(
-                    "circle",
-                    cx=x,
-                    cy=y,
-                    r=3 * K,
-                    fill=colour,
-                    stroke="#1d1a15",
-                    stroke_width=0.5 * K,
-                )
-            )
+            body.append(_piece(x, y, colour))
     return document(W, H, title, [*body, *_last_mark(view)])
+
+
+def _piece(x: float, y: float, colour: str) -> str:
+    return el("circle", cx=x, cy=y, r=3 * K, fill=colour, stroke="#1d1a15", stroke_width=0.5 * K)
 
 
 def _edge(a: list[int], b: list[int]) -> str:
@@ -117,17 +111,7 @@ def _houses(view: dict[str, Any], colour_of: dict[int, str]) -> list[str]:
         for i in range(home.get(seat, 0) if seat is not None else 0):
             dx = (i % 3 - 1) * 8 * K
             dy = (i // 3) * 7 * K - 2 * K
-            out.append(
-                el(
-                    "circle",
-                    cx=cx + dx,
-                    cy=cy + dy,
-                    r=3 * K,
-                    fill=colour,
-                    stroke="#1d1a15",
-                    stroke_width=0.5 * K,
-                )
-            )
+            out.append(_piece(cx + dx, cy + dy, colour))
     return out
 
 

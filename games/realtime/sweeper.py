@@ -26,10 +26,10 @@ from django.utils import timezone
 from lobby.tournaments import pair_due_rounds
 
 from ..models import Game
-from ..selectors.replays import take_requests
 from ..services import forced, guests, import_jobs, leavers, mail, push, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
+from ..store.replay_requests import take_requests
 from ..threads import closing_connections
 from .bot_worker import bot_worker
 from .polling import poll_forever

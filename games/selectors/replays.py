@@ -3,16 +3,15 @@
 Replaying a game from its seed costs what playing it cost: a Hexenhalma round
 is resolved again (about 0.3 s for 20 teams), every view of every version is
 computed again. So a replay is prepared once, by the process's worker
-(``games.realtime.sweeper`` calling ``services.replays.build``): when a game
-ends, or when a page asks for versions no checkpoint is near. A page starts
-from the nearest checkpoint: a few cheap steps, then its own frames, within a
-CPU budget; a page too far from one asks the worker (``request_build``) and
-answers ReplayPending.
+(``games.realtime.sweeper`` calling ``services.replay_checkpoints.build``):
+when a game ends, or when a page asks for versions no checkpoint is near. A
+page starts from the nearest checkpoint: a few cheap steps, then its own
+frames, within a CPU budget; a page too far from one asks the worker
+(``store.replay_requests.request_build``) and answers ReplayPending.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
@@ -21,6 +20,7 @@ from django.utils.translation import gettext_noop
 from ..errors import GameError
 from ..models import Event, Game, ReplayCheckpoint
 from ..rules import Ruleset, get_ruleset
+from ..store.replay_requests import request_build
 from .frames import client_event, result_text
 from .seats import game_with_seats, seat_list
 from .walk import CHECKPOINT_EVERY, step, walk
@@ -97,9 +97,6 @@ WALK_CPU_SECONDS = 0.03
 RETRY_AFTER_SECONDS = 2
 
 
-MAX_REQUESTS = 1000  # builds waiting in one process; more are asked for again by their pages
-
-
 class ReplayPending(GameError):
     """The page needs a preparation the worker is doing now; ask again shortly."""
 
@@ -114,31 +111,6 @@ class ReplayPending(GameError):
 
     def as_dict(self) -> dict[str, Any]:
         return {**super().as_dict(), "retry_after": self.retry_after}
-
-
-# game id -> the versions the worker walks: from, and up to (None: the last)
-_requests: dict[int, tuple[int, int | None]] = {}
-
-
-_lock = threading.Lock()
-
-
-def request_build(game_id: int, since: int = 0, until: int | None = None) -> None:
-    """Ask this process's worker to prepare a game's replay from ``since`` to ``until``."""
-    with _lock:
-        if game_id not in _requests and len(_requests) >= MAX_REQUESTS:
-            return
-        old_since, old_until = _requests.get(game_id, (since, until))
-        wider = None if until is None or old_until is None else max(until, old_until)
-        _requests[game_id] = (min(since, old_since), wider)
-
-
-def take_requests() -> list[tuple[int, int, int | None]]:
-    """What was asked for, (game id, from, up to), oldest game first; the queue is emptied."""
-    with _lock:
-        asked = sorted((game_id, *span) for game_id, span in _requests.items())
-        _requests.clear()
-    return asked
 
 
 def state_at_checkpoint(game: Game, rs: Ruleset, version: int) -> Any:

@@ -35,9 +35,9 @@ from ..models import (
 from ..reasons import REASON_ENDED_EARLY
 from ..rules import Ruleset
 from ..rules.base import Outcome, RemisQueue, implements
-from ..selectors.replays import request_build
 from ..selectors.seats import game_with_seats
 from ..store import presence, rows
+from ..store.replay_requests import request_build
 from . import notifications, ratings, replies
 
 # What a game event may change (a narrower UPDATE than saving every column).

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 from .. import plain_json
 from ..errors import GameError, no_such_game
 from ..models import Event, Game
-from ..rules import get_ruleset
+from ..rules import Ruleset, get_ruleset
 from ..store import rows
 from ..store.constraints import broke
 from ..store.rows import LockedGame
@@ -92,6 +92,22 @@ def conflicts_are_stale(service: Service) -> Service:
             ) from None
 
     return cast("Service", wrapper)
+
+
+def clean_seat_count(rs: Ruleset, seat_count: object) -> int:
+    """A table size a client asked for (None: the ruleset's smallest), or the error."""
+    if seat_count is None:
+        return rs.min_seats
+    if isinstance(seat_count, bool) or not isinstance(seat_count, int):
+        raise GameError("bad_request", gettext_noop("The number of seats must be a whole number."))
+    if not rs.min_seats <= seat_count <= rs.max_seats:
+        raise GameError(
+            "bad_request",
+            gettext_noop("This game is played by %(lo)s to %(hi)s players."),
+            lo=rs.min_seats,
+            hi=rs.max_seats,
+        )
+    return seat_count
 
 
 def require_active(game: Game) -> None:

@@ -83,11 +83,15 @@ def ranked(
 
 
 def summary(
-    tournament: Tournament, players: list[TournamentPlayer] | None = None
+    tournament: Tournament,
+    players: list[TournamentPlayer] | None = None,
+    who: dict[int, str] | None = None,
 ) -> dict[str, Any]:
-    """A tournament without its rounds and standings (the list's items)."""
+    """A tournament without its rounds and standings (the list's items);
+    ``who`` names the players and the creator when the caller read them."""
     players = players if players is not None else players_in_order(tournament)
-    who = names({p.user_id for p in players})
+    if who is None:
+        who = names({p.user_id for p in players} | {tournament.creator_id or 0})
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -127,7 +131,7 @@ def detail(tournament: Tournament) -> dict[str, Any]:
             }
         )
     return {
-        **summary(tournament, players),
+        **summary(tournament, players, who),
         "rounds": [{"number": n, "pairings": games} for n, games in sorted(rounds.items())],
         "standings": [
             {
@@ -142,9 +146,16 @@ def detail(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def listing(status: str | None) -> list[dict[str, Any]]:
-    """The newest tournaments of a status (all statuses: None), at most ``LIST_LIMIT``."""
+def listing(status: str | None, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+    """The newest tournaments of a status (all statuses: None), at most
+    ``limit``: three statements however many are listed."""
     found = Tournament.objects.order_by("-created", "-pk")
     if status is not None:
         found = found.filter(status=status)
-    return [summary(t) for t in found[:LIST_LIMIT]]
+    listed = list(found[: min(limit, LIST_LIMIT)])
+    players: dict[int, list[TournamentPlayer]] = {t.pk: [] for t in listed}
+    for entry in TournamentPlayer.objects.filter(tournament__in=listed).order_by("joined", "pk"):
+        players[entry.tournament_id].append(entry)
+    everyone = {p.user_id for entries in players.values() for p in entries}
+    who = names(everyone | {t.creator_id for t in listed if t.creator_id})
+    return [summary(t, players[t.pk], who) for t in listed]

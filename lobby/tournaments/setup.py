@@ -15,7 +15,7 @@ from games import clocks
 from games.errors import GameError
 from games.models import Game, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
-from games.services.guards import lock_user
+from games.services.guards import clean_seat_count, lock_user
 from games.users import is_guest
 from lobby.models import Tournament
 from moderation.standing import refuse_if_suspended
@@ -102,7 +102,7 @@ def clean_fields(**raw: Any) -> dict[str, Any]:
     system = raw["system"]
     if system not in Tournament.System.values:
         raise GameError("bad_request", gettext_noop('"system" must be "swiss" or "round_robin".'))
-    seats = _seat_count(rs, raw["seat_count"])
+    seats = clean_seat_count(rs, raw["seat_count"])
     if seats > 2 and system != Tournament.System.SWISS:
         raise GameError(
             "bad_request", gettext_noop("Tables of more than two seats are played as a Swiss.")
@@ -146,21 +146,6 @@ def _name(name: Any) -> str:
             "bad_request", gettext_noop("Give the tournament a name of 1 to 80 characters.")
         )
     return name.strip()
-
-
-def _seat_count(rs: Any, seat_count: Any) -> int:
-    if seat_count is None:
-        return int(rs.min_seats)
-    if isinstance(seat_count, bool) or not isinstance(seat_count, int):
-        raise GameError("bad_request", gettext_noop("The number of seats must be a whole number."))
-    if not rs.min_seats <= seat_count <= rs.max_seats:
-        raise GameError(
-            "bad_request",
-            gettext_noop("This game is played by %(lo)s to %(hi)s players."),
-            lo=rs.min_seats,
-            hi=rs.max_seats,
-        )
-    return seat_count
 
 
 def _rounds(system: str, rounds: Any) -> int:

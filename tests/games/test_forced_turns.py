@@ -11,24 +11,14 @@ from django.utils import timezone
 
 from games.models import Event, MatchRecord
 from games.realtime.sweeper import sweep_once
-from games.services.play import game_act
-from lobby import services as lobby
-from tests.factories import make_user
 
-from .test_hexenhalma_platform import OPEN, SECRET, act
+from .test_hexenhalma_platform import round_with_saved_orders
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_team_out_of_time_plays_the_orders_it_saved():
-    gm, one, two = make_user(), make_user(), make_user()
-    game = lobby.table_create(host=gm, ruleset="hexenhalma", seat_count=3, clock={"kind": "none"})
-    for user in (one, two):
-        lobby.table_join(game_id=game.pk, user=user)
-    lobby.table_start(game_id=game.pk, user=gm)
-    deadline = (timezone.now() + timedelta(hours=1)).isoformat()
-    game_act(game_id=game.pk, user=gm, version=1, action={**OPEN, "deadline": deadline})
-    act(game.pk, one, {"type": "orders", "orders": SECRET})  # saved, never locked
+    game, _ = round_with_saved_orders()
     with mock.patch("django.utils.timezone.now", return_value=timezone.now() + timedelta(hours=2)):
         assert sweep_once() == 3
     timeouts = Event.objects.filter(game_id=game.pk, kind="timeout").order_by("seat")

@@ -292,8 +292,8 @@ def test_the_gm_round_deadline_locks_every_team_and_the_gm_may_close_early():
     assert Event.objects.filter(game_id=game_id, kind="work").count() == 1
 
 
-@pytest.mark.django_db
-def test_the_round_deadline_is_enforced_by_the_sweeper():
+def round_with_saved_orders() -> tuple[Game, str]:
+    """A three-seat game whose round closes in an hour; team one saved orders, never locked."""
     gm, one, two = make_user(), make_user(), make_user()
     game = lobby.table_create(host=gm, ruleset="hexenhalma", seat_count=3, clock={"kind": "none"})
     for user in (one, two):
@@ -302,6 +302,12 @@ def test_the_round_deadline_is_enforced_by_the_sweeper():
     deadline = (timezone.now() + timedelta(hours=1)).isoformat()
     game_act(game_id=game.pk, user=gm, version=1, action={**OPEN, "deadline": deadline})
     act(game.pk, one, {"type": "orders", "orders": SECRET})
+    return game, deadline
+
+
+@pytest.mark.django_db
+def test_the_round_deadline_is_enforced_by_the_sweeper():
+    game, deadline = round_with_saved_orders()
     game.refresh_from_db()
     assert game.timer == "phase" and game.deadline.isoformat() == deadline
     assert sweep_once() == 0

@@ -24,6 +24,7 @@ from games.selectors import replays, walk
 from games.services import replay_checkpoints
 from games.services.endings import game_resign
 from games.services.play import game_act
+from games.store import replay_requests
 from tests.factories import hexenhalma_campaign, import_export, make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -32,9 +33,9 @@ EVERY = replays.CHECKPOINT_EVERY
 
 @pytest.fixture(autouse=True)
 def _empty_build_queue():
-    replays.take_requests()
+    replay_requests.take_requests()
     yield
-    replays.take_requests()
+    replay_requests.take_requests()
 
 
 def play_halma(moves: int, *, finish: bool = True) -> Game:
@@ -113,7 +114,7 @@ def test_a_dear_walk_asks_the_worker_to_keep_states_closer(monkeypatch):
     url = f"/api/games/{game.pk}/replay/?from=30"
     assert APIClient().get(url).status_code == 503
     # From the checkpoint it walked from to the page's end (the default limit: 20).
-    assert replays.take_requests() == [(game.pk, 25, game.version)]
+    assert replay_requests.take_requests() == [(game.pk, 25, game.version)]
     monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 0)  # the worker finds them dear too
     assert replay_checkpoints.build(game.pk, 25, 30) == 5
     assert APIClient().get(url).json()["frames"][0]["version"] == 30
@@ -137,10 +138,10 @@ def test_a_game_that_ends_asks_the_worker_to_prepare_its_replay(
 ):
     game = play_halma(4, finish=False)
     black = game.seats.get(index=1).user
-    assert replays.take_requests() == []
+    assert replay_requests.take_requests() == []
     with django_capture_on_commit_callbacks(execute=True):
         game_resign(game_id=game.pk, user=black)
-    assert replays.take_requests() == [(game.pk, 0, None)], "all of it, once"
+    assert replay_requests.take_requests() == [(game.pk, 0, None)], "all of it, once"
 
 
 def test_a_short_page_when_the_cpu_budget_is_spent():
@@ -257,9 +258,9 @@ def test_remis_candidates_before_move_52_need_no_replay():
 
 
 def test_build_requests_merge_into_the_widest_span():
-    replays.request_build(7, 40, 60)
-    replays.request_build(7, 20, 50)
-    replays.request_build(8, 5, 9)
-    replays.request_build(8, 0)
-    assert replays.take_requests() == [(7, 20, 60), (8, 0, None)]
-    assert replays.take_requests() == []
+    replay_requests.request_build(7, 40, 60)
+    replay_requests.request_build(7, 20, 50)
+    replay_requests.request_build(8, 5, 9)
+    replay_requests.request_build(8, 0)
+    assert replay_requests.take_requests() == [(7, 20, 60), (8, 0, None)]
+    assert replay_requests.take_requests() == []

@@ -274,3 +274,27 @@ def test_creating_needs_the_settings_finished_games_and_is_limited_per_user(sett
         swiss(creator)
     assert code_of(lambda: swiss(creator)) == "too_many_tournaments"
     assert Tournament.objects.count() == 3
+
+
+def test_the_list_reads_in_three_statements_however_many_it_lists():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    creator = make_user("host")
+    players = [make_user(f"n{i}") for i in range(4)]
+
+    def statements():
+        with CaptureQueriesContext(connection) as seen:
+            items = read.listing("open")
+        return len(seen), items
+
+    for n in range(2):
+        joined(swiss(creator, name=f"Cup {n}"), *players[: n + 1])
+    few, items = statements()
+    for n in range(2, 12):
+        joined(swiss(make_user(f"host{n}"), name=f"Cup {n}"), *players)
+    many, items = statements()
+    assert few == many == 3
+    assert items[-1]["name"] == "Cup 0" and items[-1]["players"] == ["n0"]
+    assert items[-1]["creator"] == "host" and items[0]["players"] == ["n0", "n1", "n2", "n3"]
+    assert len(read.listing("open", limit=5)) == 5

@@ -48,6 +48,9 @@ export function renderRelations(seats, me, onChange) {
   }
   const others = me ? [...new Set(seats.filter((s) => s.user && s.user !== me && !s.bot).map((s) => s.user))] : [];
   box.hidden = others.length === 0;
+  // A frame redraws this box: the focused button's successor takes the focus,
+  // or a keyboard user's next key would land on the page body.
+  const focused = box.contains(document.activeElement) && document.activeElement instanceof HTMLElement ? document.activeElement.dataset.testid : null;
   box.replaceChildren(
     ...others.map((name) => {
       const toggle = (kind, on, label) =>
@@ -62,6 +65,8 @@ export function renderRelations(seats, me, onChange) {
       ]);
     }),
   );
+  const successor = focused ? box.querySelector(`[data-testid="${CSS.escape(focused)}"]`) : null;
+  if (successor instanceof HTMLElement) successor.focus();
 }
 
 /** Take a blocked player's lines out of the chat shown now. */
