@@ -269,3 +269,22 @@ def test_daschax_placement_and_idiotenspiel_setup_take_lines(ruleset):
     game.refresh_from_db()
     assert game.version == version + 1
     assert Event.objects.get(game=game, version=game.version).action == answer.json()["lines"][0][1]
+
+
+def test_the_planning_preview_draws_the_line_for_its_owner_only(waiting):
+    game, white, black = waiting
+    line = line_from(game, 1)
+    path = f"/api/games/{game.pk}/conditional/preview/"
+    answer = client_for(white).post(path, {"line": line}, format="json")
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert body["to_act"] == [0]  # White's reply is next
+    assert body["view"]["last_move"]["path"] == line[0]["path"]  # Black's planned move drawn
+    assert all(a["type"] == "move" for a in body["legal"]) and body["legal"]
+    refusal = client_for(black).post(path, {"line": []}, format="json")
+    assert refusal.status_code == 400 and refusal.json()["code"] == "not_opponents_turn"
+    stranger = client_for(make_user()).post(path, {"line": []}, format="json")
+    assert stranger.status_code == 403
+    wrong = client_for(white).post(path, {"line": [line[0], line[0]]}, format="json")
+    assert wrong.status_code == 400 and wrong.json()["code"] in ("illegal", "not_supported")
+    assert Game.objects.get(pk=game.pk).version == 2  # a preview moves nothing
