@@ -17,7 +17,8 @@ strong against medium (at least 60 %, a draw counting half). A game that
 passes its ply cap counts as a draw (the line says how many were capped); the
 seconds at the end of a line are the pairing's games' summed wall time. The
 second line of a pairing gives the average length and each player's thinking:
-mean ms per decision and the most seconds spent in one game.
+mean ms per decision (with the median and 95th percentile over all its
+decisions) and the most seconds spent in one game.
 
 Hexenhalma is scored per match: a game is a campaign of four rounds whose game
 master seat (0) is played by get_bot("hexenhalma", GM_LEVEL); the first team
@@ -162,14 +163,17 @@ class Clocked:
 
     def __init__(self, slug: str, name: str) -> None:
         self.slug, self.name, self.seconds, self.decisions = slug, name, 0.0, 0
+        self.times: list[float] = []  # seconds per decision
 
     def choose(self, state: Any, seat: int, *, seed: int) -> dict[str, Any]:
         start = time.perf_counter()
         try:
             return player(self.slug, self.name).choose(state, seat, seed=seed)
         finally:
-            self.seconds += time.perf_counter() - start
+            spent = time.perf_counter() - start
+            self.seconds += spent
             self.decisions += 1
+            self.times.append(spent)
 
 
 def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
@@ -196,6 +200,7 @@ def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
         "actions": ply,
         "turns": getattr(state, "turn", ply),
         "thinking": [(c.seconds, c.decisions) for c in clocks],
+        "times": [c.times for c in clocks],
     }
     if slug == "hexenhalma":
         scores = [_match_score(r, seats[0]) for r in records]
@@ -351,8 +356,16 @@ def _lengths(slug: str, games: list[dict[str, Any]]) -> str:
         spent = [g["thinking"][k] for g in games]
         secs, decisions = sum(s for s, _ in spent), sum(d for _, d in spent)
         per = 1000 * secs / decisions if decisions else 0.0
+        times = sorted(t for g in games for t in g.get("times", [[], []])[k])
+        pct = (
+            f" (median {1000 * times[len(times) // 2]:.1f}, p95"
+            f" {1000 * times[min(len(times) - 1, 95 * len(times) // 100)]:.0f} ms)"
+            if times
+            else ""
+        )
         sides.append(
-            f"{per:.1f} ms/decision, at most {max((s for s, _ in spent), default=0):.1f} s a game"
+            f"{per:.1f} ms/decision{pct}, at most"
+            f" {max((s for s, _ in spent), default=0):.1f} s a game"
         )
     return (
         f"length {sum(g['actions'] for g in games) / n:.0f} actions{turns};"

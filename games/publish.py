@@ -59,6 +59,12 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def account_group(user_id: int) -> str:
+    """One account's API event streams (``/api/stream/events/``): only what
+    that account must answer, so a stream wakes for nobody else's tables."""
+    return f"account-{user_id}"
+
+
 def player_group(game_id: int, user_id: int) -> str:
     """The sockets one user has open on one game: where that user's seat's own
     frames go, so no seat's secrets travel to another's socket (or sit in a
@@ -131,6 +137,29 @@ def publish_table(game: Game) -> None:
     message = {"type": "lobby.table", "table": summary, "change": change, "counts": lobby_counts()}
     _send(LOBBY_GROUP, message)
     _send(game_group(game.pk), {"type": "game.table", "table": summary})
+    for user_id in table_accounts(game):
+        _send(account_group(user_id), {"type": "account.table", "table": summary})
+
+
+def table_accounts(game: Game) -> set[int]:
+    """Whose event streams hear of this table's change: the challenged player
+    while it is open (the others have nothing to answer yet), else every
+    seated player and the challenged one (a start, an end, a withdrawn challenge)."""
+    found = {game.challenged_id} if game.challenged_id else set()
+    if game.status != Game.Status.OPEN:
+        found.update(seat.user_id for seat in game.seats.all() if seat.user_id)
+    return found
+
+
+def publish_round(
+    tournament: dict[str, Any], game_id: int, ruleset: str, players: list[int]
+) -> None:
+    """A tournament round started: each player's event streams hear which
+    game waits for them (``players``: user ids in seat order)."""
+    for seat, user_id in enumerate(players):
+        game = {"id": game_id, "ruleset": ruleset, "seat": seat}
+        message = {"type": "account.round", "tournament": tournament, "game": game}
+        _send(account_group(user_id), message)
 
 
 def publish_to_user(user_id: int, payload: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from games.bots.base import check_clock
 from games.bots.idiot_odds import melee_odds, shot_odds, value, worth
@@ -74,6 +75,9 @@ class Board:
         self._dist: dict[str, list[int]] = {}
         self._threat: dict[int, list[Unit]] | None = None
         self._shots: dict[int, list[Unit]] | None = None
+        self.forced: dict[str, Any] | None = None  # the least bad move when none gains
+        self._near: dict[int, list[Unit]] | None = None
+        self._risk: dict[tuple[str, bool, Pos, bool], float] = {}
         self.blockers: set[Pos] = {
             u.at for u in w.units if u.at is not None and u.alive and u.type != "civilian"
         }
@@ -114,7 +118,19 @@ class Board:
 
     def foe_near(self, p: Pos) -> list[Unit]:
         """Enemy combatants in ``p`` or next to it."""
-        return [e for e in self.foes if e.at is not None and cheb(e.at, p) <= 1]
+        return self.near_map().get(self.w.fi(p), [])
+
+    def near_map(self) -> dict[int, list[Unit]]:
+        """Per field, the enemy combatants in it or next to it."""
+        if self._near is None:
+            near: dict[int, list[Unit]] = {}
+            for e in self.foes:
+                assert e.at is not None
+                i = self.w.fi(e.at)
+                for f in (i, *self.md.neigh[i]):
+                    near.setdefault(f, []).append(e)
+            self._near = near
+        return self._near
 
     # -- what the enemy can do next turn -----------------------------------------------
     def threats(self) -> tuple[dict[int, list[Unit]], dict[int, list[Unit]]]:
@@ -194,6 +210,12 @@ class Board:
 
     def threat_ev(self, u: Unit, at: Pos) -> float:
         """What the enemy's next turn may cost ``u`` on ``at`` (<= 0)."""
+        key = (u.type, u.leader, at, at in self.auras[u.side])
+        if key not in self._risk:
+            self._risk[key] = self._threat_ev(u, at)
+        return self._risk[key]
+
+    def _threat_ev(self, u: Unit, at: Pos) -> float:
         melee, shots = self.threats()
         i = self.w.fi(at)
         evs = []

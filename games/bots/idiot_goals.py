@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+from typing import Any
 
 from games.bots.idiot_board import Board, cheb
 from games.rules.idiotenspiel import flow
 from games.rules.idiotenspiel.maps import MapData
 from games.rules.idiotenspiel.scenarios import (
     MARIAN_ID,
+    ROBIN,
     inner_forest,
     island_castle,
     lower_castle,
@@ -73,6 +75,8 @@ def goal_score(board: Board, u: Unit, at: Pos) -> float:
     if m is None or m.at is None or u.leader:
         return 0.0
     robin = board.seat == m.side
+    if not robin and sheriff_cannot_win(w):  # no march to a castle he cannot enter
+        return 0.0
     if not robin:
         if m.guard is None:  # free: run her down (ending a move on her alone takes her)
             alone = not any(v.side == m.side and v.combatant and v.at == m.at for v in w.units)
@@ -135,3 +139,30 @@ def followers(board: Board, u: Unit, to: Pos) -> list[str]:
     if u.kind == "infantry" and guard is not None and guard.kind != "infantry":
         return [m.id]
     return []
+
+
+def winning_move(w: Work, seat: int) -> dict[str, Any] | None:
+    """A move that wins at once: a unit that may take Maid Marian along into its
+    side's goal (Robin's escort with her free, the Sheriff's foot with his prisoner)."""
+    m = _marian(w)
+    if m is None or m.at is None or (m.guard is None) != (seat == ROBIN):
+        return None
+    goals = robin_goals(w.md) if seat == ROBIN else lower_castle(w.md)
+    for u in flow.movable(w, seat):
+        if u.at != m.at or (m.guard != u.id and m.id not in {v.id for v in flow.takeable(w, u)}):
+            continue
+        for to in w.targets(u):
+            if w.fi(to) in goals:
+                act: dict[str, Any] = {"type": "move", "unit": u.id, "to": [to[0], to[1]]}
+                if m.guard != u.id:
+                    act["with"] = [m.id]
+                return act
+    return None
+
+
+def sheriff_cannot_win(w: Work) -> bool:
+    """Rettet Maid Marian! with no Sheriff foot left: only foot may take her into
+    the castle (a fortress), so the Sheriff can no longer win."""
+    if _marian(w) is None:
+        return False
+    return not any(u.side != ROBIN and u.combatant and u.kind == "infantry" for u in w.units)

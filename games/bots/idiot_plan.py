@@ -22,7 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from games.bots.idiot_board import Params
+from games.bots.idiot_goals import sheriff_cannot_win
 from games.bots.idiot_odds import value
+from games.rules.idiotenspiel.scenarios import ROBIN
 from games.rules.idiotenspiel.state import Unit
 from games.rules.idiotenspiel.work import Work
 
@@ -61,7 +63,10 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
     if lone and w.state.scenario != "marian":  # (her guard alone may still carry her in)
         return Posture("dead", ratio, p)
     alone = len(mine) == 1 and len(foes) >= 3  # a lone leader cannot win any more
-    if ratio <= LOST_RATIO or alone:  # running only delays the end: stand on good ground
+    hopeless = seat != ROBIN and sheriff_cannot_win(w)  # (running only delays Robin)
+    if (
+        ratio <= LOST_RATIO or alone or hopeless
+    ):  # running only delays the end: stand on good ground
         return Posture("lost", ratio, replace(p, leader_gap=0, threat=0.0, progress=0.0, hunt=0.0))
     if ratio >= hunt_at or (len(foes) <= 3 and ratio >= 1.5):
         hunted = replace(

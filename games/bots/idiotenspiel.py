@@ -25,12 +25,12 @@ from typing import Any
 from games.bots.base import Bot, check_clock
 from games.bots.idiot_board import LEVEL_PARAMS, Board, Params, cheb
 from games.bots.idiot_fight import choose_attack, choose_pending
-from games.bots.idiot_goals import followers, goal_score, marian_target
-from games.bots.idiot_plan import forcing, posture
+from games.bots.idiot_goals import followers, goal_score, marian_target, winning_move
+from games.bots.idiot_plan import Posture, forcing, posture
 from games.rules.idiotenspiel import IdiotenspielRuleset, flow
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
 from games.rules.idiotenspiel.movement import home_distance
-from games.rules.idiotenspiel.state import State
+from games.rules.idiotenspiel.state import Pos, State, Unit
 from games.rules.idiotenspiel.work import Work
 
 Action = dict[str, Any]
@@ -102,18 +102,26 @@ class IdiotBot:
 
     # -- movement ------------------------------------------------------------------
     def _move(self, w: Work, seat: int) -> Action:
+        won = winning_move(w, seat)
+        if won is not None:
+            return won
         plan = posture(w, seat, self.params, self.level)
         if plan.name == "dead":  # neither side can win: let the rules' quiet draw end it
             return {"type": "end_movement"}
         board = Board(w, seat, plan.params, plan.name)
-        units = flow.movable(w, seat)
+        return self._step(w, seat, plan, board) or self._last(board, plan)
+
+    def _step(self, w: Work, seat: int, plan: Posture, board: Board) -> Action | None:
+        """The unit-by-unit greedy: the first unit (nearest the enemy first, the
+        leader last) whose best field gains over staying moves there; None: no
+        unit gains (``board.forced`` keeps the least bad move anyway)."""
         forced: Action | None = None
         forced_gain = -1e9
 
         def order(u: Any) -> tuple[int, int, str]:
             return (1 if u.leader else 0, board.dist(u.kind)[w.fi(u.at)], u.id)
 
-        for u in sorted(units, key=order):
+        for u in sorted(flow.movable(w, seat), key=order):
             check_clock()
             assert u.at is not None
             stay = board.score(u, u.at) + goal_score(board, u, u.at)
@@ -126,16 +134,26 @@ class IdiotBot:
                     forced = {"type": "move", "unit": u.id, "to": [to[0], to[1]]}
                     forced_gain = v - stay
             if best is not None:
-                act: Action = {"type": "move", "unit": u.id, "to": [best[0], best[1]]}
-                extra = followers(board, u, best)
-                if extra:
-                    act["with"] = extra
-                if u.type == "shieldwall":
-                    act["facing"] = _facing(w, seat)
-                return act
-        if forced is not None and _quiet(board) and forcing(plan, w.turn):
-            return forced  # no move and no fight would make a quiet turn: keep the game going
+                return move_action(board, u, best)
+        board.forced = forced
+        return None
+
+    def _last(self, board: Board, plan: Posture) -> Action:
+        """No unit gains by moving: end the phase, unless that makes a quiet turn
+        the side wants to avoid (then the least bad move keeps the game going)."""
+        if board.forced is not None and _quiet(board) and forcing(plan, board.w.turn):
+            return board.forced
         return {"type": "end_movement"}
+
+
+def move_action(board: Board, u: Unit, to: Pos) -> Action:
+    act: Action = {"type": "move", "unit": u.id, "to": [to[0], to[1]]}
+    extra = followers(board, u, to)
+    if extra:
+        act["with"] = extra
+    if u.type == "shieldwall":
+        act["facing"] = _facing(board.w, board.seat)
+    return act
 
 
 def _quiet(board: Board) -> bool:

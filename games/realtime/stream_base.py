@@ -11,6 +11,11 @@ Limits: ``STREAMS_PER_ACCOUNT`` and ``STREAMS_PER_ADDRESS`` open streams,
 counted across processes as the sockets' cap is (socket_cap.py's counters,
 under keys of their own). A revoked token's streams end: each stream is in
 its token's group (accounts/tokens.py ``token_group``).
+
+A restarted Redis may forget group memberships (the core layer keeps them
+there; the pub/sub layer's client subscribes again by itself): streams send
+no pings, so the keep-alive task joins each stream's groups again once
+``watch.REJOIN_SECONDS`` passed, as the sockets do on their pings.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from ..errors import GameError, unexpected
 from ..selectors.frames import dumps
 from .consumer_base import LoopOnlyDispatchMixin
 from .socket_cap import MemoryCounts, RedisCounts
+from .watch import rejoin_due
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +50,8 @@ NDJSON = [(b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-st
 class KeepAlive:
     """Every open stream of this event loop; one task writes an empty line to
     each that wrote nothing for half the keep-alive period, so no stream is
-    silent for the whole period."""
+    silent for the whole period, and joins each stream's groups again when
+    that is due."""
 
     def __init__(self) -> None:
         self.streams: set[NdjsonStream] = set()
@@ -64,6 +71,8 @@ class KeepAlive:
             await asyncio.sleep(half)
             quiet_since = time.monotonic() - half
             for stream in list(self.streams):
+                if rejoin_due(stream.joined):
+                    await stream.rejoin()
                 if stream.wrote <= quiet_since:
                     await stream.write_raw(b"\n")
 
@@ -130,6 +139,7 @@ class NdjsonStream(LoopOnlyDispatchMixin, AsyncConsumer):
     first (``begin``); group messages go to handlers named by their type."""
 
     wrote = 0.0
+    joined = 0.0
     streaming = False
 
     async def http_request(self, message: dict[str, Any]) -> None:
@@ -157,6 +167,7 @@ class NdjsonStream(LoopOnlyDispatchMixin, AsyncConsumer):
             self.groups = [token_group(self.token.pk), *self.stream_groups()]
             for group in self.groups:
                 await self.channel_layer.group_add(group, self.channel_name)
+            self.joined = time.monotonic()
             if not await database_sync_to_async(token_alive)(self.token.pk):
                 raise Refused(401, "bad_token", _("Unknown or revoked token."))
             await self.prepare()
@@ -219,6 +230,21 @@ class NdjsonStream(LoopOnlyDispatchMixin, AsyncConsumer):
         groups carry more kinds than any one stream forwards)."""
         if hasattr(self, message["type"].replace(".", "_")):
             await super().dispatch(message)
+
+    async def rejoin(self) -> None:
+        """Join this stream's groups again (joining is idempotent). A stream
+        that ends meanwhile leaves what was joined again; a layer still down
+        is tried again on the next tick."""
+        for group in list(self.__dict__.get("groups", [])):
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+            except Exception:
+                log.info("rejoining %s failed", group, exc_info=True)
+                return
+            if not self.streaming:
+                await self.channel_layer.group_discard(group, self.channel_name)
+                return
+        self.joined = time.monotonic()
 
     async def refuse(self, status: int, body: bytes) -> None:
         await self.cleanup()

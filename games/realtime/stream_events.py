@@ -1,16 +1,19 @@
 """``GET /api/stream/events/``: what one account must answer, as NDJSON.
 
-A member of the lobby's group (every table's changes, as the lobby sockets
-hear them: a challenge, a start, an end) and of the account's own group
-(notifications: rematch offers, declined challenges, sanctions). It reads
-once, after joining: the challenges waiting and the running games; after
-that it only relays pushes, filtered by the account's name, no query.
+A member of two groups of this account's own, so it wakes for nobody
+else's tables: the account's streams' group (``publish.account_group``: its
+challenges, its games' starts and ends, its tournament rounds) and its user
+group (notifications: rematch offers, declined challenges, sanctions). It
+reads once, after joining: the challenges waiting and the running games;
+after that it only relays pushes, no query.
 
 Lines: ``{"type": "challenge", "table": summary}``,
 ``{"type": "challenge_canceled", "table": summary}``,
 ``{"type": "challenge_declined", "game": {"id"}, "by": name}``,
 ``{"type": "game_start", "game": {"id", "ruleset", "seat"}}``,
 ``{"type": "game_finish", "game": {"id", "status"}}``,
+``{"type": "tournament_round", "tournament": {"id", "name", "round", "rounds"},
+"game": {"id", "ruleset", "seat"}}`` (a round started with a game waiting for the account),
 ``{"type": "rematch", "game": {"id"}, "text": ...}`` (an offer in a finished game),
 ``{"type": "sanction", "code": ...}``.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..publish import LOBBY_GROUP, user_group
+from ..publish import account_group, user_group
 from ..selectors.account_events import account_start
 from .sending import in_thread_then_publish
 from .stream_base import NdjsonStream
@@ -31,7 +34,7 @@ class EventStream(NdjsonStream):
     def stream_groups(self) -> list[str]:
         self.challenges: set[int] = set()  # told, still open
         self.games: set[int] = set()  # told of their start, not of their end
-        return [LOBBY_GROUP, user_group(self.user.pk)]
+        return [account_group(self.user.pk), user_group(self.user.pk)]
 
     async def begin(self) -> None:
         challenges, games = await db(account_start)(self.user)
@@ -52,7 +55,7 @@ class EventStream(NdjsonStream):
             await self.write({"type": "game_start", "game": game})
 
     # -- from the groups --------------------------------------------------
-    async def lobby_table(self, message: dict[str, Any]) -> None:
+    async def account_table(self, message: dict[str, Any]) -> None:
         table, me = message["table"], self.user.username
         status, seats = table["status"], table["seats"]
         if status == "open" and table.get("challenged") == me:
@@ -69,6 +72,10 @@ class EventStream(NdjsonStream):
                 await self.write(
                     {"type": "game_finish", "game": {"id": table["id"], "status": status}}
                 )
+
+    async def account_round(self, message: dict[str, Any]) -> None:
+        line = {"tournament": message["tournament"], "game": message["game"]}
+        await self.write({"type": "tournament_round", **line})
 
     async def user_notify(self, message: dict[str, Any]) -> None:
         payload = message["payload"]

@@ -55,6 +55,21 @@ def tell_lobby(tournament: Tournament) -> None:
     publish.after_commit(partial(_send_lobby, frame))
 
 
+def tell_players(
+    tournament: Tournament, number: int, game_id: int, ruleset: str, players: list[int]
+) -> None:
+    """After the commit (never from inside the pairing's transaction, which
+    may still roll back): each player of a round's game hears on their API
+    event streams that it waits for them."""
+    summary = {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "round": number,
+        "rounds": tournament.rounds,
+    }
+    publish.after_commit(partial(publish.publish_round, summary, game_id, ruleset, players))
+
+
 def _send_lobby(frame: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is not None:

@@ -18,7 +18,7 @@ from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_tables
 from lobby.selectors import tournaments as read
 
-from .common import locked_tournament, tell_lobby
+from .common import locked_tournament, tell_lobby, tell_players
 from .entry import ineligible, record_no_show
 from .results import no_shows, seat_points
 
@@ -131,6 +131,8 @@ def store_pairing(
         bye=pairing.bye,
         points=points,
     )
+    if game is not None:
+        tell_players(tournament, number, game.pk, game.ruleset, players)
 
 
 def start_game(tournament: Tournament, players: list[int]) -> Game:

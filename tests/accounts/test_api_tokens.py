@@ -170,3 +170,56 @@ def test_the_settings_page_makes_and_revokes_tokens():
     assert bad.status_code == 400
     page.post(f"/accounts/settings/tokens/{row.pk}/revoke/")
     assert not ApiToken.objects.exists()
+
+
+def staff_page() -> Client:
+    admin = make_user()
+    admin.is_staff = admin.is_superuser = True
+    admin.save(update_fields=["is_staff", "is_superuser"])
+    page = Client()
+    page.force_login(admin)
+    return page
+
+
+def test_the_admin_lists_tokens_read_only_without_their_secret():
+    user = make_user()
+    made = new_token(user, ["read", "play"], name="my engine")
+    row = ApiToken.objects.get(pk=made["id"])
+    page = staff_page()
+    listing = page.get("/admin/accounts/apitoken/")
+    assert listing.status_code == 200
+    text = listing.content.decode()
+    assert "my engine" in text and user.username in text
+    one = page.get(f"/admin/accounts/apitoken/{row.pk}/change/")
+    assert one.status_code == 200
+    shown = one.content.decode()
+    assert "my engine" in shown and "play" in shown
+    for secret in (made["token"], row.digest, made["token"][4:12]):
+        assert secret not in text and secret not in shown
+    assert 'name="name"' not in shown, "nothing is editable"
+    assert page.get("/admin/accounts/apitoken/add/").status_code == 403
+
+
+def test_revoking_in_the_admin_ends_the_token(monkeypatch, django_capture_on_commit_callbacks):
+    told = []
+    monkeypatch.setattr(tokens, "_tell_streams", told.append)
+    user = make_user()
+    kept, gone = new_token(user, name="kept"), new_token(user, name="gone")
+    assert bearer(gone["token"]).get(f"/api/players/{user.username}/").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = staff_page().post(
+            "/admin/accounts/apitoken/",
+            {"action": "revoke", "_selected_action": [gone["id"]]},
+            follow=True,
+        )
+    assert answer.status_code == 200 and "Revoked" in answer.content.decode()
+    assert bearer(gone["token"]).get(f"/api/players/{user.username}/").status_code == 401
+    assert bearer(kept["token"]).get(f"/api/players/{user.username}/").status_code == 200
+    assert told == [gone["id"]], "its open streams are told to end"
+    # The change page's delete button revokes the same way.
+    page = staff_page()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = page.post(f"/admin/accounts/apitoken/{kept['id']}/delete/", {"post": "yes"})
+    assert answer.status_code == 302
+    assert not ApiToken.objects.filter(user=user).exists()
+    assert told == [gone["id"], kept["id"]]

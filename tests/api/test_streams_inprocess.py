@@ -15,7 +15,10 @@ from channels.testing import ApplicationCommunicator
 from accounts import tokens
 from config.asgi import application
 from games.realtime import stream_base
-from lobby.services import table_create
+from games.realtime.stream_events import EventStream
+from games.services.endings import game_resign
+from lobby import tournaments
+from lobby.services import table_create, table_decline, table_join
 from tests.db_threads import sync_to_async
 from tests.factories import make_user, started_game
 
@@ -142,6 +145,103 @@ async def test_the_events_stream_tells_waiting_challenges_and_running_games():
     assert second == {"type": "game_start", "game": {"id": game.pk, "ruleset": "halma", "seat": 1}}
     await comm.send_input({"type": "http.disconnect"})
     await comm.wait(timeout=5)
+
+
+def others_play(players: list) -> None:
+    """Lobby activity of other accounts: open tables, a challenge declined,
+    games that start and end."""
+    for a, b in zip(players[::2], players[1::2], strict=True):
+        table_create(host=a, ruleset="halma")
+        declined = table_create(host=a, ruleset="halma", challenge=b.username)
+        table_decline(game_id=declined.pk, user=b)
+        game = started_game(players=[a, b])
+        game_resign(game_id=game.pk, user=b)
+
+
+async def test_an_events_stream_wakes_only_for_its_own_accounts_events(monkeypatch):
+    me, host, *others = [await sync_to_async(make_user)() for _ in range(12)]
+    handled: list[dict] = []
+    dispatch = EventStream.dispatch
+
+    async def counting(self, message):
+        if not message["type"].startswith("http."):
+            handled.append(message)
+        await dispatch(self, message)
+
+    monkeypatch.setattr(EventStream, "dispatch", counting)
+    comm, _ = await opened("/api/stream/events/", await sync_to_async(token_of)(me))
+    assert (await body(comm))["body"] == b"\n"
+    await sync_to_async(others_play)(others)
+    mine = await sync_to_async(table_create)(
+        host=host, ruleset="halma", challenge=me.username, auto_start=True
+    )
+    assert (await line(comm))["type"] == "challenge"
+    # The layer delivers in order: anything of the others' would have come first.
+    assert handled, "the own challenge was handled"
+    for message in handled:
+        payload = message.get("payload", {})
+        about = (
+            message.get("table", {}).get("id")
+            or payload.get("game")
+            or payload.get("notification", {}).get("game")
+        )
+        assert about == mine.pk, f"woken for someone else's {message['type']}"
+    count = len(handled)
+    await sync_to_async(table_join)(game_id=mine.pk, user=me)
+    assert (await line(comm))["type"] == "game_start"
+    await sync_to_async(game_resign)(game_id=mine.pk, user=host)
+    assert (await line(comm))["type"] == "game_finish"
+    assert len(handled) > count
+    await comm.send_input({"type": "http.disconnect"})
+    await comm.wait(timeout=5)
+
+
+def started_tournament(players: list) -> int:
+    made = tournaments.tournament_create(
+        creator=players[0], name="Nightly", ruleset="halma", system="round_robin"
+    )
+    for user in players:
+        tournaments.tournament_join(tournament_id=made.pk, user=user)
+    tournaments.tournament_start(tournament_id=made.pk, user=players[0])
+    return made.pk
+
+
+async def test_a_round_with_a_game_waiting_is_told_on_the_events_stream():
+    players = [await sync_to_async(make_user)() for _ in range(4)]
+    me = players[1]
+    comm, _ = await opened("/api/stream/events/", await sync_to_async(token_of)(me))
+    assert (await body(comm))["body"] == b"\n"
+    tournament_id = await sync_to_async(started_tournament)(players)
+    start = await line(comm)
+    assert start["type"] == "game_start"
+    told = await line(comm)
+    assert told == {
+        "type": "tournament_round",
+        "tournament": {"id": tournament_id, "name": "Nightly", "round": 1, "rounds": 3},
+        "game": start["game"],
+    }
+    # Its end pairs nothing yet (the other board plays on); the next round,
+    # once every game of this one ended, is told again.
+    await sync_to_async(game_resign)(game_id=start["game"]["id"], user=me)
+    assert (await line(comm))["type"] == "game_finish"
+    other = await sync_to_async(running_other)(tournament_id, start["game"]["id"])
+    await sync_to_async(game_resign)(game_id=other.pk, user=other.seats.first().user)
+    assert (await line(comm))["type"] == "game_start"
+    told = await line(comm)
+    assert told["type"] == "tournament_round" and told["tournament"]["round"] == 2
+    await comm.send_input({"type": "http.disconnect"})
+    await comm.wait(timeout=5)
+
+
+def running_other(tournament_id: int, mine: int):
+    from games.models import Game
+
+    return (
+        Game.objects.filter(tournament_pairing__tournament_id=tournament_id, status="active")
+        .exclude(pk=mine)
+        .prefetch_related("seats__user")
+        .get()
+    )
 
 
 async def test_streams_per_account_and_per_address_are_capped(settings):
