@@ -9,11 +9,17 @@ const PLANNED = new Set(["halma", "daschax", "idiotenspiel"]);
 const MAX_LINES = 20;
 const MAX_ACTIONS = 10;
 
-/** A short text for a planned action (a board's own notation where it has one). */
+/** A short text for a planned action: the board's own notation where it has
+ * one, else its kind and its values, fields named as on the board. */
 function actionText(boardModule, action) {
+  if (boardModule.actionText) return boardModule.actionText(action);
   if (boardModule.fieldName && Array.isArray(action.path)) return action.path.map(boardModule.fieldName).join("–");
+  const isField = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
+  /** @param {unknown} v @returns {string} */
+  const show = (v) =>
+    isField(v) && boardModule.fieldName ? boardModule.fieldName(v) : Array.isArray(v) ? v.map(show).join(" ") : String(v);
   const { type, ...rest } = action;
-  return `${type} ${JSON.stringify(rest)}`;
+  return [type, ...Object.values(rest).map(show)].join(" ");
 }
 
 async function send(method, url, body) {
