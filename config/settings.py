@@ -480,6 +480,9 @@ BOT_DELAY_MAX = float(os.environ.get("BOT_DELAY_MAX", "1.5"))
 BOT_POLL_SECONDS = float(os.environ.get("BOT_POLL_SECONDS", "1.0"))
 BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "1"))
 BOT_CLAIM_SECONDS = 30.0
+# The pause before the sweeper plays a forced turn for a player who opted in
+# (games/services/forced.py): long enough to see the roll.
+FORCED_TURN_SECONDS = float(os.environ.get("FORCED_TURN_SECONDS", "1.5"))
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per user and game
 CHAT_MAX_LENGTH = 500
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from .errors import GameError
@@ -168,6 +169,18 @@ def begins_turn(kind: str, to_act_before: list[int], to_act_after: list[int]) ->
     if kind in NEW_TURN:
         return True
     return kind == Event.Kind.LEAVE and to_act_before != to_act_after
+
+
+def set_forced(game: Game, rs: Ruleset, state: Any, now: datetime) -> None:
+    """When the sweeper plays the forced turn of a seat whose player opted in
+    (``Game.autoplay``): ``FORCED_TURN_SECONDS`` from now, or never."""
+    game.forced_at = None
+    if not game.autoplay or game.status != Game.Status.ACTIVE or game.paused or state is None:
+        return
+    if len(game.to_act) != 1 or game.to_act[0] not in game.autoplay:
+        return
+    if rs.forced_action(state, game.to_act[0]) is not None:
+        game.forced_at = now + timedelta(seconds=settings.FORCED_TURN_SECONDS)
 
 
 def set_deadline(

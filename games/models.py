@@ -121,6 +121,15 @@ class Game(models.Model):
     # Seats whose player is on vacation, {"<seat>": {"username", "until"}}: their
     # correspondence clock stands still (games/services/vacation.py).
     away = models.JSONField(default=dict, blank=True)
+    # Seats holding conditional moves (``ConditionalPlan``): read with the
+    # row lock, so a move learns without a query whether a reply may follow.
+    # Never shown to anyone: the plans are their owner's secret.
+    plan_seats = models.JSONField(default=list, blank=True)
+    # Seats whose player lets the site play their forced turns (Malefiz: a
+    # roll with one move), and when the next such turn is due: set with every
+    # event (clocks.set_forced), read by the sweeper through its index.
+    autoplay = models.JSONField(default=list, blank=True)
+    forced_at = models.DateTimeField(null=True, blank=True)
     # What the background loops look for, derived from the fields above on
     # every save (``mark_due``), each with a partial index holding only the
     # rows due: a bot seat is to act (the bot worker's poll), and when the
@@ -135,6 +144,11 @@ class Game(models.Model):
                 fields=["status"], condition=models.Q(has_bots=True), name="game_bot_play"
             ),
             models.Index(fields=["id"], condition=models.Q(bot_due=True), name="game_bot_due"),
+            models.Index(
+                fields=["forced_at"],
+                condition=models.Q(forced_at__isnull=False),
+                name="game_forced_due",
+            ),
             models.Index(
                 fields=["offer_due"],
                 condition=models.Q(offer_due__isnull=False),
@@ -202,6 +216,25 @@ DUE_FIELDS = ("bot_due", "offer_due")
 
 def _parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
+
+
+class ConditionalPlan(models.Model):
+    """A seat's conditional moves (services/conditional.py): lines of
+    normalised actions, the opponent's first, then the reply, and so on.
+    Their owner's secret; never part of the game's state or its log."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plans")
+    seat = models.PositiveSmallIntegerField()
+    lines = models.JSONField(default=list)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="plan_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"plan of seat {self.seat} in game {self.game_id}"
 
 
 class Seat(models.Model):

@@ -45,6 +45,7 @@ API_SCOPES = {
     "chat": "chat",
     **dict.fromkeys(("resign", "offer_draw", "accept_draw", "decline_draw", "abort"), "writes"),
     **dict.fromkeys(("rematch", "decline_rematch", "remis", "read", "decide"), "writes"),
+    "forced_turns": "writes",
 }
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}

@@ -8,6 +8,7 @@ from accounts.api import obtain_token
 
 from . import (
     chat,
+    conditional,
     games,
     notifications,
     players,
@@ -39,6 +40,17 @@ urlpatterns = [
     path("games/<int:pk>/rematch/", games.GameRematch.as_view(), name="api-game-rematch"),
     path("games/<int:pk>/abort/", games.Abort.as_view(), name="api-game-abort"),
     path("games/<int:pk>/chat/", chat.GameChat.as_view(), name="api-game-chat"),
+    path(
+        "games/<int:pk>/conditional/",
+        conditional.GameConditional.as_view(),
+        name="api-game-conditional",
+    ),
+    path(
+        "games/<int:pk>/conditional/preview/",
+        conditional.GameConditionalPreview.as_view(),
+        name="api-game-conditional-preview",
+    ),
+    path("games/<int:pk>/forced/", conditional.GameForcedTurns.as_view(), name="api-game-forced"),
     path("games/<int:pk>/replay/", replays.GameReplay.as_view(), name="api-game-replay"),
     path("games/<int:pk>/export/", replays.GameExport.as_view(), name="api-game-export"),
     path("games/<int:pk>/records/", replays.GameRecords.as_view(), name="api-game-records"),

@@ -38,6 +38,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from ..bots import decide_or_report
+from ..bots.parent_watch import exit_with_parent
 from ..rules import get_ruleset
 from ..services import bots
 from ..threads import closing_connections
@@ -53,7 +54,8 @@ MACHINERY_LIMIT = 3  # pool failures in a row on one turn before a random legal 
 
 class Thinkers:
     """The bot processes, started on first use; "spawn", as forking a process
-    that runs threads is unsafe. A pool broken by a dying process is replaced."""
+    that runs threads is unsafe. A pool broken by a dying process is replaced;
+    the processes end with this one, however it ends (bots/parent_watch.py)."""
 
     def __init__(self) -> None:
         self.pool: Executor | None = None
@@ -61,7 +63,9 @@ class Thinkers:
     def executor(self) -> Executor:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(
-                max_workers=settings.BOT_PROCESSES, mp_context=multiprocessing.get_context("spawn")
+                max_workers=settings.BOT_PROCESSES,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
             )
         return self.pool
 

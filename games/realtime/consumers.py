@@ -24,7 +24,7 @@ from ..selectors import notifications as notification_reads
 from ..selectors import relations as relation_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
-from ..services import chat, endings, notifications, rematch, remis
+from ..services import chat, endings, forced, notifications, rematch, remis
 from ..store import presence
 from . import acts, socket_input, watch, watchers
 from .consumer_base import LoopOnlyDispatchMixin
@@ -165,6 +165,7 @@ class GameConsumer(
             "ping": self.on_ping,
             "chat": self.on_chat,
             "remis": self.on_remis,
+            "forced_turns": self.on_forced_turns,
         }.get(kind)
         if handler is None and kind in SEAT_COMMANDS:
             handler = self.on_command
@@ -225,6 +226,14 @@ class GameConsumer(
         )
         await self.send(
             text_data=dumps({"type": "remis_filed", "id": request.pk, "ref": frame.get("ref")})
+        )
+
+    async def on_forced_turns(self, frame: dict[str, Any]) -> None:
+        """Opt in or out of forced turns (services/forced.py); only this page hears."""
+        on = socket_input.flag(frame, "on")
+        on = await db(forced.game_forced_turns)(game_id=self.game_id, user=self.user, on=on)
+        await self.send(
+            text_data=dumps({"type": "forced_turns", "on": on, "ref": frame.get("ref")})
         )
 
     async def on_chat(self, frame: dict[str, Any]) -> None:

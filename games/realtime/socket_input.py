@@ -66,3 +66,11 @@ def remis_decision(frame: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(approve, bool):
         raise GameError("bad_request", gettext_noop("Say whether you approve or reject."))
     return {"request_id": request_id, "approve": approve, "reason": text(frame, "reason")}
+
+
+def flag(frame: dict[str, Any], name: str) -> bool:
+    """A true/false field of the frame, else a clear bad_request."""
+    value = frame.get(name)
+    if not isinstance(value, bool):
+        raise GameError("bad_request", gettext_noop("%(name)s must be true or false."), name=name)
+    return value

@@ -26,7 +26,7 @@ from django.utils import timezone
 from lobby.tournaments import pair_due_rounds
 
 from ..models import Game
-from ..services import guests, import_jobs, leavers, mail, push, replay_checkpoints
+from ..services import forced, guests, import_jobs, leavers, mail, push, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
 from ..store.replay_requests import take_requests
@@ -69,6 +69,10 @@ def sweep_once() -> int:
                 log.exception("timeout for game %s failed", game_id)
                 break
             applied += 1
+    try:  # forced turns of players who let the site play them (their index only)
+        applied += forced.play_due()
+    except Exception:
+        log.exception("forced turns failed")
     try:  # leavers' seats nobody decided on in time leave as the rules say
         applied += leavers.expire_offers()
     except Exception:

@@ -188,6 +188,8 @@ class Ruleset(ABC, Generic[S]):
     # anything, so looking ahead with ``apply`` tells a seat nothing it could not
     # know (the generic bot searches only then; see games/bots/generic.py).
     perfect_information: ClassVar[bool] = False
+    # A player may opt in to have the site play their forced turns (``forced_action``).
+    offers_forced_turns: ClassVar[bool] = False
     # Per action type, every key ``apply`` reads ("type" included); see normalize_action.
     action_keys: ClassVar[dict[str, frozenset[str]]] = {}
 
@@ -308,6 +310,18 @@ class Ruleset(ABC, Generic[S]):
     def timeout_action(self, state: S, seat: int) -> Action | None:
         """The action a timer applies for ``seat``; None: running out loses/leaves."""
         return None
+
+    def forced_action(self, state: S, seat: int) -> Action | None:
+        """The one action ``seat`` can make now, where a player may let the
+        site play such turns for them (``offers_forced_turns``); else None."""
+        return None
+
+    def single_action_turns(self, state: S) -> bool:
+        """Whether in ``state`` a turn is one action that hands the turn to the
+        other seat, drawing no hidden randomness: where conditional moves
+        (games/services/conditional.py) may be planned and played. Off unless
+        a ruleset says so."""
+        return False
 
     def may_act(self, state: S, seat: int) -> bool:
         """Whether ``seat`` may send an action although it is not in ``to_act``

@@ -334,6 +334,9 @@ class HalmaRuleset(Ruleset[HalmaState], RemisQueue[HalmaState]):
         self.validate_options(options)
         return HalmaState(pieces=(HOUSES[0], HOUSES[1]))
 
+    def single_action_turns(self, state: HalmaState) -> bool:
+        return True  # one move a turn, no dice
+
     def to_act(self, state: HalmaState) -> list[int]:
         return [] if self.outcome(state) is not None else [state.to_move]
 

@@ -313,7 +313,7 @@ class MalefizRuleset(Ruleset[MalefizState]):
     # The dice's seed and counter never appear in a view.
     views_are_public: ClassVar[bool] = True
     # RULES.md removes a leaver's pieces: the others may keep the seat with a bot instead.
-    leave_offered: ClassVar[bool] = True
+    leave_offered = offers_forced_turns = True  # ClassVar[bool] in the base
     action_keys = {"roll": _ROLL_KEYS, "move": _MOVE_KEYS, "barricade": _PLACE_KEYS}
 
     # -- options / seats -----------------------------------------------------
@@ -374,6 +374,11 @@ class MalefizRuleset(Ruleset[MalefizState]):
         if won is None:
             return None
         return {"winners": [won[0]], "draw": False, "reason": won[1]}
+
+    def forced_action(self, state: MalefizState, seat: int) -> Action | None:
+        """A roll's one move (none: it passes by itself; barricades are choices)."""
+        moves = self.legal_actions(state, seat) if state.phase == MOVE else []
+        return moves[0] if len(moves) == 1 else None
 
     def legal_actions(self, state: MalefizState, seat: int) -> list[Action]:
         if seat != state.turn or type(seat) is not int or _winner(state) is not None:

@@ -11,6 +11,7 @@ on both.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,7 +38,7 @@ from ..rules.base import Outcome, RemisQueue, implements
 from ..selectors.seats import game_with_seats
 from ..store import presence, rows
 from ..store.replay_requests import request_build
-from . import notifications, ratings
+from . import notifications, ratings, replies
 
 # What a game event may change (a narrower UPDATE than saving every column).
 MUTABLE_FIELDS = [
@@ -64,6 +65,8 @@ MUTABLE_FIELDS = [
     "handovers",
     "banks",
     "away",
+    "plan_seats",
+    "forced_at",
     *DUE_FIELDS,  # derived by the store from the fields above
 ]
 
@@ -135,6 +138,9 @@ class Change:
     before_to_act: list[int]
     lobby_changed: bool
     holders: dict[int, int | None] | None = None  # read with the row lock; None: read when needed
+    # A conditional reply (services/replies.py) decided with this change:
+    # stored right after it, in the same transaction, as its own event.
+    follow: Change | None = None
 
 
 class Later(Enum):
@@ -166,7 +172,53 @@ def _close_remis(change: Change) -> None:
     close_waiting_remis(change.game, change.event.created)
 
 
+def _plan_reply(change: Change) -> None:
+    """Match the move against the other seat's conditional lines (before the
+    write, so the plans' flag is written with it); a reply waits in ``follow``."""
+    game, event = change.game, change.event
+    reply = replies.decide(game, change.rs, change.state, event)
+    if reply is None:
+        return
+    follow = copy.deepcopy(game)  # the move's own frames are built from ``game`` as it is now
+    follow.draw_offers = []
+    before = list(follow.to_act)
+    reply_event = next_event(
+        follow,
+        change.rs,
+        reply.state,
+        seat=reply.seat,
+        kind=Event.Kind.ACT,
+        action=reply.action,
+        events=reply.items,
+        now=event.created,
+    )
+    lobby_changed = changes_lobby(Game.Status.ACTIVE, follow, reply_event)
+    change.follow = Change(
+        follow, change.rs, reply.state, reply_event, before, lobby_changed, change.holders
+    )
+
+
+def _store_reply(change: Change) -> None:
+    follow = change.follow
+    if follow is not None:  # after the move's row: the reply is the next version
+        store_event(
+            follow.game,
+            follow.rs,
+            follow.state,
+            follow.event,
+            follow.before_to_act,
+            follow.lobby_changed,
+            holders=follow.holders,
+        )
+
+
+def _drop_plans(change: Change) -> None:
+    replies.drop_all(change.game)
+
+
 def _notify(change: Change) -> None:
+    if change.follow is not None:
+        return  # the turn this move began is already answered by the reply
     notifications.after_game_event(
         change.game, change.before_to_act, change.event, holders=change.holders
     )
@@ -196,10 +248,14 @@ def _game_over(change: Change) -> None:
 
 
 SIDE_EFFECTS: list[SideEffect] = [
+    # First: the notice below asks whether a conditional reply answers the move.
+    SideEffect(_plan_reply, lambda c: replies.wanted(c.game, c.event)),
+    SideEffect(_drop_plans, lambda c: c.game.is_over and bool(c.game.plan_seats)),
     SideEffect(_close_remis, lambda c: c.game.is_over and implements(c.rs, RemisQueue)),
     SideEffect(_notify, _notify_wanted, with_the_commit=False, later=_notify_later),
     SideEffect(_rate, lambda c: c.game.is_over, after_write=True),
     SideEffect(_game_over, lambda c: c.game.is_over and c.lobby_changed, after_write=True),
+    SideEffect(_store_reply, lambda c: replies.wanted(c.game, c.event), after_write=True),
 ]
 
 
@@ -225,10 +281,12 @@ def store_event(
         if not effect.after_write:
             effect.run(change)
     change.event = rows.save_event(game, event, MUTABLE_FIELDS)
+    # Registered before the effects after the write: a reply they store
+    # publishes after this event.
+    publish.after_commit(partial(publish_change, change))
     for effect in effects:
         if effect.after_write:
             effect.run(change)
-    publish.after_commit(partial(publish_change, change))
     return change.event
 
 
@@ -307,6 +365,7 @@ def next_event(
         game.to_act = rs.to_act(state)
     new_turn = clocks.begins_turn(kind, to_act_before, game.to_act)
     clocks.set_deadline(game, rs, state, now, new_turn=new_turn)
+    clocks.set_forced(game, rs, state, now)
     return Event(
         game=game,
         version=game.version,

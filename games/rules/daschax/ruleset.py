@@ -183,6 +183,10 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
         )
 
     # -- queries ---------------------------------------------------------
+    def single_action_turns(self, state: DaschaxState) -> bool:
+        # A placement or a turn is one action, except where removals may precede it.
+        return not state.variants.removal
+
     def to_act(self, state: DaschaxState) -> list[int]:
         if self.outcome(state) is not None:
             return []

@@ -165,6 +165,11 @@ class IdiotenspielRuleset(Ruleset[State], PhaseTimer[State]):
             start_player=start,
         )
 
+    def single_action_turns(self, state: State) -> bool:
+        # Only the set-up places one unit a turn; movement and combat are many
+        # actions, and fights draw dice.
+        return state.phase == "setup"
+
     def to_act(self, state: State) -> list[int]:
         if self.outcome(state) is not None:
             return []

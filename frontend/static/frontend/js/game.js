@@ -10,6 +10,7 @@ import { bankText, renderVacation } from "./game-corr.js";
 import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
 import { applyPatch } from "./patch.js";
 import { clockText } from "./tables.js";
+import { createPlanner } from "./game-plan.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
@@ -24,6 +25,16 @@ const board = boardModule.createBoard($("board"), {
   seat: () => model.seat,
   seats: () => model.seats,
   seatName: (i) => seatName(i), // who plays a seat now, as the page names it
+});
+
+// Conditional moves: a planning board of its own that never sends a move.
+const planner = createPlanner({
+  gameId,
+  ruleset,
+  boardModule,
+  model,
+  seatName: (i) => seatName(i),
+  ctx: { seat: () => model.seat, seats: () => model.seats, seatName: (i) => seatName(i) },
 });
 
 const socket = new LiveSocket(() => `/ws/game/${gameId}/?since=${model.version}`, {
@@ -339,6 +350,7 @@ function render(event = null) {
   if (st.view) board.render(st, { event, myTurn, pending: !!model.pending, thinking: active ? botThinking(st) : null });
   renderMoves(event);
   renderAccess(st);
+  planner.update();
   document.title = `${myTurn ? "● " : ""}${document.title.replace(/^● /, "")}`;
 }
 

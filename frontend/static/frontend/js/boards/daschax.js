@@ -6,11 +6,19 @@ import { fmt, gettext } from "../socket.js";
 import { FACINGS, SIZES, fieldName, pieceMap, resultKey, simulate, turnsOf } from "./daschax-rules.js";
 import { angle, centre, hex, labels, piece, pieceTransform, sector, setLayout, tick, tray } from "./daschax-draw.js";
 import { renderControls, renderHead } from "./daschax-panel.js";
-import { facingName, pieceName, whyNot } from "./daschax-text.js";
+import { aPiece, facingName, pieceName, whyNot } from "./daschax-text.js";
 
 export { describe } from "./daschax-text.js";
 export { moveHelp, parseMove, textView } from "./daschax-typed.js";
 export { fieldName };
+
+/** A planned action in the move list's words (a placement) or typed notation (a turn). */
+export function actionText(action) {
+  if (action.type === "place") return fmt(gettext("%(piece)s on %(field)s"), { piece: aPiece(action.size), field: fieldName(action.at) });
+  if (action.type === "remove") return fmt(gettext("remove %(field)s"), { field: fieldName(action.at) });
+  if (action.type === "turn") return `${fieldName(action.at)} ${action.steps.join(" ")}`;
+  return action.type;
+}
 
 const START_FACING = ["N", "S"];
 const NARROW_PX = 540; // below this board width the trays go above and below the board

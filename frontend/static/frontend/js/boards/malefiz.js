@@ -4,6 +4,7 @@ import { button, h, svgEl } from "../dom.js";
 import { activate, animateHops, dismissOn, group, key, makeSvg, trail } from "./toolkit.js";
 import { fmt, gettext, toast } from "../socket.js";
 import { createDie } from "./malefiz-die.js";
+import { createForcedToggle } from "./malefiz-forced.js";
 
 const CELL = 10;
 const TOP = 15.4; // board units above row 1 the picture starts (room for the column letters)
@@ -127,6 +128,7 @@ export function createBoard(container, ctx) {
   const stage = container.appendChild(h("div", "mz-stage"));
   const rolloffLine = container.appendChild(h("p", "mz-rolloff", null, { "data-testid": "rolloff" }));
   const leftLine = container.appendChild(h("p", "mz-left", null, { "data-testid": "left-seats" }));
+  const forced = createForcedToggle(container, ctx);
 
   let last = null;
   let selected = null; // "house" or "x,y" of the picked piece
@@ -173,6 +175,7 @@ export function createBoard(container, ctx) {
     leftLine.textContent = fmt(gettext("Left the game: %(players)s"), { players: view.left.map(name).join(", ") });
     container.classList.toggle("my-turn", !!info.myTurn);
     container.dataset.phase = view.phase;
+    forced.update(state);
   }
 
   function rerender() {

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0020_remis_queue_keyset"),
+        ("games", "0022_forced_turns"),
     ]
 
     operations = [
