@@ -4,6 +4,12 @@
 after the game and its event are saved and before the commit: a receiver's
 writes (a tournament's next round) commit or roll back with the ending. It
 lets the lobby react without the games' services importing the lobby.
+
+``seat_no_show`` is sent when a seat of a game of three or more seats runs
+out of time without ever having moved, inside the timeout's transaction; a
+receiver that returns True (a tournament: it withdraws and bans the player)
+has the seat handed to a bot at once, so the table plays on
+(``services/handover.no_show_to_bot``).
 """
 
 from __future__ import annotations
@@ -11,3 +17,4 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 game_over = Signal()  # keyword argument: game
+seat_no_show = Signal()  # keyword arguments: game, seat

@@ -324,6 +324,7 @@ class Notification(models.Model):
         GAME_OVER = "game_over", _("game over")
         DECISION = "decision", _("admin decision")
         FOLLOWED = "followed_start", _("a followed player's game")
+        ROUND_START = "round_start", _("a tournament round began")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -16,6 +16,9 @@ REASON_ENDED_EARLY = gettext_noop(
 )
 REASON_NO_PERSON_LEFT = gettext_noop("%(player)s left, and only bots were left to play.")
 REASON_LAST_LEFT = gettext_noop("Everybody else left the game.")
+REASON_ROUND_DEADLINE = gettext_noop(
+    "The tournament round's deadline passed: the seat that used the least time wins."
+)
 REASON_APPROVED = {
     "repetition": gettext_noop("Remis by repetition, approved by an admin."),
     "deadlock": gettext_noop("Remis: neither side could win, approved by an admin."),

@@ -16,6 +16,7 @@ from games.errors import GameError
 from lobby import tournaments as services
 from lobby.models import Tournament
 from lobby.selectors import tournaments as read
+from lobby.tournaments.chat import tournament_chat_post
 
 
 class CreateTournamentIn(serializers.Serializer):
@@ -53,6 +54,18 @@ class CreateTournamentIn(serializers.Serializer):
     )
     min_rating = serializers.JSONField(allow_null=True, required=False, default=None)
     min_games = serializers.JSONField(allow_null=True, required=False, default=None)
+    round_days = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="correspondence: each round's deadline in days; unfinished games are adjudicated",
+    )
+    featured = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=False,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+        help_text="staff only: listed first",
+    )
 
 
 class PairingOut(serializers.Serializer):
@@ -90,6 +103,9 @@ class TournamentSummaryOut(serializers.Serializer):
     round_pause_seconds = serializers.IntegerField()
     creator = serializers.CharField(allow_null=True)
     players = serializers.ListField(child=serializers.CharField())
+    round_days = serializers.IntegerField(allow_null=True)
+    round_deadline = serializers.CharField(allow_null=True)
+    featured = serializers.BooleanField()
 
 
 class TournamentOut(TournamentSummaryOut):
@@ -161,3 +177,52 @@ class TournamentStart(APIView):
     @extend_schema(request=None, responses=answers({200: TournamentOut}))
     def post(self, request: Request, pk: int) -> Response:
         return tournament_answer(services.tournament_start(tournament_id=pk, user=request.user))
+
+
+class FeatureIn(serializers.Serializer):
+    featured = serializers.JSONField(allow_null=True, help_text="true or false")
+
+
+class TournamentFeature(APIView):
+    """Staff only: list a tournament first (or not)."""
+
+    @extend_schema(request=FeatureIn, responses=answers({200: TournamentOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(FeatureIn, request)
+        return tournament_answer(
+            services.tournament_feature(tournament_id=pk, user=request.user, **data)
+        )
+
+
+class ChatLineIn(serializers.Serializer):
+    text = serializers.JSONField(allow_null=True)
+
+
+class ChatLineOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    text = serializers.CharField()
+    created = serializers.CharField()
+
+
+class ChatLinesOut(serializers.Serializer):
+    items = ChatLineOut(many=True)
+
+
+class TournamentChat(APIView):
+    """The tournament page's chat: the newest lines; a logged-in player or
+    spectator adds one (the games' chat rules and budget)."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "chat"
+
+    @extend_schema(operation_id="tournament_chat_list", responses=answers({200: ChatLinesOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        return answer(ChatLinesOut, {"items": read.chat_lines(_tournament(pk))})
+
+    @extend_schema(request=ChatLineIn, responses=answers({201: ChatLineOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(ChatLineIn, request)
+        line = tournament_chat_post(tournament_id=pk, user=request.user, text=data["text"])
+        return answer(ChatLineOut, line, 201)

@@ -16,6 +16,7 @@ from games.realtime.consumer_base import LoopOnlyDispatchMixin
 from games.realtime.socket_cap import AddressCapMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
+from lobby.selectors.tournaments import tournament_group
 
 # A page that connects starts from a snapshot read at most this long ago;
 # what changes after it joined the lobby's group is pushed to it.
@@ -33,13 +34,16 @@ class LobbyConsumer(
     page's lobby token is answered from what the process knows."""
 
     # A table's change is one frame for everybody, built once per process.
-    untranslated = TranslatedConsumerMixin.untranslated | {"lobby.table"}
+    untranslated = TranslatedConsumerMixin.untranslated | {"lobby.table", "tournament.chat"}
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]
         if user is not None and user.is_authenticated:
             self.groups_joined.append(user_group(user.pk))
+        tournament = watched_tournament(self.scope.get("query_string", b""))
+        if tournament is not None:  # a tournament page: its chat too
+            self.groups_joined.append(tournament_group(tournament))
         await self.join_groups()
         self.budget = ConnectionBudget(None)
         await self.accept()
@@ -89,5 +93,18 @@ class LobbyConsumer(
             text_data=dumps({"type": "tournament", "tournament": message["tournament"]})
         )
 
+    async def tournament_chat(self, message: dict[str, Any]) -> None:
+        """A line of the chat of the tournament this page shows (public)."""
+        await self.send(text_data=dumps({"type": "tournament_chat", "message": message["message"]}))
+
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
+
+
+def watched_tournament(query: bytes) -> int | None:
+    """``?tournament=<id>`` of a tournament page's socket (one at most), else None."""
+    for part in query.split(b"&"):
+        name, _, value = part.partition(b"=")
+        if name == b"tournament" and value.isdigit() and len(value) <= 12:
+            return int(value)
+    return None

@@ -30,6 +30,11 @@ class Tournament(models.Model):
     options = models.JSONField(default=dict, blank=True)
     starts_at = models.DateTimeField(null=True, blank=True)
     round_pause_seconds = models.PositiveIntegerField(default=0)
+    # Correspondence: each round ends this many days after it is paired; its
+    # unfinished games are adjudicated then (docs/tournaments.md). null: none.
+    round_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_deadline = models.DateTimeField(null=True, blank=True)
+    featured = models.BooleanField(default=False)  # staff's: listed first
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -44,7 +49,11 @@ class Tournament(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["status", "-created"], name="tournament_status_newest"),
+            # The lists: featured first, then the newest (per status, and all).
+            models.Index(
+                fields=["status", "-featured", "-created"], name="tournament_status_listed"
+            ),
+            models.Index(fields=["-featured", "-created"], name="tournament_listed"),
             models.Index(
                 fields=["due"], name="tournament_due", condition=models.Q(due__isnull=False)
             ),
@@ -59,6 +68,8 @@ class TournamentPlayer(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     joined = models.DateTimeField(auto_now_add=True)
     withdrawn = models.BooleanField(default=False)
+    # Starting rank, fixed at the start by rating (late joiners after); null before.
+    seed = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -94,6 +105,24 @@ class TournamentPairing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: round {self.round}, board {self.board}"
+
+
+class TournamentChatMessage(models.Model):
+    """A line of a tournament page's chat (players and spectators with an account)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            # The page reads the newest lines of one tournament from the index.
+            models.Index(fields=["tournament", "-created", "-id"], name="tournament_chat_newest")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.text[:30]}"
 
 
 class TournamentBan(models.Model):

@@ -17,4 +17,10 @@ api_urls = [
         name="api-tournament-withdraw",
     ),
     path("tournaments/<int:pk>/start/", api.TournamentStart.as_view(), name="api-tournament-start"),
+    path("tournaments/<int:pk>/chat/", api.TournamentChat.as_view(), name="api-tournament-chat"),
+    path(
+        "tournaments/<int:pk>/feature/",
+        api.TournamentFeature.as_view(),
+        name="api-tournament-feature",
+    ),
 ]

@@ -95,6 +95,7 @@ def _form_fields(form: Any) -> dict[str, Any]:
         "clock": clock,
         "rated": form.get("rated") == "on",
         "round_pause_seconds": whole("round_pause_seconds", 0),
+        "round_days": whole("round_days", None),
     }
 
 
@@ -129,5 +130,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         and (request.user.pk == tournament.creator_id or request.user.is_staff),
         "me": me,
         "rounds": list(reversed(data["rounds"])),
+        "round_deadline": tournament.round_deadline,
+        "chat": read.chat_lines(tournament),
     }
     return render(request, "lobby/tournament.html", context)

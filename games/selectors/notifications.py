@@ -21,6 +21,10 @@ TEXTS: dict[str, str] = {
     Notification.Kind.FOLLOWED: gettext_noop(
         "%(player)s, whom you follow, started a live game: #%(game)s (%(title)s). Watch it now."
     ),
+    Notification.Kind.ROUND_START: gettext_noop(
+        "Round %(round)s of the tournament %(tournament)s has begun: your game #%(game)s "
+        "(%(title)s) is waiting."
+    ),
 }
 
 

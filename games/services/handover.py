@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from .. import hooks
 from ..errors import GameError
 from ..models import Event, Game
 from ..rules import Ruleset, get_ruleset
@@ -100,6 +101,29 @@ def take_over(game: Game, seat: int) -> dict[str, Any]:
     game.has_bots = True
     refill_clock(game, seat)
     return {"type": "handed_to_bot", "seat": seat, "level": HANDOVER_LEVEL, "move": move}
+
+
+def no_show_to_bot(game: Game, rs: Ruleset, seat: int, now: datetime) -> Event | None:
+    """A seat of a 3+-seat game ran out of time without a move of its own:
+    if a receiver of ``hooks.seat_no_show`` claims it (a tournament), a bot
+    plays it from now on, no vote asked (None: not claimed)."""
+    if game.seat_count < 3 or str(seat) in game.bots or seat in game.left_seats:
+        return None
+    if Event.objects.filter(game=game, kind=Event.Kind.ACT, seat=seat).exists():
+        return None
+    answers = hooks.seat_no_show.send(sender=Game, game=game, seat=seat)
+    if not any(claimed for _, claimed in answers):
+        return None
+    items = [{"type": "no_show", "seat": seat}, take_over(game, seat)]
+    return append_event(
+        game,
+        rs,
+        rs.decode(game.started_state),
+        seat=seat,
+        kind=Event.Kind.HANDOVER,
+        events=items,
+        now=now,
+    )
 
 
 def refill_clock(game: Game, seat: int) -> None:

@@ -41,12 +41,21 @@ def notify(
     """Store one notification per user, its e-mail in the outbox for those
     who want mail (sent in the background, services/mail.py) and its web pushes
     in theirs (services/push.py); push to open pages after the commit."""
-    if not user_ids:
+    notify_each(
+        notes=[Notification(user_id=uid, kind=kind, game=game, params=params) for uid in user_ids],
+        mail=mail,
+    )
+
+
+def notify_each(*, notes: list[Notification], mail: bool = True) -> None:
+    """``notify()`` for notes that differ (one kind), in a fixed number of
+    queries plus one trim per user: a tournament round's notices."""
+    if not notes:
         return
+    kind = notes[0].kind
+    user_ids = list(dict.fromkeys(n.user_id for n in notes))
     with transaction.atomic(savepoint=False):  # the caller's transaction, if there is one
-        notes = Notification.objects.bulk_create(
-            [Notification(user_id=uid, kind=kind, game=game, params=params) for uid in user_ids]
-        )
+        notes = Notification.objects.bulk_create(notes)
         mailed = (
             set(
                 get_user_model()

@@ -172,6 +172,9 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
                     now=now,
                 ).version
         playbans.record_offence(game, seat, "flag", now)
+        handed = handover.no_show_to_bot(game, rs, seat, now)
+        if handed is not None:
+            return handed.version
         return leave_or_end(
             game, rs, seat, reason=REASON_FLAGGED, event_type="flagged", now=now
         ).version

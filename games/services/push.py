@@ -57,7 +57,11 @@ LAST_RETRY = timedelta(hours=1)
 MAX_ATTEMPTS = 8  # a turn pushed hours late helps nobody
 TTL = 24 * 3600  # how long the push service may hold a push for a device that is off
 URGENT_TTL = 5 * 60  # the same for a realtime game's turn: later it only misleads
-URGENT_KINDS = {Notification.Kind.YOUR_TURN, Notification.Kind.DRAW_OFFER}
+URGENT_KINDS = {
+    Notification.Kind.YOUR_TURN,
+    Notification.Kind.DRAW_OFFER,
+    Notification.Kind.ROUND_START,
+}
 GONE = {404, 410}
 MAX_DEVICES = 20  # per user
 OUTBOX = Outbox(

@@ -5,18 +5,51 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
-from lobby.models import Tournament, TournamentPairing, TournamentPlayer
+from lobby.models import Tournament, TournamentChatMessage, TournamentPairing, TournamentPlayer
 from lobby.pairing import Entrant, Result, standings
 from lobby.pairing.tiebreaks import Standing
 
 LIST_LIMIT = 100
+CHAT_LINES = 50
+
+
+def tournament_group(tournament_id: int) -> str:
+    """The channel group of one tournament's open pages (its chat)."""
+    return f"tournament-{tournament_id}"
+
+
+def chat_line(message: TournamentChatMessage, username: str | None) -> dict[str, Any]:
+    return {
+        "id": message.pk,
+        "username": username,
+        "text": message.text,
+        "created": message.created.isoformat(),
+    }
+
+
+def chat_lines(tournament: Tournament) -> list[dict[str, Any]]:
+    """The newest ``CHAT_LINES`` lines, oldest first (one index walk)."""
+    newest = (
+        TournamentChatMessage.objects.filter(tournament=tournament)
+        .order_by("-created", "-id")
+        .values_list("pk", "user__username", "text", "created")[:CHAT_LINES]
+    )
+    return [
+        {"id": pk, "username": name, "text": text, "created": created.isoformat()}
+        for pk, name, text, created in reversed(list(newest))
+    ]
 
 
 def players_in_order(tournament: Tournament) -> list[TournamentPlayer]:
-    """Everyone who joined, in starting-rank order (join order)."""
-    return list(TournamentPlayer.objects.filter(tournament=tournament).order_by("joined", "pk"))
+    """Everyone who joined, in starting-rank order: the seed given at the
+    start (by rating), late joiners after; before the start, join order."""
+    return list(
+        TournamentPlayer.objects.filter(tournament=tournament).order_by(
+            F("seed").asc(nulls_last=True), "joined", "pk"
+        )
+    )
 
 
 def active_ids(tournament: Tournament) -> list[int]:
@@ -107,6 +140,11 @@ def summary(
         "round_pause_seconds": tournament.round_pause_seconds,
         "creator": who.get(tournament.creator_id) if tournament.creator_id else None,
         "players": [who.get(p.user_id, "?") for p in players],
+        "round_days": tournament.round_days,
+        "round_deadline": tournament.round_deadline.isoformat()
+        if tournament.round_deadline
+        else None,
+        "featured": tournament.featured,
     }
 
 
@@ -147,9 +185,9 @@ def detail(tournament: Tournament) -> dict[str, Any]:
 
 
 def listing(status: str | None, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
-    """The newest tournaments of a status (all statuses: None), at most
-    ``limit``: three statements however many are listed."""
-    found = Tournament.objects.order_by("-created", "-pk")
+    """The newest tournaments of a status (all statuses: None), featured
+    ones first, at most ``limit``: three statements however many are listed."""
+    found = Tournament.objects.order_by("-featured", "-created", "-pk")
     if status is not None:
         found = found.filter(status=status)
     listed = list(found[: min(limit, LIST_LIMIT)])

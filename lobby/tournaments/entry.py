@@ -59,7 +59,11 @@ def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
                 gettext_noop("A round robin takes at most %(n)s players."),
                 n=max_round_robin_players(),
             )
-        TournamentPlayer.objects.create(tournament=tournament, user=user)
+        late = tournament.status == Tournament.Status.RUNNING
+        # A late joiner ranks after everyone seeded at the start.
+        TournamentPlayer.objects.create(
+            tournament=tournament, user=user, seed=players + 1 if late else None
+        )
         tell_lobby(tournament)
     return tournament
 
@@ -168,3 +172,46 @@ def record_no_show(user_id: int, now: datetime) -> None:
     days = min(MAX_BAN_DAYS, FIRST_BAN_DAYS * 2 ** min(ban.no_shows - 1, 5))
     ban.until = now + timedelta(days=days)
     ban.save(update_fields=["no_shows", "until"])
+
+
+def seed_by_rating(tournament: Tournament) -> None:
+    """Starting ranks at the start: the rating for the tournament's game and
+    speed, highest first; players without one after, in join order."""
+    players = list(TournamentPlayer.objects.filter(tournament=tournament).order_by("joined", "pk"))
+    ratings = dict(
+        Rating.objects.filter(
+            user_id__in=[p.user_id for p in players],
+            ruleset=tournament.ruleset,
+            speed=speed_of(tournament.clock),
+        ).values_list("user_id", "display")
+    )
+    ordered = sorted(
+        enumerate(players),
+        key=lambda item: (
+            item[1].user_id not in ratings,
+            -ratings.get(item[1].user_id, 0),
+            item[0],
+        ),
+    )
+    for seed, (_, player) in enumerate(ordered, start=1):
+        player.seed = seed
+    TournamentPlayer.objects.bulk_update(players, ["seed"])
+
+
+def on_seat_no_show(sender: Any, game: Game, seat: int, **kwargs: Any) -> bool:
+    """A table's seat ran out of time without a move (in the timeout's
+    transaction, the game's row locked): a tournament game's player is
+    withdrawn and banned as a two-seat no-show is, and the seat goes to a bot
+    (True); the player ranks last at the table (a seat handed to a bot leaves
+    first). Not a tournament game: False."""
+    pairing = TournamentPairing.objects.filter(game_id=game.pk).only("tournament_id").first()
+    if pairing is None or seat >= len(pairing.players):
+        return False
+    tournament = locked_tournament(pairing.tournament_id)
+    uid = TournamentPairing.objects.get(pk=pairing.pk).players[seat]
+    if TournamentPlayer.objects.filter(tournament=tournament, user_id=uid, withdrawn=False).update(
+        withdrawn=True
+    ):
+        record_no_show(uid, timezone.now())
+    tell_lobby(tournament)
+    return True

@@ -28,6 +28,8 @@ def no_shows(game: Game) -> list[int]:
     all, the seats to act first), or lost on time without a single move."""
     moved = movers(game)
     result = cast(Outcome, game.result or {})
+    if adjudicated(game):
+        return []  # a round deadline: every seat's first-move window was still open
     if game.status == Game.Status.FINISHED:
         if result.get("reason") != REASON_FLAGGED:
             return []
@@ -39,6 +41,17 @@ def no_shows(game: Game) -> list[int]:
     return list(rs.to_act(rs.setup(game.options, game.seat_count, game.seed)))
 
 
+def last_items(game: Game) -> list[dict[str, object]]:
+    """The event items of the game's last event (its ending)."""
+    last = Event.objects.filter(game=game).order_by("-version").values_list("events", flat=True)
+    return list(last.first() or [])
+
+
+def adjudicated(game: Game) -> bool:
+    """Whether a round's deadline ended the game (``games.services.adjudication``)."""
+    return any(item.get("type") == "adjudicated" for item in last_items(game))
+
+
 def seat_points(game: Game, absent: list[int]) -> list[float]:
     """Each seat's tournament points: a win 1, a draw ½ (two seats); tables by
     finishing order. No-shows score nothing and the others win."""
@@ -47,12 +60,10 @@ def seat_points(game: Game, absent: list[int]) -> list[float]:
     if game.status == Game.Status.ABORTED:
         if not absent or set(absent) >= set(seats):  # nobody showed, or nobody failed to
             return [0.0] * len(seats)
-        places = [2 if s in absent else 1 for s in seats]
+        bottom = 1 + len(seats) - len(absent)  # the no-shows share the last places
+        places = [bottom if s in absent else 1 for s in seats]
     else:
-        last = Event.objects.filter(game=game).order_by("-version").values_list("events", flat=True)
-        places_by_seat = finishing_places(
-            seats, result, list(last.first() or []), leaving_order(game)
-        )
+        places_by_seat = finishing_places(seats, result, last_items(game), leaving_order(game))
         places = [places_by_seat[s] for s in seats]
     if game.seat_count == 2:
         if places[0] == places[1]:

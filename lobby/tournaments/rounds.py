@@ -18,8 +18,9 @@ from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_tables
 from lobby.selectors import tournaments as read
 
+from . import deadlines, notices
 from .common import locked_tournament, tell_lobby, tell_players
-from .entry import ineligible, record_no_show
+from .entry import ineligible, record_no_show, seed_by_rating
 from .results import no_shows, seat_points
 
 log = logging.getLogger(__name__)
@@ -44,8 +45,9 @@ def tournament_start(*, tournament_id: Any, user: Any) -> Tournament:
 
 
 def begin(tournament: Tournament, now: datetime) -> None:
-    """Check the field (entry conditions again) and pair round 1."""
+    """Check the field (entry conditions again), fix the starting ranks and pair round 1."""
     withdraw_ineligible(tournament)
+    seed_by_rating(tournament)
     count = len(read.active_ids(tournament))
     needed = 3 if tournament.seat_count > 2 else 2
     if count < needed:
@@ -90,14 +92,16 @@ def pair_next(tournament: Tournament, now: datetime) -> None:
     if TournamentPairing.objects.filter(tournament=tournament, round=number).exists():
         return  # paired already (the row lock makes this a safety net)
     tournament.current_round, tournament.due = number, None
-    tournament.save(update_fields=["status", "rounds", "current_round", "due"])
+    deadlines.set_round_deadline(tournament, now)
+    tournament.save(update_fields=["status", "rounds", "current_round", "due", "round_deadline"])
     forfeits = set(
         TournamentPlayer.objects.filter(tournament=tournament, withdrawn=True).values_list(
             "user_id", flat=True
         )
     )
-    for board, pairing in enumerate(games):
-        store_pairing(tournament, number, board, pairing, forfeits)
+    started = [store_pairing(tournament, number, b, p, forfeits) for b, p in enumerate(games)]
+    waiting = [(game, list(p.players)) for game, p in zip(started, games, strict=True) if game]
+    notices.round_started(tournament, number, [g for g, _ in waiting], [u for _, u in waiting])
     tell_lobby(tournament)
     advance(tournament, now)  # a round of byes and forfeits only is complete at once
 
@@ -114,11 +118,11 @@ def round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
 
 def store_pairing(
     tournament: Tournament, number: int, board: int, pairing: Pairing, forfeits: set[int]
-) -> None:
+) -> Game | None:
     players = list(pairing.players)
     points = None
-    if pairing.bye:
-        points = {str(players[0]): 1.0}
+    if pairing.bye:  # (a withdrawn player's round-robin bye scores nothing)
+        points = {str(players[0]): 0.0 if players[0] in forfeits else 1.0}
     elif forfeits & set(players):  # round robin against a withdrawn player
         points = {str(u): 0.0 if u in forfeits else 1.0 for u in players}
     game = None if points is not None else start_game(tournament, players)
@@ -133,6 +137,7 @@ def store_pairing(
     )
     if game is not None:
         tell_players(tournament, number, game.pk, game.ruleset, players)
+    return game
 
 
 def start_game(tournament: Tournament, players: list[int]) -> Game:
@@ -169,18 +174,25 @@ def on_game_over(sender: Any, game: Game, **kwargs: Any) -> None:
     pairing.save(update_fields=["points"])
     for seat in absent:
         uid = pairing.players[seat]
-        TournamentPlayer.objects.filter(tournament=tournament, user_id=uid).update(withdrawn=True)
-        record_no_show(uid, now)
+        # A table's no-show was withdrawn and banned when a bot took the seat.
+        if TournamentPlayer.objects.filter(
+            tournament=tournament, user_id=uid, withdrawn=False
+        ).update(withdrawn=True):
+            record_no_show(uid, now)
     tell_lobby(tournament)
     advance(tournament, now)
 
 
-def advance(tournament: Tournament, now: datetime) -> None:
-    """After a result: finish, pair the next round now, or set when it is due."""
-    waiting = TournamentPairing.objects.filter(
+def round_waits(tournament: Tournament) -> bool:
+    """Whether a game of the current round has no result yet."""
+    return TournamentPairing.objects.filter(
         tournament=tournament, round=tournament.current_round, points__isnull=True
     ).exists()
-    if waiting:
+
+
+def advance(tournament: Tournament, now: datetime) -> None:
+    """After a result: finish, pair the next round now, or set when it is due."""
+    if round_waits(tournament):
         return
     if tournament.current_round >= tournament.rounds or len(read.active_ids(tournament)) < 2:
         finish(tournament)
@@ -193,13 +205,15 @@ def advance(tournament: Tournament, now: datetime) -> None:
 
 def finish(tournament: Tournament) -> None:
     tournament.status, tournament.due = Tournament.Status.FINISHED, None
-    tournament.save(update_fields=["status", "rounds", "due"])
+    tournament.round_deadline = None
+    tournament.save(update_fields=["status", "rounds", "due", "round_deadline"])
     tell_lobby(tournament)
 
 
 def pair_due_rounds(now: datetime | None = None) -> int:
-    """The sweeper's share: start tournaments whose time came, pair rounds
-    whose pause is over. Reads only what is due (the partial index)."""
+    """The sweeper's share: start tournaments whose time came, adjudicate the
+    games of a correspondence round whose deadline passed, pair rounds whose
+    pause is over. Reads only what is due (the partial index)."""
     now = now or timezone.now()
     due = list(
         Tournament.objects.filter(due__lte=now)
@@ -209,7 +223,8 @@ def pair_due_rounds(now: datetime | None = None) -> int:
     done = 0
     for tournament_id in due:
         try:
-            done += run_due(tournament_id, now)
+            # A round's deadline first: game rows are locked before the tournament's.
+            done += deadlines.adjudicate_round(tournament_id, now) or run_due(tournament_id, now)
         except Exception:  # one broken tournament must not stop the others
             log.exception("tournament %s: due work failed", tournament_id)
     return done
@@ -231,7 +246,8 @@ def run_due(tournament_id: int, now: datetime) -> int:
                 tournament.refresh_from_db()
                 finish(tournament)
         elif tournament.status == Tournament.Status.RUNNING:
-            pair_next(tournament, now)
+            if not round_waits(tournament):  # else: its deadline's adjudication retries
+                pair_next(tournament, now)
         else:
             tournament.due = None
             tournament.save(update_fields=["due"])

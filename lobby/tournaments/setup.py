@@ -20,12 +20,13 @@ from games.users import is_guest
 from lobby.models import Tournament
 from moderation.standing import refuse_if_suspended
 
-from .common import require_account, tell_lobby
+from .common import locked_tournament, require_account, tell_lobby
 
 MAX_SWISS_ROUNDS = 20
 MAX_PAUSE_SECONDS = 7 * 86400
 MAX_OPEN_PER_USER = 3  # open or running tournaments one player has created
 MAX_DAYS_AHEAD = 60
+MAX_ROUND_DAYS = 60
 NO_TOURNAMENTS = {"hexenhalma"}  # Hexenhalma keeps its own campaigns
 
 
@@ -45,6 +46,8 @@ def tournament_create(
     double: Any = False,
     min_rating: Any = None,
     min_games: Any = None,
+    round_days: Any = None,
+    featured: Any = False,
 ) -> Tournament:
     """A new open tournament; ``starts_at`` None: its creator starts it."""
     require_account(creator)
@@ -65,7 +68,9 @@ def tournament_create(
         double=double,
         min_rating=min_rating,
         min_games=min_games,
+        round_days=round_days,
     )
+    fields["featured"] = _featured(creator, featured)
     refuse_without_games(creator)
     with transaction.atomic():
         lock_user(creator.pk)  # two creations at once count each other
@@ -79,6 +84,19 @@ def tournament_create(
                 n=mine,
             )
         tournament = Tournament.objects.create(creator=creator, due=fields["starts_at"], **fields)
+        tell_lobby(tournament)
+    return tournament
+
+
+def tournament_feature(*, tournament_id: Any, user: Any, featured: Any) -> Tournament:
+    """Staff mark a tournament featured (listed first) or not."""
+    require_account(user)
+    value = _flag("featured", featured)
+    _featured(user, True)  # staff only, whichever way
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        tournament.featured = value
+        tournament.save(update_fields=["featured"])
         tell_lobby(tournament)
     return tournament
 
@@ -127,7 +145,34 @@ def clean_fields(**raw: Any) -> dict[str, Any]:
         ),
         "min_rating": _optional_whole("min_rating", raw["min_rating"], 0, 4000),
         "min_games": _optional_whole("min_games", raw["min_games"], 0, 10_000),
+        "round_days": _round_days(raw["round_days"], clocks.clean_clock(raw["clock"])),
     }
+
+
+def _round_days(value: Any, clock: dict[str, Any]) -> int | None:
+    """Correspondence only, and long enough for one full move period."""
+    days = _optional_whole("round_days", value, 1, MAX_ROUND_DAYS)
+    if days is None:
+        return None
+    if clock.get("kind") != "correspondence":
+        raise GameError(
+            "bad_request", gettext_noop('"round_days" needs a correspondence time control.')
+        )
+    if days < clock["days"]:
+        raise GameError(
+            "bad_request",
+            gettext_noop('"round_days" must be at least the days per move (%(n)s).'),
+            n=clock["days"],
+        )
+    return days
+
+
+def _featured(creator: Any, value: Any) -> bool:
+    """Staff only: a featured tournament is listed first."""
+    featured = _flag("featured", value)
+    if featured and not creator.is_staff:
+        raise GameError("forbidden", gettext_noop("Only staff feature tournaments."), status=403)
+    return featured
 
 
 def _ruleset(slug: Any) -> Any:

@@ -30,6 +30,10 @@ export function describePlatform(item, seatName) {
       return fmt(gettext("A bot plays %(player)s from move %(move)s on."), { player, move: item.move });
     case "aborted":
       return fmt(gettext("%(player)s aborted the game."), { player });
+    case "adjudicated":
+      return gettext("The tournament round's deadline passed: the game was adjudicated by the time each seat used.");
+    case "no_show":
+      return fmt(gettext("%(player)s never moved: a bot plays the seat, and the player is out of the tournament."), { player });
     case "vacation":
       return fmt(gettext("%(player)s went on vacation; their clock is stopped."), { player });
     case "vacation_end":
