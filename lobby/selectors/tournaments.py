@@ -42,14 +42,14 @@ def chat_lines(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+# Starting-rank order: the seed given at the start (by rating), late joiners
+# after; before the start, join order.
+STARTING_RANK = (F("seed").asc(nulls_last=True), "joined", "pk")
+
+
 def players_in_order(tournament: Tournament) -> list[TournamentPlayer]:
-    """Everyone who joined, in starting-rank order: the seed given at the
-    start (by rating), late joiners after; before the start, join order."""
-    return list(
-        TournamentPlayer.objects.filter(tournament=tournament).order_by(
-            F("seed").asc(nulls_last=True), "joined", "pk"
-        )
-    )
+    """Everyone who joined, in starting-rank order."""
+    return list(TournamentPlayer.objects.filter(tournament=tournament).order_by(*STARTING_RANK))
 
 
 def active_ids(tournament: Tournament) -> list[int]:
@@ -192,7 +192,8 @@ def listing(status: str | None, limit: int = LIST_LIMIT) -> list[dict[str, Any]]
         found = found.filter(status=status)
     listed = list(found[: min(limit, LIST_LIMIT)])
     players: dict[int, list[TournamentPlayer]] = {t.pk: [] for t in listed}
-    for entry in TournamentPlayer.objects.filter(tournament__in=listed).order_by("joined", "pk"):
+    entries = TournamentPlayer.objects.filter(tournament__in=listed).order_by(*STARTING_RANK)
+    for entry in entries:
         players[entry.tournament_id].append(entry)
     everyone = {p.user_id for entries in players.values() for p in entries}
     who = names(everyone | {t.creator_id for t in listed if t.creator_id})
