@@ -21,11 +21,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from .. import clocks
-from ..errors import GameError
-from ..models import Game
+from ..errors import GameError, no_such_game
+from ..models import Game, Seat
 from ..rules import get_ruleset
 from .events import changes_lobby, store_event
-from .guards import conflicts_are_stale, locked_player_seat
+from .guards import conflicts_are_stale, locked_player_seat, parse_game_id
 from .play import decide_seat_act
 
 if TYPE_CHECKING:
@@ -54,14 +54,17 @@ def game_forced_turns(*, game_id: object, user: Visitor | None, on: bool) -> boo
     return on
 
 
-def forced_turns_on(*, game_id: int, user: Visitor | None) -> bool:
-    """Whether the caller's seat in the game is opted in (False without a seat)."""
+def forced_turns_on(*, game_id: object, user: Visitor | None) -> bool:
+    """Whether the caller's seat in the game is opted in (False without a
+    seat); no such game: the error saying so."""
+    pk = parse_game_id(game_id)
+    autoplay = Game.objects.filter(pk=pk).values_list("autoplay", flat=True).first()
+    if autoplay is None:
+        raise no_such_game()
     if user is None or not user.is_authenticated:
         return False
-    row = Game.objects.filter(pk=game_id).values_list("autoplay", flat=True).first()
-    seat = Game.objects.filter(pk=game_id, seats__user=user).values_list("seats__index", flat=True)
-    index = seat.first()
-    return row is not None and index is not None and index in row
+    index = Seat.objects.filter(game_id=pk, user=user).values_list("index", flat=True).first()
+    return index is not None and index in autoplay
 
 
 @conflicts_are_stale
