@@ -60,11 +60,15 @@ def chat_post(*, game_id: int, user: Visitor, text: str) -> dict[str, Any]:
 
 
 def _check_rate(user_id: int, game_id: int) -> None:
-    """CHAT_RATE per user and game, counted atomically in the shared cache: a
-    count of stored rows let racing lines (other threads, other processes)
-    all pass."""
+    check_chat_rate(f"chat:{user_id}:{game_id}")
+
+
+def check_chat_rate(key: str) -> None:
+    """CHAT_RATE per ``key`` (a user in one chat), counted atomically in the
+    shared cache: a count of stored rows let racing lines (other threads,
+    other processes) all pass."""
     count, seconds = settings.CHAT_RATE
-    wait = ratelimit.hit(f"chat:{user_id}:{game_id}", count, seconds)
+    wait = ratelimit.hit(key, count, seconds)
     if wait is not None:
         raise GameError(
             "rate_limited",

@@ -114,20 +114,27 @@ def played_out(
     return clean, state
 
 
+def planning_position(game_id: object, user: Visitor | None) -> tuple[Game, int, Ruleset, object]:
+    """The locked game, the caller's seat, its ruleset and the state, where
+    the caller may plan now: a game that takes lines, the opponent to move."""
+    game, seat = locked_player_seat(game_id, user)
+    rs = get_ruleset(game.ruleset)
+    state = rs.decode(game.started_state)
+    require_supported(game, rs, state)
+    if game.to_act != [1 - seat] or game.paused:
+        raise GameError(
+            "not_opponents_turn",
+            gettext_noop("Plan moves while your opponent is to move."),
+            version=game.version,
+        )
+    return game, seat, rs, state
+
+
 def conditional_save(*, game_id: object, user: Visitor | None, lines: object) -> list[Line]:
     """Replace the caller's lines in a running game (an empty list clears them)."""
     parsed = parse_lines(lines)
     with transaction.atomic():
-        game, seat = locked_player_seat(game_id, user)
-        rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.started_state)
-        require_supported(game, rs, state)
-        if game.to_act != [1 - seat] or game.paused:
-            raise GameError(
-                "not_opponents_turn",
-                gettext_noop("Plan moves while your opponent is to move."),
-                version=game.version,
-            )
+        game, seat, rs, state = planning_position(game_id, user)
         clean = [checked_line(rs, state, seat, i, line) for i, line in enumerate(parsed)]
         store(game, seat, clean)
     return clean
@@ -145,16 +152,7 @@ def conditional_preview(
         if not isinstance(require_json_object(action).get("type"), str):
             raise GameError("bad_request", gettext_noop("Each action needs a type."))
     with transaction.atomic():
-        game, seat = locked_player_seat(game_id, user)
-        rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.started_state)
-        require_supported(game, rs, state)
-        if game.to_act != [1 - seat] or game.paused:
-            raise GameError(
-                "not_opponents_turn",
-                gettext_noop("Plan moves while your opponent is to move."),
-                version=game.version,
-            )
+        _game, seat, rs, state = planning_position(game_id, user)
         _clean, after = played_out(rs, state, seat, 0, line)
     to_act = rs.to_act(after)
     legal = rs.legal_actions(after, to_act[0]) if len(to_act) == 1 else []

@@ -13,8 +13,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from games import plain_json, publish, ratelimit
+from games import plain_json, publish
 from games.errors import GameError
+from games.services.chat import check_chat_rate
 from games.users import is_guest
 from lobby.models import TournamentChatMessage
 from lobby.selectors.tournaments import chat_line, tournament_group
@@ -57,20 +58,7 @@ def _clean(text: Any) -> str:
 
 
 def _check_rate(user_id: int, tournament_id: int) -> None:
-    count, seconds = settings.CHAT_RATE
-    wait = ratelimit.hit(f"tchat:{user_id}:{tournament_id}", count, seconds)
-    if wait is not None:
-        raise GameError(
-            "rate_limited",
-            gettext_noop(
-                "Slow down: at most %(n)s messages in %(s)s seconds; try again in %(wait)s seconds."
-            ),
-            status=429,
-            retry_after=wait,
-            n=count,
-            s=seconds,
-            wait=wait,
-        )
+    check_chat_rate(f"tchat:{user_id}:{tournament_id}")
 
 
 def _send(tournament_id: int, line: dict[str, Any]) -> None:
