@@ -79,16 +79,7 @@ def offer_leave(
         {"type": event_type, "seat": seat},
         {"type": "handover_offered", "seat": seat, "until": leave["until"]},
     ]
-    return append_event(
-        game,
-        rs,
-        rs.decode(game.started_state),
-        seat=seat,
-        kind=Event.Kind.HANDOVER,
-        events=items,
-        paused=True,
-        now=now,
-    )
+    return handover_event(game, rs, seat, items, now, paused=True)
 
 
 def take_over(game: Game, seat: int) -> dict[str, Any]:
@@ -115,6 +106,18 @@ def no_show_to_bot(game: Game, rs: Ruleset, seat: int, now: datetime) -> Event |
     if not any(claimed for _, claimed in answers):
         return None
     items = [{"type": "no_show", "seat": seat}, take_over(game, seat)]
+    return handover_event(game, rs, seat, items, now)
+
+
+def handover_event(
+    game: Game,
+    rs: Ruleset,
+    seat: int,
+    items: list[dict[str, Any]],
+    now: datetime,
+    paused: bool | None = None,
+) -> Event:
+    """A seat's handover step (offered, or handed to a bot) as its event."""
     return append_event(
         game,
         rs,
@@ -122,6 +125,7 @@ def no_show_to_bot(game: Game, rs: Ruleset, seat: int, now: datetime) -> Event |
         seat=seat,
         kind=Event.Kind.HANDOVER,
         events=items,
+        paused=paused,
         now=now,
     )
 
