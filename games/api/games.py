@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from ..errors import GameError, no_such_game
 from ..selectors import frames
-from ..services import endings, handover, leavers, play, rematch
+from ..services import endings, handover, play, rematch
 from .common import ReadThrottle, WriteThrottle, answer, valid
 from .serializers import AckOut, ActIn, GameOut, HandoverIn, RematchOut, SyncOut, answers
 
@@ -70,12 +70,12 @@ class GameAct(APIView):
 
 class GameHandover(APIView):
     """Agree (or decline) to let a bot play a leaver's or timed-out player's seat
-    (games/services/handover.py, leavers.py)."""
+    (games/services/handover.py, seat_offers.py)."""
 
     @extend_schema(request=HandoverIn, responses=answers({200: AckOut}))
     def post(self, request: Request, pk: int) -> Response:
         data = valid(HandoverIn, request)
-        decide = handover.game_handover_agree if data["agree"] else leavers.game_handover_decline
+        decide = handover.game_handover_agree if data["agree"] else handover.game_handover_decline
         version = decide(game_id=pk, user=request.user, seat=data["seat"])
         return answer(AckOut, {"version": version})
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 from lobby.tournaments import pair_due_rounds
 
 from ..models import Game
-from ..services import forced, guests, import_jobs, leavers, mail, push, replay_checkpoints
+from ..services import forced, guests, handover, import_jobs, mail, push, replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence
 from ..store.replay_requests import take_requests
@@ -74,7 +74,7 @@ def sweep_once() -> int:
     except Exception:
         log.exception("forced turns failed")
     try:  # leavers' seats nobody decided on in time leave as the rules say
-        applied += leavers.expire_offers()
+        applied += handover.expire_offers()
     except Exception:
         log.exception("expiring handover offers failed")
     try:  # tournaments whose start or next round is due (after a round's pause)

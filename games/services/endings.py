@@ -25,7 +25,7 @@ from ..reasons import (
     REASON_RESIGNED,
 )
 from ..rules import IllegalAction, Ruleset, get_ruleset
-from . import handover
+from . import seat_offers
 from .events import append_event, ended, player_name
 from .guards import conflicts_are_stale, locked_player_seat
 
@@ -49,10 +49,10 @@ def leave_or_end(
     ask the ruleset whether play goes on without it. The last person leaving
     ends it whatever the seats (``end_without_people``). With ``offer``, a
     seat the others may hand to a bot waits for them instead
-    (services/handover.py); ``before``: event items told first (the offer's
+    (services/seat_offers.py); ``before``: event items told first (the offer's
     end), ``paused``: as in ``next_event``."""
     if offer:
-        offered = handover.offer_leave(
+        offered = seat_offers.offer_leave(
             game, rs, seat, event_type=event_type, reason=reason, now=now
         )
         if offered is not None:
@@ -61,8 +61,8 @@ def leave_or_end(
     events: list[dict[str, Any]] = [*(before or []), {"type": event_type, "seat": seat}]
     player = player_name(game, seat)
     remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
-    person_leaves = handover.held_by_person(game, seat)  # a bot match plays on without one
-    if person_leaves and not any(handover.held_by_person(game, s) for s in remaining):
+    person_leaves = seat_offers.held_by_person(game, seat)  # a bot match plays on without one
+    if person_leaves and not any(seat_offers.held_by_person(game, s) for s in remaining):
         return end_without_people(game, rs, seat, events, remaining, reason=reason, now=now)
     if game.seat_count > 2 and len(remaining) > 1:
         try:
@@ -103,7 +103,7 @@ def end_without_people(
     seats still in play share the win (as a resignation ranks them). A seat
     whose player resigned while its handover vote is pending is out too: its
     offer closes with the game."""
-    pending = handover.pending_leaves(game)
+    pending = seat_offers.pending_leaves(game)
     remaining = [s for s in remaining if s not in pending]
     game.handovers = {k: v for k, v in game.handovers.items() if int(k) not in pending}
     if not Event.objects.filter(game=game, kind=Event.Kind.ACT).exists():

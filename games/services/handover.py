@@ -1,218 +1,69 @@
-"""A timed-out player's seat handed to a bot, when every other player agrees.
+"""The players' answers to a seat offered to a bot, and the leave when nobody answers.
 
-In a game of three or more seats, a seat whose own clock ran out and that is
-still in play (the ruleset applied its timeout action, e.g. a Hexenhalma team's
-orders locked) is offered: ``open_offer`` runs in the timeout's transaction.
 Each remaining player agrees with one call (``game_handover_agree``); with the
-last agreement the seat is played by the medium bot from the next move on
-(``Game.bots``), and the game's result names it. A seat that left (resigned,
-or a timeout that removes it) is out of play: no offer, unless its
-ruleset says ``leave_offered`` (Malefiz: RULES.md removes a leaver's pieces,
-so the others are asked first whether a bot keeps the seat).
-The player coming back and moving before that withdraws the offer.
+last agreement a bot plays the seat from the next move on. A player declining
+(``game_handover_decline``), or nobody deciding before the offer's limit
+(``expire_offers``, run by the sweeper), withdraws the offer of a seat still in
+play, or applies the leave the rules give to a seat that left (RULES.md: a
+Malefiz leaver's pieces go, its turns are skipped) and play resumes. The
+offer itself, and what a bot taking over changes: seat_offers.py.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
+from django.utils import timezone
 
-from .. import hooks
-from ..errors import GameError
 from ..models import Event, Game
-from ..rules import Ruleset, get_ruleset
+from ..rules import get_ruleset
+from . import seat_offers
+from .endings import leave_or_end
 from .events import append_event
 from .guards import conflicts_are_stale, locked_seat
 
 if TYPE_CHECKING:
     from ..users import Visitor
 
-HANDOVER_LEVEL = "medium"
-OWN_TIMERS = ("clock", "move")  # a seat's own time, not a game master's round deadline
-REALTIME_DECISION = 120.0  # seconds the others have to decide, on a realtime clock
-DAY = 86400.0
+BATCH = 50  # games a sweep expires offers in; the next sweep takes the rest
 
 
-def decision_seconds(game: Game) -> float:
-    """How long the others have to decide: 2 minutes (realtime), else one move period."""
-    if game.clock.get("kind") == "realtime":
-        return REALTIME_DECISION
-    return float(game.clock.get("days") or 3) * DAY
-
-
-def leaving(game: Game, seat: int) -> bool:
-    """``seat`` resigned or timed out and waits for the others (or a bot plays it)."""
-    return "leave" in (game.handovers.get(str(seat)) or {})
-
-
-def pending_leaves(game: Game) -> list[int]:
-    return [int(s) for s, o in game.handovers.items() if "leave" in o and o.get("move") is None]
-
-
-def still_paused(game: Game) -> bool:
-    """Whether the game stays paused once one offer is decided: another offer or a
-    remis request still waits."""
-    return bool(pending_leaves(game) or game.remis_pending)
-
-
-def offer_leave(
-    game: Game, rs: Ruleset, seat: int, *, event_type: str, reason: str, now: datetime
-) -> Event | None:
-    """Offer a leaving seat to a bot instead of applying the leave (None: not offered)."""
-    if not rs.leave_offered or str(seat) in game.bots or leaving(game, seat):
-        return None
-    others = [
-        s
-        for s in range(game.seat_count)
-        if s != seat and s not in game.left_seats and not leaving(game, s)
-    ]
-    if game.seat_count < 3 or len(others) < 2 or not voters(game, seat):
-        return None  # no person would play on to decide: endings.leave_or_end
-    game.draw_offers = [s for s in game.draw_offers if s != seat]
-    until = now + timedelta(seconds=decision_seconds(game))
-    leave = {"reason": reason, "event": event_type, "until": until.isoformat()}
-    game.handovers = {**game.handovers, str(seat): {"votes": [], "move": None, "leave": leave}}
-    items = [
-        {"type": event_type, "seat": seat},
-        {"type": "handover_offered", "seat": seat, "until": leave["until"]},
-    ]
-    return handover_event(game, rs, seat, items, now, paused=True)
-
-
-def take_over(game: Game, seat: int) -> dict[str, Any]:
-    """The medium bot plays ``seat`` from the next move on (in memory); its event item."""
-    move = Event.objects.filter(game=game, kind=Event.Kind.ACT).count() + 1
-    offer = game.handovers.get(str(seat)) or {"votes": []}
-    # The level rides along so every snapshot names who plays the seat now.
-    game.handovers = {**game.handovers, str(seat): {**offer, "move": move, "level": HANDOVER_LEVEL}}
-    game.bots = {**game.bots, str(seat): HANDOVER_LEVEL}
-    game.has_bots = True
-    refill_clock(game, seat)
-    return {"type": "handed_to_bot", "seat": seat, "level": HANDOVER_LEVEL, "move": move}
-
-
-def no_show_to_bot(game: Game, rs: Ruleset, seat: int, now: datetime) -> Event | None:
-    """A seat of a 3+-seat game ran out of time without a move of its own:
-    if a receiver of ``hooks.seat_no_show`` claims it (a tournament), a bot
-    plays it from now on, no vote asked (None: not claimed)."""
-    if game.seat_count < 3 or str(seat) in game.bots or seat in game.left_seats:
-        return None
-    if Event.objects.filter(game=game, kind=Event.Kind.ACT, seat=seat).exists():
-        return None
-    answers = hooks.seat_no_show.send(sender=Game, game=game, seat=seat)
-    if not any(claimed for _, claimed in answers):
-        return None
-    items = [{"type": "no_show", "seat": seat}, take_over(game, seat)]
-    return handover_event(game, rs, seat, items, now)
-
-
-def handover_event(
-    game: Game,
-    rs: Ruleset,
-    seat: int,
-    items: list[dict[str, Any]],
-    now: datetime,
-    paused: bool | None = None,
-) -> Event:
-    """A seat's handover step (offered, or handed to a bot) as its event."""
-    return append_event(
+def apply_leave(game: Game, seat: int, item: dict[str, Any], now: datetime) -> Event:
+    """Close the leave offer of ``seat`` (``item`` says how) and apply the leave."""
+    leave = game.handovers[str(seat)]["leave"]
+    game.handovers = {k: v for k, v in game.handovers.items() if k != str(seat)}
+    return leave_or_end(
         game,
-        rs,
-        rs.decode(game.started_state),
-        seat=seat,
-        kind=Event.Kind.HANDOVER,
-        events=items,
-        paused=paused,
+        get_ruleset(game.ruleset),
+        seat,
+        reason=leave["reason"],
+        event_type=leave["event"],
         now=now,
-    )
-
-
-def refill_clock(game: Game, seat: int) -> None:
-    """A seat that timed out has no time left: the bot gets a fresh period for it."""
-    kind = game.clock.get("kind")
-    if kind not in ("realtime", "correspondence") or len(game.clocks or []) <= seat:
-        return
-    full = game.clock["minutes"] * 60 if kind == "realtime" else game.clock["days"] * DAY
-    clocks = list(game.clocks)
-    clocks[seat] = max(clocks[seat], float(full))
-    game.clocks = clocks
-
-
-def open_offer(game: Game, seat: int) -> None:
-    """After ``seat`` timed out and stays in play: offer it to a bot (in memory)."""
-    if game.seat_count < 3 or game.timer not in OWN_TIMERS or str(seat) in game.bots:
-        return
-    if str(seat) not in game.handovers:
-        game.handovers = {**game.handovers, str(seat): {"votes": [], "move": None}}
-
-
-def player_returns(game: Game, seat: int) -> None:
-    """A player acts on their own seat: refused if a bot plays it now; an open
-    offer of it is withdrawn (they are back)."""
-    if str(seat) in game.bots or leaving(game, seat):
-        raise GameError(
-            "handed_over", gettext_noop("A bot plays this seat now."), version=game.version
-        )
-    if str(seat) in game.handovers:
-        game.handovers = {k: v for k, v in game.handovers.items() if k != str(seat)}
-
-
-def held_by_person(game: Game, seat: int) -> bool:
-    """Whether a person still plays ``seat``: not a bot's, not left or leaving."""
-    return str(seat) not in game.bots and seat not in game.left_seats and not leaving(game, seat)
-
-
-def voters(game: Game, seat: int) -> list[int]:
-    """Who must agree: every seat still in play that a person holds, but ``seat``."""
-    return [s for s in range(game.seat_count) if s != seat and held_by_person(game, s)]
-
-
-def parse_seat(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise GameError("bad_request", gettext_noop("Name the seat by its number."))
-    return value
-
-
-def open_offer_of(game: Game, seat: int) -> dict[str, Any]:
-    """The offer of ``seat`` still waiting for votes, or the error saying there is none."""
-    offer = game.handovers.get(str(seat))
-    if offer is None or offer.get("move") is not None or seat in game.left_seats:
-        raise GameError(
-            "no_handover",
-            gettext_noop("No handover to a bot is open for that seat."),
-            version=game.version,
-        )
-    return offer
-
-
-def not_needed(game: Game) -> GameError:
-    return GameError(
-        "already_agreed",
-        gettext_noop("Your agreement is not needed (again) for this seat."),
-        version=game.version,
+        offer=False,
+        before=[item],
+        paused=seat_offers.still_paused(game),
     )
 
 
 @conflicts_are_stale
 def game_handover_agree(*, game_id: int, user: Visitor, seat: object) -> int:
     """One player agrees to let a bot play ``seat``; returns the new version."""
-    target = parse_seat(seat)
+    target = seat_offers.parse_seat(seat)
     with transaction.atomic():
         game, voter = locked_seat(game_id, user)
-        offer = open_offer_of(game, target)
+        offer = seat_offers.open_offer_of(game, target)
         if voter == target or voter in offer["votes"]:
-            raise not_needed(game)
+            raise seat_offers.not_needed(game)
         votes = sorted({*offer["votes"], voter})
         item: dict[str, Any] = {"type": "handover_agreed", "seat": target, "votes": votes}
         game.handovers = {**game.handovers, str(target): {**offer, "votes": votes}}
         paused = None
-        if set(voters(game, target)) <= set(votes):
-            item = take_over(game, target)
+        if set(seat_offers.voters(game, target)) <= set(votes):
+            item = seat_offers.take_over(game, target)
             if "leave" in offer:
-                paused = still_paused(game)
+                paused = seat_offers.still_paused(game)
         rs = get_ruleset(game.ruleset)
         return append_event(
             game,
@@ -223,3 +74,65 @@ def game_handover_agree(*, game_id: int, user: Visitor, seat: object) -> int:
             events=[item],
             paused=paused,
         ).version
+
+
+@conflicts_are_stale
+def game_handover_decline(*, game_id: int, user: Visitor, seat: object) -> int:
+    """One remaining player declines: the leaver's seat leaves as the rules say."""
+    target = seat_offers.parse_seat(seat)
+    with transaction.atomic():
+        game, voter = locked_seat(game_id, user)
+        offer = seat_offers.open_offer_of(game, target)
+        if voter == target or voter in offer["votes"]:
+            raise seat_offers.not_needed(game)
+        item = {"type": "handover_declined", "seat": target, "by": voter}
+        if "leave" not in offer:  # a seat still in play: the offer is withdrawn
+            game.handovers = {k: v for k, v in game.handovers.items() if k != str(target)}
+            rs = get_ruleset(game.ruleset)
+            return append_event(
+                game,
+                rs,
+                rs.decode(game.started_state),
+                seat=voter,
+                kind=Event.Kind.HANDOVER,
+                events=[item],
+            ).version
+        return apply_leave(game, target, item, timezone.now()).version
+
+
+def expire_offers(now: datetime | None = None) -> int:
+    """Apply the leave of every offer nobody decided in time; returns how many.
+    Only games whose earliest open offer has run out are read (``offer_due``,
+    derived on every save and cleared with the offer; a partial index)."""
+    now = now or timezone.now()
+    waiting = Game.objects.filter(offer_due__lte=now)  # only running games have one (mark_due)
+    done = 0
+    for game_id, offers in waiting.values_list("pk", "handovers")[:BATCH]:
+        for seat, offer in offers.items():
+            leave = offer.get("leave")
+            if (
+                leave
+                and offer.get("move") is None
+                and datetime.fromisoformat(leave["until"]) <= now
+            ):
+                done += expire_one(game_id=game_id, seat=int(seat), now=now)
+    return done
+
+
+@conflicts_are_stale
+def expire_one(*, game_id: int, seat: int, now: datetime) -> int:
+    """``expire_offers`` for one seat, under the row lock (another process or a
+    last vote may have decided it first)."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.Status.ACTIVE)
+            .first()
+        )
+        offer = game.handovers.get(str(seat)) if game is not None else None
+        if game is None or not offer or "leave" not in offer or offer.get("move") is not None:
+            return 0
+        if datetime.fromisoformat(offer["leave"]["until"]) > now:
+            return 0
+        apply_leave(game, seat, {"type": "handover_expired", "seat": seat}, now)
+        return 1

@@ -24,7 +24,7 @@ from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..rules.base import LongWork, implements
 from ..store.rows import LockedGame
-from . import followers, handover, replay_checkpoints, vacation
+from . import followers, replay_checkpoints, seat_offers, vacation
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
 from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
@@ -71,7 +71,7 @@ def decide_act(
     seat = require_seat(locked, user)
     game = locked.game
     if game.bots or game.handovers:
-        handover.player_returns(game, seat)
+        seat_offers.player_returns(game, seat)
     return decide_seat_act(game, seat, version, action, now)
 
 
@@ -160,7 +160,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
                 action = None
             else:
                 events = [{"type": "timeout", "seat": seat, "timer": game.timer}, *events]
-                handover.open_offer(game, seat)
+                seat_offers.open_offer(game, seat)
                 return append_event(
                     game,
                     rs,
@@ -172,7 +172,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
                     now=now,
                 ).version
         playbans.record_offence(game, seat, "flag", now)
-        handed = handover.no_show_to_bot(game, rs, seat, now)
+        handed = seat_offers.no_show_to_bot(game, rs, seat, now)
         if handed is not None:
             return handed.version
         return leave_or_end(

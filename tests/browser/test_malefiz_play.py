@@ -346,7 +346,7 @@ class MalefizPlayTests(BrowserLiveTestCase):
         s.wait_for_selector("#toast[data-kind=error]:not([hidden])")
         self.assertEqual(self.page_state(s)["version"], version)
 
-        # Green resigns; Red declines to hand its seat to a bot (services/leavers.py):
+        # Green resigns; Red declines to hand its seat to a bot (services/handover.py):
         # its seat is shown as left, its pieces go, play goes on.
         self.resign(b)
         a.click("[data-testid=handover-decline-1]")

@@ -17,8 +17,7 @@ from games.errors import GameError
 from games.models import Event, Game
 from games.realtime.sweeper import sweep_once
 from games.services import bots, endings
-from games.services.handover import game_handover_agree
-from games.services.leavers import expire_offers
+from games.services.handover import expire_offers, game_handover_agree
 from lobby import services as lobby
 from tests.factories import make_user
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.realtime.sweeper import build_replays, sweep_once
-from games.services import bots, import_jobs, leavers, mail, push
+from games.services import bots, handover, import_jobs, mail, push
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def one_round_of_every_loop() -> tuple[int, list[int]]:
     with CaptureQueriesContext(connection) as queries, connection.execute_wrapper(counting):
         assert sweep_once() == 0
         assert bots.due_turns() == []
-        assert leavers.expire_offers() == 0
+        assert handover.expire_offers() == 0
         mail.send_due_mail()
         push.send_due_pushes()
         import_jobs.run_imports()

@@ -18,10 +18,9 @@ from games.errors import GameError
 from games.models import Event, Game
 from games.realtime.sweeper import sweep_once
 from games.rules import get_ruleset
-from games.services import bots, leavers
+from games.services import bots, handover
 from games.services.endings import game_resign
-from games.services.handover import game_handover_agree
-from games.services.leavers import game_handover_decline
+from games.services.handover import game_handover_agree, game_handover_decline
 from lobby import services as lobby
 from tests.factories import every_seat_moves, make_user
 
@@ -114,9 +113,9 @@ def test_an_offer_nobody_decides_expires_in_the_sweeper():
         Game.objects.get(pk=game.pk).handovers[str(leaver)]["leave"]["until"]
     )
     assert timedelta(seconds=110) < until - timezone.now() <= timedelta(seconds=120)
-    assert leavers.expire_offers(now=until - timedelta(seconds=1)) == 0
-    assert leavers.expire_offers(now=until) == 1
-    assert leavers.expire_offers(now=until) == 0
+    assert handover.expire_offers(now=until - timedelta(seconds=1)) == 0
+    assert handover.expire_offers(now=until) == 1
+    assert handover.expire_offers(now=until) == 0
     game.refresh_from_db()
     assert game.left_seats == [leaver] and not game.paused and game.handovers == {}
     assert Event.objects.filter(game=game).last().events[0]["type"] == "handover_expired"

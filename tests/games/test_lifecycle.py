@@ -26,7 +26,7 @@ from games.services.endings import (
     game_offer_draw,
     game_resign,
 )
-from games.services.leavers import game_handover_decline
+from games.services.handover import game_handover_decline
 from games.services.mail import send_due_mail
 from games.services.play import game_act
 from lobby import services as lobby
@@ -241,7 +241,7 @@ def test_a_seat_leaving_out_of_turn_leaves_the_turn_running(malefiz, clock):
     clock.advance(3600)
     other = next(s for s in range(3) if s != mover)
     game_resign(game_id=game.pk, user=users[other])
-    # Nobody hands the seat to a bot (services/leavers.py): it leaves.
+    # Nobody hands the seat to a bot (services/handover.py): it leaves.
     game_handover_decline(game_id=game.pk, user=users[mover], seat=other)
     game = fresh(game)
     assert game.left_seats == [other] and game.to_act == [mover]

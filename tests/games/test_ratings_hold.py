@@ -15,8 +15,7 @@ from games.models import Event, Game, Rating, RatingChange
 from games.rules import get_ruleset
 from games.services import bots
 from games.services.endings import game_resign
-from games.services.handover import game_handover_agree
-from games.services.leavers import game_handover_decline
+from games.services.handover import game_handover_agree, game_handover_decline
 from games.services.play import game_act
 from tests.factories import FIRST_MOVE, client_for, every_seat_moves, make_user, started_game
 

@@ -12,7 +12,7 @@ import pytest
 
 from games.models import Game, Rematch
 from games.services.endings import game_resign
-from games.services.leavers import game_handover_decline
+from games.services.handover import game_handover_decline
 from games.services.rematch import rematch_offer
 from tests.factories import every_seat_moves, make_user, started_game
 from tests.together import at_once

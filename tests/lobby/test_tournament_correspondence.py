@@ -14,7 +14,7 @@ from games.models import Event, Game, Notification, OutgoingPush, PushSubscripti
 from games.reasons import REASON_ROUND_DEADLINE
 from games.rules import get_ruleset
 from games.selectors.ratings import own_movers
-from games.services import leavers
+from games.services import handover
 from games.services.adjudication import game_adjudicate, thinking_minutes
 from games.services.bots import play_due_bots
 from games.services.endings import game_resign
@@ -169,7 +169,7 @@ def test_a_malefiz_no_show_is_handed_to_a_bot_withdrawn_banned_and_last():
         game.refresh_from_db()
         if game.status == Game.Status.ACTIVE:
             game_resign(game_id=game.pk, user=game.seats.get(index=seat).user)
-            leavers.expire_offers(now=timezone.now() + timedelta(days=30))
+            handover.expire_offers(now=timezone.now() + timedelta(days=30))
     t.refresh_from_db()
     assert t.status == "finished"
     points = TournamentPairing.objects.get(game=game).points

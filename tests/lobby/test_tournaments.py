@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.errors import GameError
 from games.models import Game
-from games.services import leavers
+from games.services import handover
 from games.services.endings import game_resign
 from lobby import tournaments as svc
 from lobby.models import Tournament, TournamentBan, TournamentPairing, TournamentPlayer
@@ -114,7 +114,7 @@ def test_malefiz_tables_score_by_finishing_order():
             if game.status == Game.Status.ACTIVE:
                 game_resign(game_id=game.pk, user=game.seats.get(index=seat).user)
                 # nobody hands the seat to a bot in time: the player leaves
-                leavers.expire_offers(now=timezone.now() + timedelta(days=30))
+                handover.expire_offers(now=timezone.now() + timedelta(days=30))
     t.refresh_from_db()
     assert t.status == "finished"
     for p in TournamentPairing.objects.filter(tournament=t):
