@@ -27,23 +27,23 @@ from games.models import Event, Game, Seat
 from .models import Offence, PlayBan
 
 
-def realtime(game: Game) -> bool:
+def _realtime(game: Game) -> bool:
     return (game.clock or {}).get("kind") == "realtime"
 
 
-def ban_minutes(earlier_bans: int) -> int:
+def _ban_minutes(earlier_bans: int) -> int:
     """15, 30, 60 ... minutes, at most a day."""
     first = settings.PLAYBAN_FIRST_MINUTES
     return int(min(first * 2 ** min(earlier_bans, 16), settings.PLAYBAN_MAX_MINUTES))
 
 
-def own_moves(game: Game, seat: int, at_most: int) -> int:
+def _own_moves(game: Game, seat: int, at_most: int) -> int:
     """How many actions ``seat`` made, counted up to ``at_most`` (a bounded read)."""
     acts = Event.objects.filter(game=game, seat=seat, kind=Event.Kind.ACT)
     return len(acts.values_list("pk", flat=True)[:at_most])
 
 
-def opponent_moved(game: Game, seat: int) -> bool:
+def _opponent_moved(game: Game, seat: int) -> bool:
     return (
         Event.objects.filter(game=game, kind=Event.Kind.ACT, seat__isnull=False)
         .exclude(seat=seat)
@@ -53,7 +53,7 @@ def opponent_moved(game: Game, seat: int) -> bool:
 
 def aborted(game: Game, seat: int) -> PlayBan | None:
     """An abort counts once an opponent has moved (the table was in play)."""
-    if not opponent_moved(game, seat):
+    if not _opponent_moved(game, seat):
         return None
     return record_offence(game, seat, Offence.Kind.ABORT)
 
@@ -63,7 +63,7 @@ def resigned(game: Game, seat: int, now: datetime) -> PlayBan | None:
     without the seat (a handover offer or the rules' leave) or came before the
     seat's ``PLAYBAN_EARLY_MOVES``-th move."""
     early = settings.PLAYBAN_EARLY_MOVES
-    if game.status != Game.Status.ACTIVE and own_moves(game, seat, early) >= early:
+    if game.status != Game.Status.ACTIVE and _own_moves(game, seat, early) >= early:
         return None
     return record_offence(game, seat, Offence.Kind.LEAVE, now)
 
@@ -77,16 +77,16 @@ def record_offence(game: Game, seat: int, kind: str, now: datetime | None = None
     user_id = people.pop(seat, None)
     if user_id is None or not people:  # a bot's seat, or no other person at the table
         return None
-    quick = realtime(game)
+    quick = _realtime(game)
     Offence.objects.create(
         user_id=user_id, game=game, kind=kind, correspondence=not quick, created=now
     )
     if not quick:
         return None
-    return ban_if_due(user_id, kind, now)
+    return _ban_if_due(user_id, kind, now)
 
 
-def ban_if_due(user_id: int, kind: str, now: datetime) -> PlayBan | None:
+def _ban_if_due(user_id: int, kind: str, now: datetime) -> PlayBan | None:
     count, hours = settings.PLAYBAN_OFFENCES
     last_ban = PlayBan.objects.filter(user_id=user_id).order_by("-created").first()
     since = now - timedelta(hours=hours)
@@ -100,7 +100,7 @@ def ban_if_due(user_id: int, kind: str, now: datetime) -> PlayBan | None:
     earlier = PlayBan.objects.filter(
         user_id=user_id, created__gt=now - timedelta(days=settings.PLAYBAN_MEMORY_DAYS)
     ).count()
-    minutes = ban_minutes(earlier)
+    minutes = _ban_minutes(earlier)
     return PlayBan.objects.create(
         user_id=user_id,
         minutes=minutes,

@@ -19,7 +19,7 @@ from games.selectors.ratings import BASE_MU, shown
 from .models import Refund
 
 
-def mu_before(change: RatingChange) -> float:
+def _mu_before(change: RatingChange) -> float:
     earlier = (
         RatingChange.objects.filter(
             user_id=change.user_id, ruleset=change.ruleset, speed=change.speed
@@ -34,7 +34,7 @@ def mu_before(change: RatingChange) -> float:
     return BASE_MU if earlier is None else earlier
 
 
-def losses_to(user_id: int) -> list[RatingChange]:
+def _losses_to(user_id: int) -> list[RatingChange]:
     """The opponents' rating changes in ``user_id``'s rated games."""
     games = RatingChange.objects.filter(user_id=user_id).values("game_id")
     return list(
@@ -47,8 +47,8 @@ def losses_to(user_id: int) -> list[RatingChange]:
 def refund_victims(user_id: int) -> list[dict[str, Any]]:
     """Give back what the opponents lost; the caller holds a transaction."""
     done: list[dict[str, Any]] = []
-    for change in losses_to(user_id):
-        lost = mu_before(change) - change.mu
+    for change in _losses_to(user_id):
+        lost = _mu_before(change) - change.mu
         if lost <= 0:
             continue
         if Refund.objects.filter(user_id=change.user_id, game_id=change.game_id).exists():

@@ -55,11 +55,11 @@ def file_report(
         raise GameError(
             "bad_request", gettext_noop("Choose a reason: cheating, abuse, stalling or other.")
         )
-    text = clean_text(text)
-    found = optional_game(game)
-    chat_id = optional_id(chat, gettext_noop("The chat line must be a number."))
-    check_rate(reporter.pk)
-    evidence = gather_evidence(found, target.pk, reporter.pk, chat_id)
+    text = _clean_text(text)
+    found = _optional_game(game)
+    chat_id = _optional_id(chat, gettext_noop("The chat line must be a number."))
+    _check_rate(reporter.pk)
+    evidence = _gather_evidence(found, target.pk, reporter.pk, chat_id)
     try:
         with transaction.atomic():
             report = Report.objects.create(
@@ -70,8 +70,8 @@ def file_report(
                 text=text,
                 evidence=evidence,
             )
-            publish.after_commit(partial(announce, report.pk))
-            many_reports(target.pk)
+            publish.after_commit(partial(_announce, report.pk))
+            _many_reports(target.pk)
     except IntegrityError:
         raise GameError(
             "already_reported",
@@ -81,7 +81,7 @@ def file_report(
     return report
 
 
-def clean_text(text: object) -> str:
+def _clean_text(text: object) -> str:
     if text is None:
         return ""
     if not isinstance(text, str):
@@ -96,7 +96,7 @@ def clean_text(text: object) -> str:
     return text
 
 
-def optional_id(value: object, message: str) -> int | None:
+def _optional_id(value: object, message: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**62:
@@ -104,8 +104,8 @@ def optional_id(value: object, message: str) -> int | None:
     return value
 
 
-def optional_game(game: object) -> Game | None:
-    game_id = optional_id(game, gettext_noop("The game must be a game's number or null."))
+def _optional_game(game: object) -> Game | None:
+    game_id = _optional_id(game, gettext_noop("The game must be a game's number or null."))
     if game_id is None:
         return None
     found = Game.objects.filter(pk=game_id).first()
@@ -114,7 +114,7 @@ def optional_game(game: object) -> Game | None:
     return found
 
 
-def check_rate(user_id: int) -> None:
+def _check_rate(user_id: int) -> None:
     count, seconds = settings.REPORT_RATE
     wait = ratelimit.hit(f"report:{user_id}", count, seconds)
     if wait is not None:
@@ -128,7 +128,7 @@ def check_rate(user_id: int) -> None:
         )
 
 
-def gather_evidence(
+def _gather_evidence(
     game: Game | None, target_id: int, reporter_id: int | None, chat_id: int | None
 ) -> dict[str, Any]:
     evidence: dict[str, Any] = {}
@@ -140,7 +140,7 @@ def gather_evidence(
     return evidence
 
 
-def announce(report_id: int) -> None:
+def _announce(report_id: int) -> None:
     report = Report.objects.select_related("target", "reporter").get(pk=report_id)
     publish.publish_report(selectors.report_summary(report), selectors.open_count())
 
@@ -166,21 +166,21 @@ def moderate(
             "bad_request",
             gettext_noop("The action must be warn, mute, suspend, close, booster or clear."),
         )
-    span = clean_days(action, days)
-    note = clean_text(note)
+    span = _clean_days(action, days)
+    note = _clean_text(note)
     if not note:
         raise GameError("bad_request", gettext_noop("Say why in the note; it is logged."))
     with transaction.atomic():
         standing, _ = Standing.objects.select_for_update().get_or_create(user=target)
-        detail = apply(action, target, standing, span, note)
+        detail = _apply(action, target, standing, span, note)
         entry = Sanction.objects.create(
             user=target, moderator=moderator, action=action, days=span, note=note, detail=detail
         )
-        settle_reports(target, moderator, acted=action != Sanction.Action.CLEAR)
+        _settle_reports(target, moderator, acted=action != Sanction.Action.CLEAR)
     return entry
 
 
-def clean_days(action: str, days: object) -> int | None:
+def _clean_days(action: str, days: object) -> int | None:
     if action not in (Sanction.Action.MUTE, Sanction.Action.SUSPEND):
         return None
     if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_DAYS:
@@ -192,7 +192,7 @@ def clean_days(action: str, days: object) -> int | None:
     return days
 
 
-def apply(
+def _apply(
     action: str, target: User, standing: Standing, days: int | None, note: str
 ) -> dict[str, Any]:
     now = timezone.now()
@@ -225,7 +225,7 @@ def apply(
     return {"until": until.isoformat()} if until else {}
 
 
-def settle_reports(target: User, moderator: User, *, acted: bool) -> None:
+def _settle_reports(target: User, moderator: User, *, acted: bool) -> None:
     """Close the account's open reports; tell the reporters when acted on."""
     open_reports = list(
         Report.objects.select_for_update().filter(target=target, status=Report.Status.OPEN)
@@ -245,10 +245,10 @@ def settle_reports(target: User, moderator: User, *, acted: bool) -> None:
             params={"report_on": target.username},
         )
     for report in open_reports:
-        publish.after_commit(partial(announce, report.pk))
+        publish.after_commit(partial(_announce, report.pk))
 
 
-def many_reports(target_id: int) -> None:
+def _many_reports(target_id: int) -> None:
     """Reports from several people at once are a signal of their own."""
     people = (
         Report.objects.filter(
@@ -273,7 +273,7 @@ def file_signal(*, target_id: int, reason: str, evidence: dict[str, Any], text: 
             report = Report.objects.create(
                 reporter=None, target_id=target_id, reason=reason, text=text, evidence=evidence
             )
-            publish.after_commit(partial(announce, report.pk))
+            publish.after_commit(partial(_announce, report.pk))
     except IntegrityError:
         return False
     return True

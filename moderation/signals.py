@@ -30,15 +30,15 @@ from .models import Report, Sighting
 
 def after_rated(game: Game, user_ids: list[int]) -> None:
     for user_id in user_ids:
-        check_rating_jump(user_id)
+        _check_rating_jump(user_id)
     if len(user_ids) != 2 or game.seat_count != 2:
         return
     a, b = sorted(user_ids)
-    check_boosting(a, b)
-    check_shared_device(game, a, b)
+    _check_boosting(a, b)
+    _check_shared_device(game, a, b)
 
 
-def pair_results(a: int, b: int, days: int) -> list[tuple[int, int]]:
+def _pair_results(a: int, b: int, days: int) -> list[tuple[int, int]]:
     """(a's place, b's place) of each rated two-player game of the pair lately."""
     since = timezone.now() - timedelta(days=days)
     rows = RatingChange.objects.filter(
@@ -50,9 +50,9 @@ def pair_results(a: int, b: int, days: int) -> list[tuple[int, int]]:
     return [(p[a], p[b]) for p in places.values() if a in p and b in p]
 
 
-def check_boosting(a: int, b: int) -> bool:
+def _check_boosting(a: int, b: int) -> bool:
     count, days = settings.BOOSTING_GAMES
-    results = pair_results(a, b, days)
+    results = _pair_results(a, b, days)
     if len(results) < count:
         return False
     wins = {a: sum(pa < pb for pa, pb in results), b: sum(pb < pa for pa, pb in results)}
@@ -76,7 +76,7 @@ def check_boosting(a: int, b: int) -> bool:
     return services.file_signal(target_id=winner, reason=Report.Reason.BOOSTING, evidence=evidence)
 
 
-def check_rating_jump(user_id: int) -> bool:
+def _check_rating_jump(user_id: int) -> bool:
     """A day's rating gains (in one game and speed) far beyond what honest
     play brings: ``RATING_JUMP`` shown points within 24 hours."""
     since = timezone.now() - timedelta(hours=24)
@@ -94,7 +94,7 @@ def check_rating_jump(user_id: int) -> bool:
     )
 
 
-def check_shared_device(game: Game, a: int, b: int) -> bool:
+def _check_shared_device(game: Game, a: int, b: int) -> bool:
     devices = Sighting.objects.filter(user_id=a).exclude(device="").values("device")
     if not Sighting.objects.filter(user_id=b, device__in=devices).exists():
         return False

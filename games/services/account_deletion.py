@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games_account_deletion")
-def drop_open_tables(sender: object, instance: User, **kwargs: object) -> None:
+def _drop_open_tables(sender: object, instance: User, **kwargs: object) -> None:
     Game.objects.filter(host=instance, status=Game.Status.OPEN).delete()
 
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games_account_resigns")
-def resign_running_games(sender: object, instance: User, **kwargs: object) -> None:
+def _resign_running_games(sender: object, instance: User, **kwargs: object) -> None:
     running = Seat.objects.filter(user=instance, game__status=Game.Status.ACTIVE)
     for game_id in set(running.values_list("game_id", flat=True)):
         # A game master's seat, one a bot plays, one already left: nothing to give up.

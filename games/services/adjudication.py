@@ -22,7 +22,7 @@ from .events import append_event, ended
 from .guards import conflicts_are_stale
 
 
-def thinking_minutes(game: Game, now: datetime) -> dict[int, int]:
+def _thinking_minutes(game: Game, now: datetime) -> dict[int, int]:
     """Each seat's time used so far, in whole minutes (one read of the events)."""
     used = dict.fromkeys(range(game.seat_count), 0.0)
     previous: datetime | None = None
@@ -48,7 +48,7 @@ def game_adjudicate(*, game_id: int, now: datetime | None = None) -> int | None:
         if game is None or game.status != Game.Status.ACTIVE:
             return None
         rs = get_ruleset(game.ruleset)
-        minutes = thinking_minutes(game, now)
+        minutes = _thinking_minutes(game, now)
         in_play = [s for s in range(game.seat_count) if s not in game.left_seats]
         least = min(minutes[s] for s in in_play)
         winners = [s for s in in_play if minutes[s] == least]

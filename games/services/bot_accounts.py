@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 BOT_PREFIX = "bot-"
 
 
-def bot_username(slug: str, level: str) -> str:
+def _bot_username(slug: str, level: str) -> str:
     return f"{BOT_PREFIX}{slug}-{level}"
 
 
@@ -51,7 +51,7 @@ def bot_user(slug: str, level: str) -> User:
             "bad_bot", gettext_noop("No bot plays %(slug)s here."), slug=str(slug)[:40]
         ) from None
     user, _created = get_user_model().objects.get_or_create(
-        username=bot_username(slug, level),
+        username=_bot_username(slug, level),
         defaults={"is_bot": True, "password": make_password(None)},
     )
     if not is_bot(user):  # a person took the name before bots existed

@@ -10,7 +10,7 @@ picking up what a dead one left).
 Safety with several processes: ``claim`` locks the row with
 ``select_for_update(skip_locked=True)`` and records the version it claims, so
 one process thinks per bot turn (a claim older than ``BOT_CLAIM_SECONDS`` is
-free again: its process died); ``game_bot_act`` locks the row again (waiting
+free again: its process died); ``_game_bot_act`` locks the row again (waiting
 for it, as a person's move does) and refuses any version but the claimed
 one, so a bot never moves twice.
 """
@@ -61,7 +61,7 @@ def turn_seed(game_id: int, version: int, seat: int) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
 
 
-def claim_is_fresh(claim: int, claim_at: datetime | None, version: int, now: datetime) -> bool:
+def _claim_is_fresh(claim: int, claim_at: datetime | None, version: int, now: datetime) -> bool:
     lease = timedelta(seconds=settings.BOT_CLAIM_SECONDS)
     return claim >= version and claim_at is not None and claim_at > now - lease
 
@@ -84,7 +84,7 @@ def due_turns(limit: int = BATCH) -> list[BotTurn]:
     turns = []
     for pk, version, to_act, bots, ruleset, left, claim, claim_at in rows:
         seat = next((s for s in to_act if str(s) in bots and s not in left), None)
-        if seat is None or claim_is_fresh(claim, claim_at, version, now):
+        if seat is None or _claim_is_fresh(claim, claim_at, version, now):
             continue
         turns.append(BotTurn(pk, version, seat, bots[str(seat)], ruleset))
     return turns
@@ -116,7 +116,7 @@ def claim(turn: BotTurn) -> dict[str, Any] | None:
             .filter(pk=turn.game_id, status=Game.Status.ACTIVE, version=turn.version)
             .first()
         )
-        if game is None or claim_is_fresh(game.bot_claim, game.bot_claim_at, turn.version, now):
+        if game is None or _claim_is_fresh(game.bot_claim, game.bot_claim_at, turn.version, now):
             return None
         game.bot_claim, game.bot_claim_at = turn.version, now
         game.save(update_fields=["bot_claim", "bot_claim_at"])
@@ -136,13 +136,13 @@ def think_args(turn: BotTurn, encoded: dict[str, Any]) -> tuple[str, str, dict[s
     return (turn.ruleset, turn.level, encoded, turn.seat, seed)
 
 
-def think(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
+def _think(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
     """The bot's action (pure CPU, no database)."""
     return decide(*think_args(turn, encoded))
 
 
 @conflicts_are_stale
-def game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, Any]) -> int | None:
+def _game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, Any]) -> int | None:
     """A bot's action through a person's checks (the claim made this process
     the only one here: it waits for the row like a person's move)."""
     with transaction.atomic():
@@ -163,7 +163,7 @@ def game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, Any
 def move(turn: BotTurn, action: dict[str, Any]) -> int | None:
     """Apply the bot's action; a game that moved on meanwhile is no error."""
     try:
-        return game_bot_act(
+        return _game_bot_act(
             game_id=turn.game_id, seat=turn.seat, version=turn.version, action=action
         )
     except GameError as exc:
@@ -194,21 +194,21 @@ def give_up(turn: BotTurn) -> int | None:
         return event.version
 
 
-def think_or_give_up(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
+def _think_or_give_up(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
     """The action, or None after logging why there is none."""
     try:
-        return think(turn, encoded)
+        return _think(turn, encoded)
     except Exception:
         log.exception("the %s bot found no action in game %s", turn.level, turn.game_id)
         return None
 
 
-def play_turn(turn: BotTurn) -> int | None:
+def _play_turn(turn: BotTurn) -> int | None:
     """Claim, think and move at once; the new version or None."""
     encoded = claim(turn)
     if encoded is None:
         return None
-    action = think_or_give_up(turn, encoded)
+    action = _think_or_give_up(turn, encoded)
     if action is None:
         return give_up(turn)
     return move(turn, action)
@@ -216,4 +216,4 @@ def play_turn(turn: BotTurn) -> int | None:
 
 def play_due_bots() -> int:
     """Every due bot turn, one after another; returns how many moved."""
-    return sum(1 for turn in due_turns() if play_turn(turn) is not None)
+    return sum(1 for turn in due_turns() if _play_turn(turn) is not None)

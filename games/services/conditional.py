@@ -33,7 +33,7 @@ MAX_LINES = 20
 MAX_ACTIONS = 10
 
 
-def parse_lines(lines: object) -> list[Line]:
+def _parse_lines(lines: object) -> list[Line]:
     """The lines' shape: a list of at most 20 lists of 2..10 actions, an even count."""
     if not isinstance(lines, list):
         raise GameError("bad_request", gettext_noop("lines must be a list of lines."))
@@ -57,7 +57,7 @@ def parse_lines(lines: object) -> list[Line]:
     return lines
 
 
-def require_supported(game: Game, rs: Ruleset, state: object) -> None:
+def _require_supported(game: Game, rs: Ruleset, state: object) -> None:
     supported = (
         game.seat_count == 2
         and game.clock.get("kind") == "correspondence"
@@ -74,16 +74,16 @@ def require_supported(game: Game, rs: Ruleset, state: object) -> None:
         )
 
 
-def checked_line(rs: Ruleset, state: object, seat: int, number: int, line: Line) -> Line:
+def _checked_line(rs: Ruleset, state: object, seat: int, number: int, line: Line) -> Line:
     """``line`` played out from ``state`` (the opponent to act), normalised;
     a clear 400 naming the line and move where it fails."""
-    return played_out(rs, state, seat, number, line)[0]
+    return _played_out(rs, state, seat, number, line)[0]
 
 
-def played_out(
+def _played_out(
     rs: Ruleset, state: object, seat: int, number: int, line: Line
 ) -> tuple[Line, object]:
-    """``checked_line`` and the position it leads to."""
+    """``_checked_line`` and the position it leads to."""
     clean: Line = []
     for step, action in enumerate(line):
         actor = 1 - seat if step % 2 == 0 else seat
@@ -114,13 +114,13 @@ def played_out(
     return clean, state
 
 
-def planning_position(game_id: object, user: Visitor | None) -> tuple[Game, int, Ruleset, object]:
+def _planning_position(game_id: object, user: Visitor | None) -> tuple[Game, int, Ruleset, object]:
     """The locked game, the caller's seat, its ruleset and the state, where
     the caller may plan now: a game that takes lines, the opponent to move."""
     game, seat = locked_player_seat(game_id, user)
     rs = get_ruleset(game.ruleset)
     state = rs.decode(game.started_state)
-    require_supported(game, rs, state)
+    _require_supported(game, rs, state)
     if game.to_act != [1 - seat] or game.paused:
         raise GameError(
             "not_opponents_turn",
@@ -132,11 +132,11 @@ def planning_position(game_id: object, user: Visitor | None) -> tuple[Game, int,
 
 def conditional_save(*, game_id: object, user: Visitor | None, lines: object) -> list[Line]:
     """Replace the caller's lines in a running game (an empty list clears them)."""
-    parsed = parse_lines(lines)
+    parsed = _parse_lines(lines)
     with transaction.atomic():
-        game, seat, rs, state = planning_position(game_id, user)
-        clean = [checked_line(rs, state, seat, i, line) for i, line in enumerate(parsed)]
-        store(game, seat, clean)
+        game, seat, rs, state = _planning_position(game_id, user)
+        clean = [_checked_line(rs, state, seat, i, line) for i, line in enumerate(parsed)]
+        _store(game, seat, clean)
     return clean
 
 
@@ -152,8 +152,8 @@ def conditional_preview(
         if not isinstance(require_json_object(action).get("type"), str):
             raise GameError("bad_request", gettext_noop("Each action needs a type."))
     with transaction.atomic():
-        _game, seat, rs, state = planning_position(game_id, user)
-        _clean, after = played_out(rs, state, seat, 0, line)
+        _game, seat, rs, state = _planning_position(game_id, user)
+        _clean, after = _played_out(rs, state, seat, 0, line)
     to_act = rs.to_act(after)
     legal = rs.legal_actions(after, to_act[0]) if len(to_act) == 1 else []
     return {"view": rs.view(after, seat), "legal": legal or [], "to_act": to_act}
@@ -162,10 +162,10 @@ def conditional_preview(
 def conditional_clear(*, game_id: object, user: Visitor | None) -> None:
     with transaction.atomic():
         game, seat = locked_player_seat(game_id, user)
-        store(game, seat, [])
+        _store(game, seat, [])
 
 
-def store(game: Game, seat: int, lines: list[Line]) -> None:
+def _store(game: Game, seat: int, lines: list[Line]) -> None:
     """The seat's lines and the game's flag, under the game's row lock."""
     if lines:
         ConditionalPlan.objects.update_or_create(game=game, seat=seat, defaults={"lines": lines})

@@ -47,7 +47,7 @@ def leave_or_end(
 ) -> Event:
     """A seat is out (resigned or timed out): 2 seats end the game, more seats
     ask the ruleset whether play goes on without it. The last person leaving
-    ends it whatever the seats (``end_without_people``). With ``offer``, a
+    ends it whatever the seats (``_end_without_people``). With ``offer``, a
     seat the others may hand to a bot waits for them instead
     (services/seat_offers.py); ``before``: event items told first (the offer's
     end), ``paused``: as in ``next_event``."""
@@ -63,7 +63,7 @@ def leave_or_end(
     remaining = [s for s in range(game.seat_count) if s != seat and s not in game.left_seats]
     person_leaves = seat_offers.held_by_person(game, seat)  # a bot match plays on without one
     if person_leaves and not any(seat_offers.held_by_person(game, s) for s in remaining):
-        return end_without_people(game, rs, seat, events, remaining, reason=reason, now=now)
+        return _end_without_people(game, rs, seat, events, remaining, reason=reason, now=now)
     if game.seat_count > 2 and len(remaining) > 1:
         try:
             state, more = rs.leave(state, seat)
@@ -88,7 +88,7 @@ def leave_or_end(
     )
 
 
-def end_without_people(
+def _end_without_people(
     game: Game,
     rs: Ruleset,
     seat: int,
@@ -138,14 +138,14 @@ def game_resign(*, game_id: int, user: Visitor) -> int:
         return event.version
 
 
-def remaining_seats(game: Game) -> list[int]:
+def _remaining_seats(game: Game) -> list[int]:
     """The seats that must agree to a draw: still in, and players (a game
     master runs the game, it does not agree to its result)."""
     rs = get_ruleset(game.ruleset)
     return [s for s in range(game.seat_count) if s not in game.left_seats and not rs.is_referee(s)]
 
 
-def offered_since_own_move(game: Game, seat: int) -> bool:
+def _offered_since_own_move(game: Game, seat: int) -> bool:
     """The seat has offered a draw and made no move since: a new offer (one
     that accepts nobody's) waits for its next move, so a declined offer cannot
     be repeated at will (lichess, too, spaces a player's offers by moves)."""
@@ -162,7 +162,7 @@ def offered_since_own_move(game: Game, seat: int) -> bool:
 @conflicts_are_stale
 def game_offer_draw(*, game_id: int, user: Visitor) -> int:
     """Offer (or accept) a draw; it is agreed when every remaining seat offers.
-    A seat offers again only after a move of its own (``offered_since_own_move``)."""
+    A seat offers again only after a move of its own (``_offered_since_own_move``)."""
     with transaction.atomic():
         game, seat = locked_player_seat(game_id, user)
         if seat in game.draw_offers:
@@ -171,7 +171,7 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
                 gettext_noop("You have already offered a draw."),
                 version=game.version,
             )
-        if not [s for s in game.draw_offers if s != seat] and offered_since_own_move(game, seat):
+        if not [s for s in game.draw_offers if s != seat] and _offered_since_own_move(game, seat):
             raise GameError(
                 "offer_too_soon",
                 gettext_noop("You can offer a draw again after your next move."),
@@ -180,7 +180,7 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
         rs = get_ruleset(game.ruleset)
         state = rs.decode(game.started_state)
         offers = sorted({*game.draw_offers, seat})
-        if offers == remaining_seats(game):
+        if offers == _remaining_seats(game):
             result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
             events = [{"type": "draw_accepted", "seat": seat}]
             return append_event(
@@ -189,16 +189,16 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
         game.draw_offers = offers
         events = [{"type": "draw_offered", "seat": seat, "offers": offers}]
         event = append_event(game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events)
-        return bots_answer_draw(game, rs, state) or event.version
+        return _bots_answer_draw(game, rs, state) or event.version
 
 
-def bots_answer_draw(game: Game, rs: Ruleset, state: object) -> int | None:
+def _bots_answer_draw(game: Game, rs: Ruleset, state: object) -> int | None:
     """When only bot seats have still to answer a draw offer, they answer at
     once, in the offer's transaction: all accept (each bot judges the game
     dead, ``games.bots.accepts_draw``) and the game ends drawn, or the first
     that does not declines it. Returns the new version, or None when a
     person has still to answer."""
-    waiting = [s for s in remaining_seats(game) if s not in game.draw_offers]
+    waiting = [s for s in _remaining_seats(game) if s not in game.draw_offers]
     levels = game.bots or {}
     if not waiting or any(str(s) not in levels for s in waiting):
         return None
@@ -252,7 +252,7 @@ def game_decline_draw(*, game_id: int, user: Visitor) -> int:
         ).version
 
 
-def can_abort(game: Game) -> bool:
+def _can_abort(game: Game) -> bool:
     """A game may be aborted until every seat has acted once."""
     if game.status != Game.Status.ACTIVE:
         return False
@@ -268,7 +268,7 @@ def can_abort(game: Game) -> bool:
 def game_abort(*, game_id: int, user: Visitor) -> int:
     with transaction.atomic():
         game, seat = locked_player_seat(game_id, user)
-        if not can_abort(game):
+        if not _can_abort(game):
             raise GameError(
                 "cannot_abort",
                 gettext_noop("Every seat has moved; resign or offer a draw instead."),

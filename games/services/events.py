@@ -169,7 +169,7 @@ class SideEffect:
 
 
 def _close_remis(change: Change) -> None:
-    close_waiting_remis(change.game, change.event.created)
+    _close_waiting_remis(change.game, change.event.created)
 
 
 def _plan_reply(change: Change) -> None:
@@ -305,7 +305,7 @@ def run_after_commit(effect: SideEffect, change: Change) -> None:
         effect.run(change)
 
 
-def close_waiting_remis(game: Game, now: datetime) -> None:
+def _close_waiting_remis(game: Game, now: datetime) -> None:
     """A game that ends closes the remis request waiting in it (RULES.md §1),
     in the same transaction: no later decision can change its result."""
     waiting = list(
@@ -354,7 +354,7 @@ def next_event(
         result = rs.outcome(state)
     if result is not None:
         game.status = status
-        game.result = with_handovers(result, game)
+        game.result = _with_handovers(result, game)
         game.ended = now
         game.to_act = []
         game.draw_offers = []
@@ -377,7 +377,7 @@ def next_event(
     )
 
 
-def with_handovers(result: Outcome, game: Game) -> GameResult:
+def _with_handovers(result: Outcome, game: Game) -> GameResult:
     """The result names the seats a bot took over, and from which move."""
     taken: list[SeatHandedOver] = [
         {"seat": int(seat), "move": offer["move"]}

@@ -15,7 +15,7 @@ from ..rules import get_ruleset
 from .notifications import notify
 
 
-def live(game: Game) -> bool:
+def _live(game: Game) -> bool:
     """A game to watch now: a realtime clock (a correspondence game is not)."""
     return game.clock.get("kind") == "realtime"
 
@@ -23,7 +23,7 @@ def live(game: Game) -> bool:
 def followers_told(game: Game) -> int:
     """Notify the followers of ``game``'s players that it started (in the
     caller's transaction, sent after its commit); how many were told."""
-    if not live(game):
+    if not _live(game):
         return 0
     players = dict(
         Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", "user__username")

@@ -68,7 +68,7 @@ def forced_turns_on(*, game_id: object, user: Visitor | None) -> bool:
 
 
 @conflicts_are_stale
-def game_forced_act(*, game_id: int, now: datetime | None = None) -> int | None:
+def _game_forced_act(*, game_id: int, now: datetime | None = None) -> int | None:
     """Play the game's due forced turn; the new version, or None when another
     process has it or the game moved on (its ``forced_at`` is then cleared)."""
     now = now or timezone.now()
@@ -106,7 +106,7 @@ def play_due(limit: int = BATCH) -> int:
     played = 0
     for game_id in due:
         try:
-            played += game_forced_act(game_id=game_id) is not None
+            played += _game_forced_act(game_id=game_id) is not None
         except GameError as exc:  # the game moved on meanwhile: no error
             log.info("forced turn in game %s not played: %s", game_id, exc.code)
         except Exception:  # one broken game must not stop the others

@@ -217,7 +217,7 @@ def _entry(item: Any, n: int, seats: int) -> tuple[str, int | None, Any]:
     return kind, seat, item.get("action")
 
 
-def too_costly(cpu_seconds: float) -> GameError:
+def _too_costly(cpu_seconds: float) -> GameError:
     return GameError(
         "too_costly",
         gettext_noop(
@@ -232,14 +232,14 @@ def _rebuild(
 ) -> Rebuilt:
     """Replay the log; every state, event item, record and the result are computed.
 
-    Stops with ``too_costly`` once the replay has used ``cpu_seconds`` of this
+    Stops with ``_too_costly`` once the replay has used ``cpu_seconds`` of this
     thread's CPU (checked between entries: one entry is one round at most)."""
     started = time.thread_time()
     built = Rebuilt(rs, seats, rs.setup(options, seats, seed))
     last_checkpoint, since = 0, started
     for n, item in enumerate(log, start=1):
         if time.thread_time() - started > cpu_seconds:
-            raise too_costly(cpu_seconds)
+            raise _too_costly(cpu_seconds)
         kind, seat, action = _entry(item, n, seats)
         if rs.outcome(built.state) is not None or (kind == Event.Kind.END and n != len(log)):
             raise _bad(gettext_noop("Log entry %(n)s comes after the end of the game."), n=n)
@@ -313,7 +313,7 @@ class Checked:
 def replay_export(data: dict[str, Any], *, cpu_seconds: float) -> Checked:
     """Replay an export's log (no database work: a worker runs this without a
     connection); refuses anything tampered with, and anything that costs
-    more than ``cpu_seconds`` of CPU, as ``too_costly``.
+    more than ``cpu_seconds`` of CPU, as ``_too_costly``.
 
     Only the options, seed and actions are taken from the export (and the
     few platform facts only it holds, each checked): states, event items,

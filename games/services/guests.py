@@ -34,7 +34,7 @@ ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
 SEEN_EVERY = timedelta(minutes=10)  # how often a visit refreshes ``seen``
 
 
-def new_name() -> str:
+def _new_name() -> str:
     return PREFIX + "".join(secrets.choice(ALPHABET) for _ in range(6))
 
 
@@ -45,7 +45,7 @@ def guest_create(*, language: str = "") -> User:
     for _ in range(5):
         try:
             with transaction.atomic():
-                user = User(username=new_name(), is_guest=True, seen=timezone.now())
+                user = User(username=_new_name(), is_guest=True, seen=timezone.now())
                 user.language = language
                 user.set_unusable_password()
                 user.save()

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 BATCH = 50  # games a sweep expires offers in; the next sweep takes the rest
 
 
-def apply_leave(game: Game, seat: int, item: dict[str, Any], now: datetime) -> Event:
+def _apply_leave(game: Game, seat: int, item: dict[str, Any], now: datetime) -> Event:
     """Close the leave offer of ``seat`` (``item`` says how) and apply the leave."""
     leave = game.handovers[str(seat)]["leave"]
     game.handovers = {k: v for k, v in game.handovers.items() if k != str(seat)}
@@ -97,7 +97,7 @@ def game_handover_decline(*, game_id: int, user: Visitor, seat: object) -> int:
                 kind=Event.Kind.HANDOVER,
                 events=[item],
             ).version
-        return apply_leave(game, target, item, timezone.now()).version
+        return _apply_leave(game, target, item, timezone.now()).version
 
 
 def expire_offers(now: datetime | None = None) -> int:
@@ -115,12 +115,12 @@ def expire_offers(now: datetime | None = None) -> int:
                 and offer.get("move") is None
                 and datetime.fromisoformat(leave["until"]) <= now
             ):
-                done += expire_one(game_id=game_id, seat=int(seat), now=now)
+                done += _expire_one(game_id=game_id, seat=int(seat), now=now)
     return done
 
 
 @conflicts_are_stale
-def expire_one(*, game_id: int, seat: int, now: datetime) -> int:
+def _expire_one(*, game_id: int, seat: int, now: datetime) -> int:
     """``expire_offers`` for one seat, under the row lock (another process or a
     last vote may have decided it first)."""
     with transaction.atomic():
@@ -134,5 +134,5 @@ def expire_one(*, game_id: int, seat: int, now: datetime) -> int:
             return 0
         if datetime.fromisoformat(offer["leave"]["until"]) > now:
             return 0
-        apply_leave(game, seat, {"type": "handover_expired", "seat": seat}, now)
+        _apply_leave(game, seat, {"type": "handover_expired", "seat": seat}, now)
         return 1

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 30  # for someone with too many imports waiting
 
 
-def import_queue() -> Outbox:
+def _import_queue() -> Outbox:
     return Outbox(
         model=ImportJob,
         what="import",
@@ -70,13 +70,13 @@ def import_enqueue(*, user: Visitor, data: object) -> ImportJob:
 def run_imports() -> int:
     """Claim one due import and decide it; returns how many were decided (0 or 1)."""
     now = timezone.now()
-    queue = import_queue()
+    queue = _import_queue()
     lease = now + queue.lease
     claimed = queue.claim_due(now, lease)
-    return sum(run_one(job_id, lease) for job_id in claimed)
+    return sum(_run_one(job_id, lease) for job_id in claimed)
 
 
-def run_one(job_id: int, lease: datetime) -> int:
+def _run_one(job_id: int, lease: datetime) -> int:
     """Replay one claimed job and store what came of it (1), unless the claim
     has passed to another worker meanwhile (0)."""
     found = ImportJob.objects.filter(pk=job_id, due=lease).values_list("attempts", "data").first()

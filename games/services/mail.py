@@ -105,7 +105,7 @@ def _send_digest(mail: OutgoingMail, lease: datetime, now: datetime) -> int:
     ids, last = claimed
     notes = list(Notification.objects.filter(mail__pk__in=ids).order_by("pk"))
     with translation.override(user.language_or_default()):
-        subject, body = digest_text(user, notes)
+        subject, body = _digest_text(user, notes)
     if not body:  # every game has moved on: nothing to tell
         OutgoingMail.objects.filter(pk__in=ids).delete()
         return 0
@@ -147,12 +147,12 @@ def _unclaim_digest(user: Any, last: datetime | None, now: datetime) -> None:
         taken.update(sent=last)
 
 
-def game_url(game_id: int) -> str:
+def _game_url(game_id: int) -> str:
     """An absolute link that opens the game (``SITE_URL``, no trailing slash)."""
     return settings.SITE_URL.rstrip("/") + reverse("game", args=[game_id])
 
 
-def waiting_games(user_id: int) -> list[Game]:
+def _waiting_games(user_id: int) -> list[Game]:
     """The running correspondence games where it is the user's move."""
     games = Game.objects.filter(
         status=Game.Status.ACTIVE, clock__kind="correspondence", seats__user_id=user_id
@@ -164,14 +164,14 @@ def waiting_games(user_id: int) -> list[Game]:
     ]
 
 
-def digest_text(user: object, notes: list[Notification]) -> tuple[str, str]:
+def _digest_text(user: object, notes: list[Notification]) -> tuple[str, str]:
     """The digest's subject and body in the active language; an empty body
     when nothing waits any more (notices without a game keep their own text)."""
     lines = [notification_text(n.kind, n.params) for n in notes if n.game_id is None]
-    for game in waiting_games(user.pk):  # type: ignore[attr-defined]
+    for game in _waiting_games(user.pk):  # type: ignore[attr-defined]
         params = {"game": game.pk, "title": get_ruleset(game.ruleset).title}
         lines.append(notification_text(Notification.Kind.YOUR_TURN, params))
-        lines.append(game_url(game.pk))
+        lines.append(_game_url(game.pk))
     if not lines:
         return "", ""
     count = sum(1 for line in lines if not line.startswith(("http://", "https://")))

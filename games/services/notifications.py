@@ -68,11 +68,11 @@ def notify_each(*, notes: list[Notification], mail: bool = True) -> None:
         )
         OutgoingMail.objects.bulk_create(_outgoing(notes, kind, mailed))
         push.enqueue(notes)  # web push, through its own outbox (services/push.py)
-        trim(user_ids)
+        _trim(user_ids)
     publish.after_commit(partial(_push, [n.pk for n in notes]))
 
 
-def trim(user_ids: list[int]) -> None:
+def _trim(user_ids: list[int]) -> None:
     """Keep each user's newest ``KEEP`` notifications: the bell lists the
     newest, and a history nobody reads must not grow its every read. One
     index walk per user finds the first one past the kept; none is deleted
@@ -152,14 +152,14 @@ def turn_takers(
     On the move path the seats' ``holders`` come with the locked row: no query."""
     if holders is None:
         holders = seat_holders(game)
-    return [uid for s in fresh_people(game, before_to_act) if (uid := holders.get(s)) is not None]
+    return [uid for s in _fresh_people(game, before_to_act) if (uid := holders.get(s)) is not None]
 
 
-def correspondence(game: Game) -> bool:
+def _correspondence(game: Game) -> bool:
     return game.clock.get("kind") == "correspondence"
 
 
-def fresh_people(game: Game, before_to_act: list[int]) -> list[int]:
+def _fresh_people(game: Game, before_to_act: list[int]) -> list[int]:
     """Seats whose turn has just begun, bots' seats left out."""
     bots = game.bots or {}
     return [s for s in game.to_act if s not in before_to_act and str(s) not in bots]
@@ -171,13 +171,13 @@ def quiet(game: Game, before_to_act: list[int], event: Event) -> bool:
     (``after_game_event`` asks presence)."""
     if game.is_over or event.kind == Event.Kind.DRAW_OFFER:
         return False
-    return not fresh_people(game, before_to_act)
+    return not _fresh_people(game, before_to_act)
 
 
 def turn_notice_only(game: Game, before_to_act: list[int], event: Event) -> bool:
     """At most a realtime game's turn notice (for pages that are closed):
     the move's answer need not wait for it."""
-    return not (game.is_over or event.kind == Event.Kind.DRAW_OFFER or correspondence(game))
+    return not (game.is_over or event.kind == Event.Kind.DRAW_OFFER or _correspondence(game))
 
 
 def after_game_event(
@@ -235,7 +235,7 @@ def after_game_event(
         kind=Notification.Kind.YOUR_TURN,
         game=game,
         params=base,
-        mail=correspondence(game),
+        mail=_correspondence(game),
     )
 
 

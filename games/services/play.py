@@ -49,7 +49,7 @@ def game_start(*, game: Game) -> Event:
     )
 
 
-def apply_action(
+def _apply_action(
     game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
 ) -> tuple[dict[str, Any], object, list[dict[str, Any]]]:
     """The ruleset's normalised action (what is stored), the new state and its events."""
@@ -102,7 +102,7 @@ def decide_seat_act(
     rs = get_ruleset(game.ruleset)
     if seat not in game.to_act and not rs.may_act(rs.decode(game.started_state), seat):
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
-    action, new_state, events = apply_action(game, rs, seat, action)
+    action, new_state, events = _apply_action(game, rs, seat, action)
     game.draw_offers = []
     event = next_event(
         game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
@@ -146,7 +146,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         rs = get_ruleset(game.ruleset)
         state = rs.decode(game.started_state)
         if game.timer == "work":
-            return do_work(game, rs, state, now).version
+            return _do_work(game, rs, state, now).version
         if game.timer == "vacation":
             return vacation.vacations_over(game, rs, state, now).version
         seat = clocks.timed_out_seat(game)
@@ -180,7 +180,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         ).version
 
 
-def do_work(game: Game, rs: Ruleset, state: object, now: datetime) -> Event:
+def _do_work(game: Game, rs: Ruleset, state: object, now: datetime) -> Event:
     """Long work (a Hexenhalma round) in the sweeper, never in a socket request;
     its records (match traces) are kept outside the state, and so is the
     state after it, so that replays never redo the work."""

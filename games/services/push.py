@@ -100,7 +100,7 @@ def enqueue(notes: list[Notification]) -> None:
     )
 
 
-def payload(note: Notification) -> dict[str, Any]:
+def _payload(note: Notification) -> dict[str, Any]:
     """What the service worker shows: the text in the reader's language, and
     the page a click opens (the game, else the lobby)."""
     with translation.override(note.user.language_or_default()):
@@ -121,7 +121,7 @@ def send_due_pushes(now: datetime | None = None) -> int:
     return OUTBOX.drain(_send, now or timezone.now())
 
 
-def urgent(note: Notification) -> bool:
+def _urgent(note: Notification) -> bool:
     """Whether ``note`` is a realtime game's turn or draw offer: a player
     waits on the other side of the board."""
     realtime = note.game is not None and note.game.clock.get("kind") == "realtime"
@@ -145,9 +145,9 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
         log.warning("push subscription %s removed, its endpoint is refused: %s", sub.pk, exc)
         sub.delete()  # and with it every push queued for that device
         return 0
-    if keys_refused(sub.p256dh, sub.auth):
+    if _keys_refused(sub.p256dh, sub.auth):
         return _forget(sub, "its keys are no P-256 key and 16-byte secret")
-    ttl, urgency = (URGENT_TTL, "high") if urgent(note) else (TTL, "normal")
+    ttl, urgency = (URGENT_TTL, "high") if _urgent(note) else (TTL, "normal")
     if now - note.created > timedelta(seconds=ttl):
         log.info("push %s dropped unsent: older than its TTL of %s s", push.pk, ttl)
         push.delete()
@@ -168,7 +168,7 @@ def _forget(sub: PushSubscription, why: str) -> int:
     return 0
 
 
-def keys_refused(p256dh: str, auth: str) -> bool:
+def _keys_refused(p256dh: str, auth: str) -> bool:
     """Whether a device's keys cannot encrypt a push (stored before the API
     checked them): the same checks as the API's."""
     try:
@@ -213,7 +213,7 @@ def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> 
     keys = push_keys.keys()
     webpush(
         {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
-        data=json.dumps(payload(note)),
+        data=json.dumps(_payload(note)),
         vapid_private_key=keys.signer(),
         vapid_claims={"sub": keys.subject},
         timeout=settings.PUSH_TIMEOUT,

@@ -60,7 +60,7 @@ def check(endpoint: str) -> Url:
     again = urlsplit(prepared)  # what requests' adapter connects to
     if (again.hostname, again.port) != (host, url.port):
         raise BadEndpoint("form", "read two ways")
-    if not listed(host):
+    if not _listed(host):
         raise BadEndpoint("host", f"host {host!r} is no listed push service", host)
     return url
 
@@ -82,7 +82,7 @@ def _parse(endpoint: str) -> tuple[str, Url]:
     return prepared, url
 
 
-def listed(host: str) -> bool:
+def _listed(host: str) -> bool:
     """Whether ``host`` is one of ``PUSH_SERVICE_HOSTS`` or a subdomain of one
     ("*": any host)."""
     allowed = [h.lower() for h in settings.PUSH_SERVICE_HOSTS]

@@ -38,10 +38,10 @@ class VapidKeys:
     subject: str
 
     def signer(self) -> Vapid02:
-        return signer(self.private_key)
+        return _signer(self.private_key)
 
 
-def b64url(data: bytes) -> str:
+def _b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
@@ -50,7 +50,7 @@ def generate() -> tuple[str, str]:
     key = ec.generate_private_key(ec.SECP256R1())
     private = key.private_numbers().private_value.to_bytes(32, "big")
     public = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-    return b64url(public), b64url(private)
+    return _b64url(public), _b64url(private)
 
 
 @cache
@@ -92,7 +92,7 @@ def _write_private(path: Path, text: str) -> None:
 
 
 @cache
-def signer(private_key: str) -> Vapid02:
+def _signer(private_key: str) -> Vapid02:
     return Vapid02.from_string(private_key=private_key)
 
 

@@ -109,7 +109,7 @@ def finishing_places(
     return {seat: 1 + sum(1 for k in keys.values() if k < keys[seat]) for seat in seats}
 
 
-def locked_ratings(user_ids: list[int], ruleset: str, speed: str) -> dict[int, Rating]:
+def _locked_ratings(user_ids: list[int], ruleset: str, speed: str) -> dict[int, Rating]:
     """The players' rating rows, created if new, locked in user-id order."""
     ids = sorted(user_ids)
     Rating.objects.bulk_create(
@@ -156,7 +156,7 @@ def rate_game(game: Game, event: Event) -> None:
     result = cast(Outcome, game.result)
     places = finishing_places(order, result, event.events, leaving_order(game))
     speed = speed_of(game.clock)
-    rows = locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
+    rows = _locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
     teams = [
         [MODEL.rating(mu=rows[seated[s].pk].mu, sigma=rows[seated[s].pk].sigma)] for s in order
     ]

@@ -122,7 +122,7 @@ def _bot_seats(holders: dict[int, int | None]) -> list[int]:
     return [seat for seat, uid in holders.items() if uid in bots]
 
 
-def seat_rotation(ruleset: str, seat_count: int) -> dict[int, int]:
+def _seat_rotation(ruleset: str, seat_count: int) -> dict[int, int]:
     """Where each seat's player sits in the rematch: one seat on among the
     playing seats (two seats: the colours swap); a referee seat (Hexenhalma's
     game master) keeps its player."""
@@ -133,11 +133,11 @@ def seat_rotation(ruleset: str, seat_count: int) -> dict[int, int]:
 
 
 def _open_new_game(old: Game, holders: dict[int, int | None], bot_seats: list[int]) -> Game:
-    """The same game again, each player moved one seat on (``seat_rotation``).
+    """The same game again, each player moved one seat on (``_seat_rotation``).
     Bots play only their own seats: a person's seat that a bot took over in the
     old game (services/handover.py) is the person's again."""
     n = old.seat_count
-    new_seat = seat_rotation(old.ruleset, n)
+    new_seat = _seat_rotation(old.ruleset, n)
     bots = {str(new_seat[int(s)]): level for s, level in old.bots.items() if int(s) in bot_seats}
     game = Game.objects.create(
         ruleset=old.ruleset,

@@ -145,7 +145,7 @@ def remis_request(
                 "remis_pending", gettext_noop("A remis request is already waiting for an admin.")
             ) from None
         if kind == RemisRequest.Kind.DEADLOCK:
-            game.deadlock_requests = counted_deadlock(game, seat)
+            game.deadlock_requests = _counted_deadlock(game, seat)
         game.remis_pending = {
             "id": request.pk,
             "seat": seat,
@@ -176,7 +176,7 @@ def remis_request(
     return request
 
 
-def counted_deadlock(game: Game, seat: int) -> list[int]:
+def _counted_deadlock(game: Game, seat: int) -> list[int]:
     """The game's deadlock requests per seat, with one more for ``seat``."""
     counts = list(game.deadlock_requests or [])
     counts += [0] * (game.seat_count - len(counts))

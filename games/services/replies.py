@@ -29,7 +29,7 @@ class Reply:
     items: list[dict[str, Any]]
 
 
-def canonical(action: object) -> str:
+def _canonical(action: object) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
@@ -50,16 +50,16 @@ def decide(game: Game, rs: Ruleset, state: object, event: Event) -> Reply | None
     mover, reply = event.seat, None
     for owner in [seat for seat in game.plan_seats if seat != mover]:
         plan = ConditionalPlan.objects.filter(game=game, seat=owner).first()
-        moved = canonical(event.action)
-        rest = [line[1:] for line in (plan.lines if plan else []) if canonical(line[0]) == moved]
+        moved = _canonical(event.action)
+        rest = [line[1:] for line in (plan.lines if plan else []) if _canonical(line[0]) == moved]
         left: list[Line] = []
-        if reply is None and may_reply(game, rs, state, owner):
-            reply, left = first_legal(rs, state, owner, mover, rest)
-        keep(game, owner, plan, [line[1:] for line in left if len(line) > 1])
+        if reply is None and _may_reply(game, rs, state, owner):
+            reply, left = _first_legal(rs, state, owner, mover, rest)
+        _keep(game, owner, plan, [line[1:] for line in left if len(line) > 1])
     return reply
 
 
-def may_reply(game: Game, rs: Ruleset, state: object, owner: int) -> bool:
+def _may_reply(game: Game, rs: Ruleset, state: object, owner: int) -> bool:
     """The owner alone is to act, in a one-action turn, and no bot plays the seat."""
     return (
         game.status == Game.Status.ACTIVE
@@ -70,24 +70,24 @@ def may_reply(game: Game, rs: Ruleset, state: object, owner: int) -> bool:
     )
 
 
-def first_legal(
+def _first_legal(
     rs: Ruleset, state: object, owner: int, mover: int, lines: list[Line]
 ) -> tuple[Reply | None, list[Line]]:
     """The first reply among ``lines`` (each starting with the owner's reply)
     that is legal and hands the turn back; the lines that give it."""
     tried: set[str] = set()
     for line in lines:
-        key = canonical(line[0])
+        key = _canonical(line[0])
         if key in tried:
             continue
         tried.add(key)
-        reply = apply_reply(rs, state, owner, mover, line[0])
+        reply = _apply_reply(rs, state, owner, mover, line[0])
         if reply is not None:
-            return reply, [other for other in lines if canonical(other[0]) == key]
+            return reply, [other for other in lines if _canonical(other[0]) == key]
     return None, []
 
 
-def apply_reply(
+def _apply_reply(
     rs: Ruleset, state: object, owner: int, mover: int, action: dict[str, Any]
 ) -> Reply | None:
     """The stored reply applied, if it is legal and ends the owner's turn."""
@@ -101,7 +101,7 @@ def apply_reply(
     return Reply(owner, action, after, items)
 
 
-def keep(game: Game, seat: int, plan: ConditionalPlan | None, lines: list[Line]) -> None:
+def _keep(game: Game, seat: int, plan: ConditionalPlan | None, lines: list[Line]) -> None:
     """Store what is left of a seat's lines; none left: the plan and its flag go."""
     if lines and plan is not None:
         plan.lines = lines

@@ -36,14 +36,14 @@ REALTIME_DECISION = 120.0  # seconds the others have to decide, on a realtime cl
 DAY = 86400.0
 
 
-def decision_seconds(game: Game) -> float:
+def _decision_seconds(game: Game) -> float:
     """How long the others have to decide: 2 minutes (realtime), else one move period."""
     if game.clock.get("kind") == "realtime":
         return REALTIME_DECISION
     return float(game.clock.get("days") or 3) * DAY
 
 
-def leaving(game: Game, seat: int) -> bool:
+def _leaving(game: Game, seat: int) -> bool:
     """``seat`` resigned or timed out and waits for the others (or a bot plays it)."""
     return "leave" in (game.handovers.get(str(seat)) or {})
 
@@ -62,24 +62,24 @@ def offer_leave(
     game: Game, rs: Ruleset, seat: int, *, event_type: str, reason: str, now: datetime
 ) -> Event | None:
     """Offer a leaving seat to a bot instead of applying the leave (None: not offered)."""
-    if not rs.leave_offered or str(seat) in game.bots or leaving(game, seat):
+    if not rs.leave_offered or str(seat) in game.bots or _leaving(game, seat):
         return None
     others = [
         s
         for s in range(game.seat_count)
-        if s != seat and s not in game.left_seats and not leaving(game, s)
+        if s != seat and s not in game.left_seats and not _leaving(game, s)
     ]
     if game.seat_count < 3 or len(others) < 2 or not voters(game, seat):
         return None  # no person would play on to decide: endings.leave_or_end
     game.draw_offers = [s for s in game.draw_offers if s != seat]
-    until = now + timedelta(seconds=decision_seconds(game))
+    until = now + timedelta(seconds=_decision_seconds(game))
     leave = {"reason": reason, "event": event_type, "until": until.isoformat()}
     game.handovers = {**game.handovers, str(seat): {"votes": [], "move": None, "leave": leave}}
     items = [
         {"type": event_type, "seat": seat},
         {"type": "handover_offered", "seat": seat, "until": leave["until"]},
     ]
-    return handover_event(game, rs, seat, items, now, paused=True)
+    return _handover_event(game, rs, seat, items, now, paused=True)
 
 
 def take_over(game: Game, seat: int) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def take_over(game: Game, seat: int) -> dict[str, Any]:
     game.handovers = {**game.handovers, str(seat): {**offer, "move": move, "level": HANDOVER_LEVEL}}
     game.bots = {**game.bots, str(seat): HANDOVER_LEVEL}
     game.has_bots = True
-    refill_clock(game, seat)
+    _refill_clock(game, seat)
     return {"type": "handed_to_bot", "seat": seat, "level": HANDOVER_LEVEL, "move": move}
 
 
@@ -106,10 +106,10 @@ def no_show_to_bot(game: Game, rs: Ruleset, seat: int, now: datetime) -> Event |
     if not any(claimed for _, claimed in answers):
         return None
     items = [{"type": "no_show", "seat": seat}, take_over(game, seat)]
-    return handover_event(game, rs, seat, items, now)
+    return _handover_event(game, rs, seat, items, now)
 
 
-def handover_event(
+def _handover_event(
     game: Game,
     rs: Ruleset,
     seat: int,
@@ -130,7 +130,7 @@ def handover_event(
     )
 
 
-def refill_clock(game: Game, seat: int) -> None:
+def _refill_clock(game: Game, seat: int) -> None:
     """A seat that timed out has no time left: the bot gets a fresh period for it."""
     kind = game.clock.get("kind")
     if kind not in ("realtime", "correspondence") or len(game.clocks or []) <= seat:
@@ -152,7 +152,7 @@ def open_offer(game: Game, seat: int) -> None:
 def player_returns(game: Game, seat: int) -> None:
     """A player acts on their own seat: refused if a bot plays it now; an open
     offer of it is withdrawn (they are back)."""
-    if str(seat) in game.bots or leaving(game, seat):
+    if str(seat) in game.bots or _leaving(game, seat):
         raise GameError(
             "handed_over", gettext_noop("A bot plays this seat now."), version=game.version
         )
@@ -162,7 +162,7 @@ def player_returns(game: Game, seat: int) -> None:
 
 def held_by_person(game: Game, seat: int) -> bool:
     """Whether a person still plays ``seat``: not a bot's, not left or leaving."""
-    return str(seat) not in game.bots and seat not in game.left_seats and not leaving(game, seat)
+    return str(seat) not in game.bots and seat not in game.left_seats and not _leaving(game, seat)
 
 
 def voters(game: Game, seat: int) -> list[int]:

@@ -40,14 +40,14 @@ def current(user_id: int, now: datetime) -> Vacation | None:
     return Vacation.objects.filter(user_id=user_id, start__lte=now, end__gt=now).first()
 
 
-def year_bounds(year: int) -> tuple[datetime, datetime]:
+def _year_bounds(year: int) -> tuple[datetime, datetime]:
     return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
 
 
-def used_in_year(user_id: int, year: int, now: datetime) -> timedelta:
+def _used_in_year(user_id: int, year: int, now: datetime) -> timedelta:
     """Vacation taken or planned in ``year`` (UTC), exactly; ``now`` is unused
     but kept so callers and tests state the moment they ask about."""
-    lo, hi = year_bounds(year)
+    lo, hi = _year_bounds(year)
     used = timedelta()
     for start, end in Vacation.objects.filter(
         user_id=user_id, start__lt=hi, end__gt=lo
@@ -59,7 +59,7 @@ def used_in_year(user_id: int, year: int, now: datetime) -> timedelta:
 def status(user_id: int, now: datetime) -> dict[str, Any]:
     """What the settings page and the API show."""
     away = current(user_id, now)
-    used = used_in_year(user_id, now.year, now)
+    used = _used_in_year(user_id, now.year, now)
     return {
         "on_vacation": away is not None,
         "start": away.start.isoformat() if away else None,
@@ -95,7 +95,7 @@ def _bad(code: str, message: str, **params: Any) -> GameError:
 
 def _planned_end(user_id: int, until: datetime | None, now: datetime) -> datetime:
     """The vacation's end, checked against the past and each year's allowance."""
-    left = ALLOWANCE - used_in_year(user_id, now.year, now)
+    left = ALLOWANCE - _used_in_year(user_id, now.year, now)
     if left <= timedelta():
         raise _bad(
             "over_allowance",
@@ -106,9 +106,9 @@ def _planned_end(user_id: int, until: datetime | None, now: datetime) -> datetim
     if end <= now:
         raise _bad("end_in_past", gettext_noop("The vacation's end must lie in the future."))
     for year in range(now.year, end.year + 1):
-        lo, hi = year_bounds(year)
+        lo, hi = _year_bounds(year)
         wanted = min(end, hi) - max(now, lo)
-        if used_in_year(user_id, year, now) + wanted > ALLOWANCE:
+        if _used_in_year(user_id, year, now) + wanted > ALLOWANCE:
             raise _bad(
                 "over_allowance",
                 gettext_noop(
@@ -116,7 +116,7 @@ def _planned_end(user_id: int, until: datetime | None, now: datetime) -> datetim
                     "%(left)s days are left in %(year)s."
                 ),
                 days=ALLOWANCE.days,
-                left=round((ALLOWANCE - used_in_year(user_id, year, now)) / timedelta(days=1), 2),
+                left=round((ALLOWANCE - _used_in_year(user_id, year, now)) / timedelta(days=1), 2),
                 year=year,
             )
     return end

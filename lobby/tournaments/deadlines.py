@@ -26,7 +26,7 @@ def set_round_deadline(tournament: Tournament, now: datetime) -> None:
         tournament.round_deadline = None
 
 
-def overdue_games(tournament_id: int, now: datetime) -> list[int]:
+def _overdue_games(tournament_id: int, now: datetime) -> list[int]:
     """The current round's games still running past its deadline (no lock:
     each game's own row is locked first when it is adjudicated, as a game's
     end always locks the game before its tournament)."""
@@ -52,7 +52,7 @@ def adjudicate_round(tournament_id: int, now: datetime) -> int:
     """End every overdue game of the round; the last one's end records the
     round and pairs the next (``rounds.on_game_over``). Returns how many."""
     done = 0
-    for game_id in overdue_games(tournament_id, now):
+    for game_id in _overdue_games(tournament_id, now):
         if game_adjudicate(game_id=game_id, now=now) is not None:
             done += 1
     return done

@@ -37,10 +37,10 @@ def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
     refuse_if_suspended(user)
     if is_guest(user):
         raise GameError("guest", gettext_noop("Sign up to play in tournaments."), status=403)
-    refuse_if_banned(user.pk)
+    _refuse_if_banned(user.pk)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
-        refuse_unless_joinable(tournament)
+        _refuse_unless_joinable(tournament)
         found = TournamentPlayer.objects.filter(tournament=tournament, user=user).first()
         if found is not None and not found.withdrawn:
             raise GameError("already_joined", gettext_noop("You are already in this tournament."))
@@ -48,7 +48,7 @@ def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
             raise GameError(
                 "withdrawn", gettext_noop("You withdrew from this tournament; you cannot rejoin.")
             )
-        refuse_unless_eligible(tournament, user.pk)
+        _refuse_unless_eligible(tournament, user.pk)
         players = TournamentPlayer.objects.filter(tournament=tournament).count()
         if (
             tournament.system == Tournament.System.ROUND_ROBIN
@@ -68,7 +68,7 @@ def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
     return tournament
 
 
-def refuse_unless_joinable(tournament: Tournament) -> None:
+def _refuse_unless_joinable(tournament: Tournament) -> None:
     """Open, or a Swiss (of two seats) with fewer than half its rounds played."""
     late = (
         tournament.status == Tournament.Status.RUNNING
@@ -92,7 +92,7 @@ def tournament_withdraw(*, tournament_id: Any, user: Any) -> Tournament:
         ).exists():
             raise GameError("not_joined", gettext_noop("You are not playing in this tournament."))
         # Resigning locks the game, then (its ending) the tournament again.
-        for game_id in running_games_of(before.pk, user.pk):
+        for game_id in _running_games_of(before.pk, user.pk):
             game_resign(game_id=game_id, user=user)
         tournament = locked_tournament(before.pk)
         found = TournamentPlayer.objects.get(tournament=tournament, user_id=user.pk)
@@ -105,7 +105,7 @@ def tournament_withdraw(*, tournament_id: Any, user: Any) -> Tournament:
     return tournament
 
 
-def running_games_of(tournament_id: Any, user_id: int) -> list[int]:
+def _running_games_of(tournament_id: Any, user_id: int) -> list[int]:
     try:
         tid = int(tournament_id)
     except (TypeError, ValueError):
@@ -116,7 +116,7 @@ def running_games_of(tournament_id: Any, user_id: int) -> list[int]:
     return [g for g in games if g is not None]
 
 
-def refuse_unless_eligible(tournament: Tournament, user_id: int) -> None:
+def _refuse_unless_eligible(tournament: Tournament, user_id: int) -> None:
     """The tournament's entry conditions (off unless set)."""
     reason = ineligible(tournament, user_id)
     if reason is not None:
@@ -151,7 +151,7 @@ def ineligible(tournament: Tournament, user_id: int) -> GameError | None:
     return None
 
 
-def refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
+def _refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
     now = now or timezone.now()
     ban = TournamentBan.objects.filter(user_id=user_id, until__gt=now).first()
     if ban is not None and ban.until is not None:

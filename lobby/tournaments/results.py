@@ -12,7 +12,7 @@ from games.services.ratings import finishing_places, leaving_order
 from lobby.pairing import table_points
 
 
-def movers(game: Game) -> set[int]:
+def _movers(game: Game) -> set[int]:
     """The seats that made a move of their own."""
     seats = (
         Event.objects.filter(game=game, kind=Event.Kind.ACT, seat__isnull=False)
@@ -26,9 +26,9 @@ def no_shows(game: Game) -> list[int]:
     """Seats that had their turn and never moved: in a game that ended early
     (aborted: the platform's ending before every seat moved; with no move at
     all, the seats to act first), or lost on time without a single move."""
-    moved = movers(game)
+    moved = _movers(game)
     result = cast(Outcome, game.result or {})
-    if adjudicated(game):
+    if _adjudicated(game):
         return []  # a round deadline: every seat's first-move window was still open
     if game.status == Game.Status.FINISHED:
         if result.get("reason") != REASON_FLAGGED:
@@ -41,15 +41,15 @@ def no_shows(game: Game) -> list[int]:
     return list(rs.to_act(rs.setup(game.options, game.seat_count, game.seed)))
 
 
-def last_items(game: Game) -> list[dict[str, object]]:
+def _last_items(game: Game) -> list[dict[str, object]]:
     """The event items of the game's last event (its ending)."""
     last = Event.objects.filter(game=game).order_by("-version").values_list("events", flat=True)
     return list(last.first() or [])
 
 
-def adjudicated(game: Game) -> bool:
+def _adjudicated(game: Game) -> bool:
     """Whether a round's deadline ended the game (``games.services.adjudication``)."""
-    return any(item.get("type") == "adjudicated" for item in last_items(game))
+    return any(item.get("type") == "adjudicated" for item in _last_items(game))
 
 
 def seat_points(game: Game, absent: list[int]) -> list[float]:
@@ -63,7 +63,7 @@ def seat_points(game: Game, absent: list[int]) -> list[float]:
         bottom = 1 + len(seats) - len(absent)  # the no-shows share the last places
         places = [bottom if s in absent else 1 for s in seats]
     else:
-        places_by_seat = finishing_places(seats, result, last_items(game), leaving_order(game))
+        places_by_seat = finishing_places(seats, result, _last_items(game), leaving_order(game))
         places = [places_by_seat[s] for s in seats]
     if game.seat_count == 2:
         if places[0] == places[1]:

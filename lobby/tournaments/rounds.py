@@ -40,13 +40,13 @@ def tournament_start(*, tournament_id: Any, user: Any) -> Tournament:
             raise GameError(
                 "not_open", gettext_noop("This tournament has already started or ended.")
             )
-        begin(tournament, timezone.now())
+        _begin(tournament, timezone.now())
     return tournament
 
 
-def begin(tournament: Tournament, now: datetime) -> None:
+def _begin(tournament: Tournament, now: datetime) -> None:
     """Check the field (entry conditions again), fix the starting ranks and pair round 1."""
-    withdraw_ineligible(tournament)
+    _withdraw_ineligible(tournament)
     seed_by_rating(tournament)
     count = len(read.active_ids(tournament))
     needed = 3 if tournament.seat_count > 2 else 2
@@ -70,10 +70,10 @@ def begin(tournament: Tournament, now: datetime) -> None:
             berger_rounds(read.active_ids(tournament), double=tournament.double)
         )
     tournament.status = Tournament.Status.RUNNING
-    pair_next(tournament, now)
+    _pair_next(tournament, now)
 
 
-def withdraw_ineligible(tournament: Tournament) -> None:
+def _withdraw_ineligible(tournament: Tournament) -> None:
     if not (tournament.min_games or tournament.min_rating):
         return
     for player in TournamentPlayer.objects.filter(tournament=tournament, withdrawn=False):
@@ -81,13 +81,13 @@ def withdraw_ineligible(tournament: Tournament) -> None:
             player.delete()
 
 
-def pair_next(tournament: Tournament, now: datetime) -> None:
+def _pair_next(tournament: Tournament, now: datetime) -> None:
     """Pair and start the next round; a Swiss that cannot pair ends here."""
     number = tournament.current_round + 1
     try:
-        games = round_pairings(tournament, number)
+        games = _round_pairings(tournament, number)
     except NoPairing:
-        finish(tournament)
+        _finish(tournament)
         return
     if TournamentPairing.objects.filter(tournament=tournament, round=number).exists():
         return  # paired already (the row lock makes this a safety net)
@@ -99,14 +99,14 @@ def pair_next(tournament: Tournament, now: datetime) -> None:
             "user_id", flat=True
         )
     )
-    started = [store_pairing(tournament, number, b, p, forfeits) for b, p in enumerate(games)]
+    started = [_store_pairing(tournament, number, b, p, forfeits) for b, p in enumerate(games)]
     waiting = [(game, list(p.players)) for game, p in zip(started, games, strict=True) if game]
     notices.round_started(tournament, number, [g for g, _ in waiting], [u for _, u in waiting])
     tell_lobby(tournament)
-    advance(tournament, now)  # a round of byes and forfeits only is complete at once
+    _advance(tournament, now)  # a round of byes and forfeits only is complete at once
 
 
-def round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
+def _round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
     if tournament.system == Tournament.System.ROUND_ROBIN:
         everyone = [p.user_id for p in read.players_in_order(tournament)]
         return berger_rounds(everyone, double=tournament.double)[number - 1]
@@ -116,7 +116,7 @@ def round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
     return pair_swiss(entrants)
 
 
-def store_pairing(
+def _store_pairing(
     tournament: Tournament, number: int, board: int, pairing: Pairing, forfeits: set[int]
 ) -> Game | None:
     players = list(pairing.players)
@@ -125,7 +125,7 @@ def store_pairing(
         points = {str(players[0]): 0.0 if players[0] in forfeits else 1.0}
     elif forfeits & set(players):  # round robin against a withdrawn player
         points = {str(u): 0.0 if u in forfeits else 1.0 for u in players}
-    game = None if points is not None else start_game(tournament, players)
+    game = None if points is not None else _start_game(tournament, players)
     TournamentPairing.objects.create(
         tournament=tournament,
         round=number,
@@ -140,7 +140,7 @@ def store_pairing(
     return game
 
 
-def start_game(tournament: Tournament, players: list[int]) -> Game:
+def _start_game(tournament: Tournament, players: list[int]) -> Game:
     """A game seated as ``players`` say, started at once."""
     game = Game.objects.create(
         ruleset=tournament.ruleset,
@@ -180,30 +180,30 @@ def on_game_over(sender: Any, game: Game, **kwargs: Any) -> None:
         ).update(withdrawn=True):
             record_no_show(uid, now)
     tell_lobby(tournament)
-    advance(tournament, now)
+    _advance(tournament, now)
 
 
-def round_waits(tournament: Tournament) -> bool:
+def _round_waits(tournament: Tournament) -> bool:
     """Whether a game of the current round has no result yet."""
     return TournamentPairing.objects.filter(
         tournament=tournament, round=tournament.current_round, points__isnull=True
     ).exists()
 
 
-def advance(tournament: Tournament, now: datetime) -> None:
+def _advance(tournament: Tournament, now: datetime) -> None:
     """After a result: finish, pair the next round now, or set when it is due."""
-    if round_waits(tournament):
+    if _round_waits(tournament):
         return
     if tournament.current_round >= tournament.rounds or len(read.active_ids(tournament)) < 2:
-        finish(tournament)
+        _finish(tournament)
     elif tournament.round_pause_seconds == 0:
-        pair_next(tournament, now)
+        _pair_next(tournament, now)
     else:
         tournament.due = now + timedelta(seconds=tournament.round_pause_seconds)
         tournament.save(update_fields=["due"])
 
 
-def finish(tournament: Tournament) -> None:
+def _finish(tournament: Tournament) -> None:
     tournament.status, tournament.due = Tournament.Status.FINISHED, None
     tournament.round_deadline = None
     tournament.save(update_fields=["status", "rounds", "due", "round_deadline"])
@@ -224,13 +224,13 @@ def pair_due_rounds(now: datetime | None = None) -> int:
     for tournament_id in due:
         try:
             # A round's deadline first: game rows are locked before the tournament's.
-            done += deadlines.adjudicate_round(tournament_id, now) or run_due(tournament_id, now)
+            done += deadlines.adjudicate_round(tournament_id, now) or _run_due(tournament_id, now)
         except Exception:  # one broken tournament must not stop the others
             log.exception("tournament %s: due work failed", tournament_id)
     return done
 
 
-def run_due(tournament_id: int, now: datetime) -> int:
+def _run_due(tournament_id: int, now: datetime) -> int:
     with transaction.atomic():
         claimed = Tournament.objects.filter(pk=tournament_id, due__lte=now)
         if connection.features.has_select_for_update_skip_locked:
@@ -241,13 +241,13 @@ def run_due(tournament_id: int, now: datetime) -> int:
         if tournament.status == Tournament.Status.OPEN:
             try:
                 with transaction.atomic():
-                    begin(tournament, now)
+                    _begin(tournament, now)
             except GameError:  # too few players at the start time: it ends empty
                 tournament.refresh_from_db()
-                finish(tournament)
+                _finish(tournament)
         elif tournament.status == Tournament.Status.RUNNING:
-            if not round_waits(tournament):  # else: its deadline's adjudication retries
-                pair_next(tournament, now)
+            if not _round_waits(tournament):  # else: its deadline's adjudication retries
+                _pair_next(tournament, now)
         else:
             tournament.due = None
             tournament.save(update_fields=["due"])

@@ -54,7 +54,7 @@ def tournament_create(
     refuse_if_suspended(creator)
     if is_guest(creator):
         raise GameError("guest", gettext_noop("Sign up to create tournaments."), status=403)
-    fields = clean_fields(
+    fields = _clean_fields(
         name=name,
         ruleset=ruleset,
         system=system,
@@ -71,7 +71,7 @@ def tournament_create(
         round_days=round_days,
     )
     fields["featured"] = _featured(creator, featured)
-    refuse_without_games(creator)
+    _refuse_without_games(creator)
     with transaction.atomic():
         lock_user(creator.pk)  # two creations at once count each other
         mine = Tournament.objects.filter(
@@ -101,7 +101,7 @@ def tournament_feature(*, tournament_id: Any, user: Any, featured: Any) -> Tourn
     return tournament
 
 
-def refuse_without_games(user: Any) -> None:
+def _refuse_without_games(user: Any) -> None:
     """A setting may ask creators for some finished games first (default 0)."""
     needed = settings.TOURNAMENT_CREATOR_MIN_GAMES
     if needed <= 0:
@@ -115,7 +115,7 @@ def refuse_without_games(user: Any) -> None:
         )
 
 
-def clean_fields(**raw: Any) -> dict[str, Any]:
+def _clean_fields(**raw: Any) -> dict[str, Any]:
     rs = _ruleset(raw["ruleset"])
     system = raw["system"]
     if system not in Tournament.System.values:

@@ -66,7 +66,7 @@ def test_a_bot_turn_is_reproducible():
     vs_bot(host_seat=1)  # the bot (seat 0) moves first
     (turn,) = bots.due_turns()
     encoded = bots.claim(turn)
-    assert bots.think(turn, encoded) == bots.think(turn, encoded)
+    assert bots._think(turn, encoded) == bots._think(turn, encoded)
 
 
 def test_two_workers_at_once_move_once():
@@ -79,7 +79,7 @@ def test_two_workers_at_once_move_once():
 def test_a_second_move_on_the_claimed_version_is_stale():
     game, _ = vs_bot(host_seat=1)
     (turn,) = bots.due_turns()
-    action = bots.think(turn, bots.claim(turn))
+    action = bots._think(turn, bots.claim(turn))
     results = at_once([lambda: bots.move(turn, action) for _ in range(2)], timeout=30)
     assert sorted(results, key=str) == [2, None], results
     assert versions(game) == [1, 2]
@@ -101,7 +101,7 @@ def test_a_bot_with_no_action_resigns_rather_than_stall(monkeypatch):
     def broken(*args, **kwargs):
         raise LookupError("nothing to do")
 
-    monkeypatch.setattr(bots, "think", broken)
+    monkeypatch.setattr(bots, "_think", broken)
     assert bots.play_due_bots() == 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["winners"] == [1]

@@ -176,8 +176,8 @@ def test_a_vacation_across_new_year_counts_in_each_year():
     user = make_user()
     now = datetime(2026, 12, 20, tzinfo=UTC)
     vacation.vacation_start(user=user, until=datetime(2027, 1, 9, tzinfo=UTC), now=now)
-    assert vacation.used_in_year(user.pk, 2026, now) == 12 * DAY
-    assert vacation.used_in_year(user.pk, 2027, now) == 8 * DAY
+    assert vacation._used_in_year(user.pk, 2026, now) == 12 * DAY
+    assert vacation._used_in_year(user.pk, 2027, now) == 8 * DAY
 
 
 def test_vacation_bad_input():

@@ -170,7 +170,7 @@ def test_a_claim_whose_worker_died_expires_and_the_job_is_picked_up():
     queued = post_import(client, json.dumps(replays.export_game(game)))
     job = ImportJob.objects.get(pk=queued.json()["id"])
     lease = timezone.now() + timedelta(minutes=10)
-    assert import_jobs.import_queue().claim_due(timezone.now(), lease) == [job.pk]  # then it died
+    assert import_jobs._import_queue().claim_due(timezone.now(), lease) == [job.pk]  # then it died
     assert import_jobs.run_imports() == 0  # claimed: no one else takes it
     ImportJob.objects.filter(pk=job.pk).update(due=timezone.now() - timedelta(seconds=1))
     decide_all()

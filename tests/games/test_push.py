@@ -297,7 +297,7 @@ def test_keys_are_generated_once_into_the_file_and_kept(settings, tmp_path):
     push_keys.keys.cache_clear()  # another process, or a restart
     assert push_keys.keys() == first
     assert (
-        len(push_keys.signer(first.private_key).public_key.public_numbers().x.to_bytes(32, "big"))
+        len(push_keys._signer(first.private_key).public_key.public_numbers().x.to_bytes(32, "big"))
         == 32
     )
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()

@@ -12,7 +12,7 @@ from games.selectors.notifications import as_dict
 from games.services.endings import game_abort, game_resign
 from games.services.play import game_act
 from games.services.relations import block_user
-from games.services.rematch import rematch_decline, rematch_offer, seat_rotation
+from games.services.rematch import _seat_rotation, rematch_decline, rematch_offer
 from lobby import services as lobby
 from tests.factories import FIRST_MOVE, client_for, every_seat_moves, make_user, started_game
 
@@ -203,6 +203,6 @@ def test_the_api_offers_accepts_declines_and_refuses():
 
 
 def test_a_referee_seat_keeps_its_player_and_the_teams_rotate():
-    assert seat_rotation("halma", 2) == {0: 1, 1: 0}
-    assert seat_rotation("malefiz", 4) == {0: 1, 1: 2, 2: 3, 3: 0}
-    assert seat_rotation("hexenhalma", 4) == {0: 0, 1: 2, 2: 3, 3: 1}  # seat 0: game master
+    assert _seat_rotation("halma", 2) == {0: 1, 1: 0}
+    assert _seat_rotation("malefiz", 4) == {0: 1, 1: 2, 2: 3, 3: 0}
+    assert _seat_rotation("hexenhalma", 4) == {0: 0, 1: 2, 2: 3, 3: 1}  # seat 0: game master

@@ -15,7 +15,7 @@ from games.reasons import REASON_ROUND_DEADLINE
 from games.rules import get_ruleset
 from games.selectors.ratings import own_movers
 from games.services import handover
-from games.services.adjudication import game_adjudicate, thinking_minutes
+from games.services.adjudication import _thinking_minutes, game_adjudicate
 from games.services.bots import play_due_bots
 from games.services.endings import game_resign
 from games.services.play import game_act, game_timeout
@@ -103,7 +103,7 @@ def test_thinking_time_counts_each_seats_turns():
     (game,) = running_games(t)
     now = timezone.now()
     waiting = game.to_act[0]
-    minutes = thinking_minutes(game, now + timedelta(hours=2))
+    minutes = _thinking_minutes(game, now + timedelta(hours=2))
     assert minutes[waiting] == 120 and minutes[1 - waiting] == 0
     # both seats alike: a draw for the tournament (½ each)
     Game.objects.filter(pk=game.pk).update(to_act=[])
