@@ -128,7 +128,7 @@ def _settings_context(request, form, vacation_error: str = "", **extra) -> dict:
         **extra,
         "blocked": relations.blocked_names(request.user),
         "followed": relations.followed_names(request.user),
-        "vacation": vacations.status(request.user.pk, timezone.now()),
+        "vacation": vacations.vacation_status(request.user.pk, now=timezone.now()),
         "vacation_until": _until(request.user.pk),
         "vacation_error": vacation_error,
     }
@@ -137,7 +137,7 @@ def _settings_context(request, form, vacation_error: str = "", **extra) -> dict:
 def _until(user_id: int):
     """The running vacation's end as a datetime, for the page to write in the
     reader's words ("3 December 2026, 14:00"), not as an ISO string."""
-    away = vacations.current(user_id, timezone.now())
+    away = vacations.vacation_current(user_id, now=timezone.now())
     return away.end if away else None
 
 
@@ -157,7 +157,7 @@ def vacation(request):
             vacations.vacation_stop(user=request.user)
             messages.success(request, _("Welcome back: your clocks run again."))
         else:
-            until = vacations.parse_until(request.POST.get("until", ""))
+            until = vacations.vacation_until_parse(request.POST.get("until", ""))
             vacations.vacation_start(user=request.user, until=until)
             messages.success(request, _("Enjoy your vacation: your correspondence clocks stop."))
     except GameError as exc:

@@ -112,7 +112,7 @@ def main() -> None:
     if args.per_action:
         from games.services import bots
 
-        bots.turn_after = lambda game_id: None  # every action waits for a poll and pauses
+        bots.bot_turn_after = lambda game_id: None  # every action waits for a poll and pauses
     name = connection.creation.create_test_db(verbosity=0, keepdb=False)
     from django.conf import settings
 

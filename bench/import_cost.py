@@ -76,7 +76,7 @@ def main() -> None:
         def worker() -> None:
             while True:
                 started = time.thread_time()
-                if not import_jobs.run_imports():
+                if not import_jobs.imports_run():
                     break
                 worker_cpu.append(time.thread_time() - started)
             finished.set()

@@ -163,12 +163,12 @@ def main() -> None:
             except ImportError:  # the code before replays were stored
                 return "nothing to prepare"
             start = time.process_time()
-            replay_checkpoints.build(game_id)
+            replay_checkpoints.replay_checkpoints_build(game_id)
             live = time.process_time() - start
             # The same game as if stored before checkpoints (the same states result).
             ReplayCheckpoint.objects.filter(game_id=game_id).delete()
             start = time.process_time()
-            replay_checkpoints.build(game_id)
+            replay_checkpoints.replay_checkpoints_build(game_id)
             old = time.process_time() - start
             return (
                 f"prepared once by the worker in {live:.2f} s CPU "

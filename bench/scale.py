@@ -299,10 +299,10 @@ def idle_round() -> int:
     from games.services import bots, import_jobs, mail, push
 
     sweep_once()
-    bots.due_turns()
-    mail.send_due_mail()
-    push.send_due_pushes()
-    import_jobs.run_imports()
+    bots.bot_turns_due()
+    mail.mail_send_due()
+    push.pushes_send_due()
+    import_jobs.imports_run()
     build_replays()
     return 0
 

@@ -381,8 +381,8 @@ if PRODUCTION:
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 vapid_how_to = (
-    "python -c 'from games.services.push_keys import generate; "
-    'print("VAPID_PUBLIC_KEY=%s\\nVAPID_PRIVATE_KEY=%s" % generate())\''
+    "python -c 'from games.services.push_keys import push_keys_generate; "
+    'print("VAPID_PUBLIC_KEY=%s\\nVAPID_PRIVATE_KEY=%s" % push_keys_generate())\''
 )
 if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
     raise ImproperlyConfigured(

@@ -132,6 +132,8 @@ def push_settings(request):
     """The settings page's push section: the kinds ticked are pushed, the
     others switched off (for all of the user's devices)."""
     kinds = request.POST.getlist("kinds")
-    push.set_muted(user=request.user, kinds=[k for k in Notification.Kind.values if k not in kinds])
+    push.push_muted_set(
+        user=request.user, kinds=[k for k in Notification.Kind.values if k not in kinds]
+    )
     messages.success(request, gettext("Push settings saved."))
     return redirect(reverse("settings") + "#push-settings")

@@ -133,7 +133,7 @@ class Game(models.Model):
     # What the background loops look for, derived from the fields above on
     # every save (``mark_due``), each with a partial index holding only the
     # rows due: a bot seat is to act (the bot worker's poll), and when the
-    # earliest open leave offer runs out (``handover.expire_offers``).
+    # earliest open leave offer runs out (``handover.handover_offers_expire``).
     bot_due = models.BooleanField(default=False)
     offer_due = models.DateTimeField(null=True, blank=True)
 

@@ -307,7 +307,7 @@ def table_join_by_invite(*, code: str, user: Visitor) -> Game:
     return table_join(game_id=game.pk, user=user)
 
 
-def quickplay(
+def table_quickplay(
     *,
     user: Visitor,
     ruleset: str,

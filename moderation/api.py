@@ -63,7 +63,7 @@ class Reports(APIView):
     @extend_schema(request=ReportIn, responses=answers({201: REPORT_OUT}))
     def post(self, request: Request) -> Response:
         data = valid(ReportIn, request)
-        report = services.file_report(reporter=request.user, **data)
+        report = services.report_file(reporter=request.user, **data)
         summary = selectors.report_summary(report)
         summary.pop("text")
         summary.pop("reporter")
@@ -115,7 +115,7 @@ class Moderate(APIView):
     )
     def post(self, request: Request, username: str) -> Response:
         data = valid(ModerateIn, request)
-        entry = services.moderate(moderator=request.user, username=username, **data)
+        entry = services.user_moderate(moderator=request.user, username=username, **data)
         return Response(
             {
                 "username": username,

@@ -35,7 +35,7 @@ ACTIONS = tuple(Sanction.Action.values)
 MAX_DAYS = 3650
 
 
-def file_report(
+def report_file(
     *,
     reporter: Visitor | None,
     username: object,
@@ -145,7 +145,7 @@ def _announce(report_id: int) -> None:
     publish.publish_report(selectors.report_summary(report), selectors.open_count())
 
 
-def moderate(
+def user_moderate(
     *,
     moderator: Visitor | None,
     username: object,

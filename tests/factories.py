@@ -99,12 +99,12 @@ def hexenhalma_campaign(
 def import_export(client: APIClient, data) -> dict:
     """POST an export as ``client``, let the import worker decide it (as the
     sweeper's import thread does) and return the import's last answer."""
-    from games.services.import_jobs import run_imports
+    from games.services.import_jobs import imports_run
 
     queued = client.post("/api/games/import/", data, format="json")
     assert queued.status_code == 202, queued.content[:300]
     assert queued.json()["status"] == "pending"
-    while run_imports():
+    while imports_run():
         pass
     return client.get(queued["Location"]).json()
 

@@ -15,13 +15,13 @@ register = template.Library()
 @register.inclusion_tag("frontend/push_settings.html", takes_context=True)
 def push_settings(context) -> dict:
     user = context["request"].user
-    muted = set(push.muted_kinds(user))
+    muted = set(push.push_muted_kinds(user))
     kinds = [
         {"value": value, "label": label, "on": value not in muted}
         for value, label in Notification.Kind.choices
     ]
     return {
         "kinds": kinds,
-        "public_key": push_keys.keys().public_key,
+        "public_key": push_keys.push_keys_get().public_key,
         "csrf_token": context.get("csrf_token"),
     }

@@ -87,7 +87,7 @@ class GameForcedTurns(APIView):
 
     @extend_schema(responses=answers({200: ForcedOut}))
     def get(self, request: Request, pk: int) -> Response:
-        return answer(ForcedOut, {"on": forced.forced_turns_on(game_id=pk, user=request.user)})
+        return answer(ForcedOut, {"on": forced.game_forced_turns_on(game_id=pk, user=request.user)})
 
     @extend_schema(request=ForcedIn, responses=answers({200: ForcedOut}))
     def post(self, request: Request, pk: int) -> Response:

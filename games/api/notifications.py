@@ -28,5 +28,5 @@ class NotificationRead(APIView):
     @extend_schema(request=ReadIn, responses=answers({200: MarkedOut}))
     def post(self, request: Request) -> Response:
         data = valid(ReadIn, request)
-        marked = notifications.mark_read(user=account(request), ids=data.get("ids"))
+        marked = notifications.notifications_mark_read(user=account(request), ids=data.get("ids"))
         return answer(MarkedOut, {"marked": marked})

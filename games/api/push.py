@@ -65,7 +65,7 @@ class SubscriptionIn(EndpointIn):
         """Only a listed push service's plain https address: the server posts
         to it, so no visitor may point it anywhere else (push_endpoints.py)."""
         try:
-            push_endpoints.check(value)
+            push_endpoints.push_endpoint_check(value)
         except push_endpoints.BadEndpoint as exc:
             raise serializers.ValidationError(_refusal(exc)) from None
         return value
@@ -109,7 +109,7 @@ class PushSubscriptions(APIView):
         subs = account(request).push_subscriptions.order_by("created")
         return answer(
             PushStateOut,
-            {"public_key": push_keys.keys().public_key, "subscriptions": list(subs)},
+            {"public_key": push_keys.push_keys_get().public_key, "subscriptions": list(subs)},
         )
 
     @extend_schema(
@@ -117,7 +117,7 @@ class PushSubscriptions(APIView):
     )
     def post(self, request: Request) -> Response:
         data = valid(SubscriptionIn, request)
-        sub, created = push.subscribe(
+        sub, created = push.push_subscribe(
             user=account(request),
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
@@ -128,5 +128,5 @@ class PushSubscriptions(APIView):
     @extend_schema(request=EndpointIn, responses=answers({200: RemovedOut}))
     def delete(self, request: Request) -> Response:
         data = valid(EndpointIn, request)
-        removed = push.unsubscribe(user=account(request), endpoint=data["endpoint"])
+        removed = push.push_unsubscribe(user=account(request), endpoint=data["endpoint"])
         return answer(RemovedOut, {"removed": removed})  # gone either way

@@ -52,5 +52,5 @@ def name_toggle(on: Callable, off: Callable, read: Callable) -> type[APIView]:
 
 BlockList = name_list(reads.blocked_names)
 FollowList = name_list(reads.followed_names)
-BlockDetail = name_toggle(relations.block_user, relations.unblock_user, reads.blocked_names)
-FollowDetail = name_toggle(relations.follow_user, relations.unfollow_user, reads.followed_names)
+BlockDetail = name_toggle(relations.user_block, relations.user_unblock, reads.blocked_names)
+FollowDetail = name_toggle(relations.user_follow, relations.user_unfollow, reads.followed_names)

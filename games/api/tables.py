@@ -94,4 +94,4 @@ class Quickplay(APIView):
     @extend_schema(request=QuickplayIn, responses=answers({200: TableOut}))
     def post(self, request: Request) -> Response:
         data = valid(QuickplayIn, request)
-        return table_answer(lobby_services.quickplay(user=request.user, **data))
+        return table_answer(lobby_services.table_quickplay(user=request.user, **data))

@@ -39,17 +39,21 @@ class VacationView(APIView):
 
     @extend_schema(responses=answers({200: VacationOut}))
     def get(self, request: Request) -> Response:
-        return answer(VacationOut, vacation.status(account(request).pk, timezone.now()))
+        return answer(
+            VacationOut, vacation.vacation_status(account(request).pk, now=timezone.now())
+        )
 
     @extend_schema(request=VacationIn, responses=answers({201: VacationOut}))
     def post(self, request: Request) -> Response:
-        until = vacation.parse_until(valid(VacationIn, request).get("until"))
+        until = vacation.vacation_until_parse(valid(VacationIn, request).get("until"))
         now = timezone.now()
         vacation.vacation_start(user=account(request), until=until, now=now)
-        return answer(VacationOut, vacation.status(account(request).pk, now), status=201)
+        return answer(
+            VacationOut, vacation.vacation_status(account(request).pk, now=now), status=201
+        )
 
     @extend_schema(request=None, responses=answers({200: VacationOut}))
     def delete(self, request: Request) -> Response:
         now = timezone.now()
         vacation.vacation_stop(user=account(request), now=now)
-        return answer(VacationOut, vacation.status(account(request).pk, now))
+        return answer(VacationOut, vacation.vacation_status(account(request).pk, now=now))

@@ -3,7 +3,7 @@
 (``services/play.game_act``); then what follows the commit.
 
 Both paths write through the one funnel (``services/events.py``). After a
-commit on the loop, this module publishes the change (``events.publish_change``,
+commit on the loop, this module publishes the change (``events.change_publish``,
 which needs no query for a change the loop may write) and runs its other
 side effects, each in a thread and a transaction of its own: awaited, or in
 the background when the move's answer need not wait (``events.Later``).
@@ -45,22 +45,22 @@ async def act(
 async def _act(
     *, game_id: Any, user: Any, version: Any, action: Any, admitted: moves_on_loop.Admission
 ) -> int:
-    if moves_on_loop.enabled():
-        change = await moves_on_loop.write(
+    if moves_on_loop.loop_moves_enabled():
+        change = await moves_on_loop.loop_move_write(
             game_id=game_id, user=user, version=version, action=action, admitted=admitted
         )
         if change is not None:
             await _after_commit(change)
             return change.event.version
-    await moves_on_loop.admit(admitted)
+    await moves_on_loop.loop_move_admit(admitted)
     return await in_thread_then_publish(play.game_act)(
         game_id=game_id, user=user, version=version, action=action
     )
 
 
 async def _after_commit(change: events.Change) -> None:
-    await publish_from_loop(events.publish_change, change)
-    for effect in events.wanted_effects(change):
+    await publish_from_loop(events.change_publish, change)
+    for effect in events.change_effects(change):
         later = effect.later(change)
         if later is events.Later.WAIT:
             await _run_effect(effect, change)
@@ -72,7 +72,7 @@ async def _run_effect(effect: events.SideEffect, change: events.Change) -> None:
     """One side effect after the commit: best effort, as publishing is (the
     move is stored either way)."""
     try:
-        await in_thread_then_publish(events.run_after_commit)(effect, change)
+        await in_thread_then_publish(events.change_effect_run)(effect, change=change)
     except Exception:
         version = change.event.version
         log.warning(

@@ -93,14 +93,14 @@ thinkers = Thinkers()
 def pause_for(turn: bots.BotTurn) -> float:
     """The human-like pause before a bot's move, seeded by the turn."""
     low, high = settings.BOT_DELAY_MIN, settings.BOT_DELAY_MAX
-    rng = random.Random(bots.turn_seed(turn.game_id, turn.version, turn.seat))
+    rng = random.Random(bots.bot_turn_seed(turn.game_id, version=turn.version, seat=turn.seat))
     return rng.uniform(low, max(low, high))
 
 
 def random_action(turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
     """A legal action for the turn without the bot processes (cheap, seeded)."""
     rs = get_ruleset(turn.ruleset)
-    rng = random.Random(bots.turn_seed(turn.game_id, turn.version, turn.seat))
+    rng = random.Random(bots.bot_turn_seed(turn.game_id, version=turn.version, seat=turn.seat))
     return rs.random_action(rs.decode(encoded), turn.seat, rng)
 
 
@@ -144,7 +144,7 @@ class BotWorker:
         )
 
     async def start_due_turns(self) -> None:
-        due = sync_to_async(closing_connections(bots.due_turns), thread_sensitive=False)
+        due = sync_to_async(closing_connections(bots.bot_turns_due), thread_sensitive=False)
         now = asyncio.get_running_loop().time()
         turns = await due()
         due_games = {turn.game_id for turn in turns}  # a game no longer due forgets its failures
@@ -182,21 +182,21 @@ class BotWorker:
         the game's next bot turn, if a bot is to act again."""
         loop = asyncio.get_running_loop()
         began = loop.time()
-        claim = sync_to_async(closing_connections(bots.claim), thread_sensitive=False)
+        claim = sync_to_async(closing_connections(bots.bot_turn_claim), thread_sensitive=False)
         encoded = await claim(turn)
         if encoded is None:
             return None
         action = await self.think(turn, encoded)
         if action is None:
-            await in_thread_then_publish(bots.give_up)(turn)
+            await in_thread_then_publish(bots.bot_turn_give_up)(turn)
             return None
         if pause:
             await asyncio.sleep(max(0.0, pause_for(turn) - (loop.time() - began)))
-        moved = await in_thread_then_publish(bots.move)(turn, action)
+        moved = await in_thread_then_publish(bots.bot_turn_move)(turn, action=action)
         self.retries.pop(turn.game_id, None)
         if moved is None:
             return None
-        after = sync_to_async(closing_connections(bots.turn_after), thread_sensitive=False)
+        after = sync_to_async(closing_connections(bots.bot_turn_after), thread_sensitive=False)
         return await after(turn.game_id)
 
     async def think(self, turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
@@ -204,7 +204,7 @@ class BotWorker:
         failing pool raises: that is no reason for the bot to give up; the
         ``MACHINERY_LIMIT``th failure in a row plays a random legal action."""
         try:
-            answer = await thinkers.decide(*bots.think_args(turn, encoded))
+            answer = await thinkers.decide(*bots.bot_turn_think_args(turn, encoded=encoded))
         except Exception:
             retry = self.retries.get(turn.game_id)
             if (retry.failures if retry else 0) + 1 < MACHINERY_LIMIT:
@@ -238,7 +238,9 @@ class BotWorker:
         at = asyncio.get_running_loop().time() + delay
         self.retries[turn.game_id] = Retry(failures, at)
         try:
-            await sync_to_async(closing_connections(bots.release), thread_sensitive=False)(turn)
+            await sync_to_async(closing_connections(bots.bot_turn_release), thread_sensitive=False)(
+                turn
+            )
         except Exception:
             log.warning("could not release the bot's claim in game %s", turn.game_id)
 

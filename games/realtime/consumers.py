@@ -397,7 +397,7 @@ class NotifyConsumer(
                     text_data=error_frame("bad_request", _("ids must be a list of numbers."))
                 )
                 return
-            await db(notifications.mark_read)(user=self.user, ids=ids)
+            await db(notifications.notifications_mark_read)(user=self.user, ids=ids)
             await self.send_list()
         else:
             await self.send(text_data=error_frame("unknown_type", _("Expected ping or read.")))

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from ..errors import GameError
-from ..services.guards import check_act_input
+from ..services.guards import game_act_input_check
 
 
 def _whole(value: Any) -> bool:
@@ -22,7 +22,7 @@ def _whole(value: Any) -> bool:
 
 def act(frame: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """The version the player saw and their action."""
-    return check_act_input(frame.get("version"), frame.get("action"))
+    return game_act_input_check(version=frame.get("version"), action=frame.get("action"))
 
 
 def sync_version(frame: dict[str, Any]) -> int:

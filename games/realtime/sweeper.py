@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
-from lobby.tournaments import pair_due_rounds
+from lobby.tournaments import tournament_rounds_pair_due
 
 from ..models import Game
 from ..services import forced, guests, handover, import_jobs, mail, push, replay_checkpoints
@@ -70,15 +70,15 @@ def sweep_once() -> int:
                 break
             applied += 1
     try:  # forced turns of players who let the site play them (their index only)
-        applied += forced.play_due()
+        applied += forced.forced_turns_play_due()
     except Exception:
         log.exception("forced turns failed")
     try:  # leavers' seats nobody decided on in time leave as the rules say
-        applied += handover.expire_offers()
+        applied += handover.handover_offers_expire()
     except Exception:
         log.exception("expiring handover offers failed")
     try:  # tournaments whose start or next round is due (after a round's pause)
-        applied += pair_due_rounds()
+        applied += tournament_rounds_pair_due()
     except Exception:
         log.exception("tournament rounds failed")
     return applied
@@ -90,7 +90,7 @@ def build_replays() -> int:
     done = 0
     for game_id, since, until in take_requests():
         try:
-            replay_checkpoints.build(game_id, since, until)
+            replay_checkpoints.replay_checkpoints_build(game_id, since=since, until=until)
         except Exception:  # one broken log must not stop the others' replays
             log.exception("preparing the replay of game %s failed", game_id)
         done += 1
@@ -171,7 +171,7 @@ class Sweeper:
         move, mail or deadline (it holds no connection either, but to store)."""
         await poll_forever(
             sync_to_async(
-                closing_connections(import_jobs.run_imports),
+                closing_connections(import_jobs.imports_run),
                 thread_sensitive=False,
                 executor=IMPORT_THREAD,
             ),
@@ -193,7 +193,7 @@ class Sweeper:
     async def run_guests(self) -> None:
         """Clean up guests idle for a day (games/services/guests.py)."""
         await poll_forever(
-            sync_to_async(closing_connections(guests.clean_up_guests), thread_sensitive=False),
+            sync_to_async(closing_connections(guests.guests_clean_up), thread_sensitive=False),
             getattr(settings, "GUEST_CLEANUP_SECONDS", 600.0),
             "cleaning up guests failed",
             self.stopping,
@@ -204,7 +204,7 @@ class Sweeper:
         server holds up neither the deadlines nor any move."""
         await poll_forever(
             sync_to_async(
-                closing_connections(mail.send_due_mail),
+                closing_connections(mail.mail_send_due),
                 thread_sensitive=False,
                 executor=MAIL_THREAD,
             ),
@@ -219,7 +219,7 @@ class Sweeper:
         hangs holds up neither mail, deadlines nor moves."""
         await poll_forever(
             sync_to_async(
-                closing_connections(push.send_due_pushes),
+                closing_connections(push.pushes_send_due),
                 thread_sensitive=False,
                 executor=PUSH_THREAD,
             ),

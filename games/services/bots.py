@@ -7,7 +7,7 @@ runs them in threads with a human-like pause between thinking and moving;
 ``play_due_bots`` runs them one after another (tests, and a fresh process
 picking up what a dead one left).
 
-Safety with several processes: ``claim`` locks the row with
+Safety with several processes: ``bot_turn_claim`` locks the row with
 ``select_for_update(skip_locked=True)`` and records the version it claims, so
 one process thinks per bot turn (a claim older than ``BOT_CLAIM_SECONDS`` is
 free again: its process died); ``_game_bot_act`` locks the row again (waiting
@@ -55,7 +55,7 @@ class BotTurn:
     ruleset: str
 
 
-def turn_seed(game_id: int, version: int, seat: int) -> int:
+def bot_turn_seed(game_id: int, *, version: int, seat: int) -> int:
     """The bot's seed for one turn: from the game, so a turn is reproducible."""
     text = f"bot:{game_id}:{version}:{seat}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
@@ -66,7 +66,7 @@ def _claim_is_fresh(claim: int, claim_at: datetime | None, version: int, now: da
     return claim >= version and claim_at is not None and claim_at > now - lease
 
 
-def due_turns(limit: int = BATCH) -> list[BotTurn]:
+def bot_turns_due(limit: int = BATCH) -> list[BotTurn]:
     """Bot turns nobody is thinking about: only the games where a bot seat is
     to act (``bot_due``, derived on every save, its partial index holding just
     those rows) and no fresh claim stands, so the poll's cost follows the bot
@@ -90,7 +90,7 @@ def due_turns(limit: int = BATCH) -> list[BotTurn]:
     return turns
 
 
-def turn_after(game_id: int) -> BotTurn | None:
+def bot_turn_after(game_id: int) -> BotTurn | None:
     """The game's next bot turn right after a bot moved (one row, no poll):
     the worker goes on at once, so the rest of a bot's turn follows its first
     action without waiting for the next poll."""
@@ -106,7 +106,7 @@ def turn_after(game_id: int) -> BotTurn | None:
     return None if seat is None else BotTurn(game_id, version, seat, bots[str(seat)], ruleset)
 
 
-def claim(turn: BotTurn) -> dict[str, Any] | None:
+def bot_turn_claim(turn: BotTurn) -> dict[str, Any] | None:
     """This process takes ``turn``: returns the encoded state to think about,
     or None when the game moved on or another process has it."""
     now = timezone.now()
@@ -123,22 +123,24 @@ def claim(turn: BotTurn) -> dict[str, Any] | None:
         return game.state
 
 
-def release(turn: BotTurn) -> None:
+def bot_turn_release(turn: BotTurn) -> None:
     """Free this process's claim on ``turn`` (its thinking machinery failed):
     the next poll, here or in another process, may take it again."""
     Game.objects.filter(pk=turn.game_id, bot_claim=turn.version).update(bot_claim_at=None)
 
 
-def think_args(turn: BotTurn, encoded: dict[str, Any]) -> tuple[str, str, dict[str, Any], int, int]:
+def bot_turn_think_args(
+    turn: BotTurn, *, encoded: dict[str, Any]
+) -> tuple[str, str, dict[str, Any], int, int]:
     """``games.bots.decide``'s arguments for this turn (plain data: the
     worker sends them to a bot process)."""
-    seed = turn_seed(turn.game_id, turn.version, turn.seat)
+    seed = bot_turn_seed(turn.game_id, version=turn.version, seat=turn.seat)
     return (turn.ruleset, turn.level, encoded, turn.seat, seed)
 
 
 def _think(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any]:
     """The bot's action (pure CPU, no database)."""
-    return decide(*think_args(turn, encoded))
+    return decide(*bot_turn_think_args(turn, encoded=encoded))
 
 
 @conflicts_are_stale
@@ -160,7 +162,7 @@ def _game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, An
         return store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
 
 
-def move(turn: BotTurn, action: dict[str, Any]) -> int | None:
+def bot_turn_move(turn: BotTurn, *, action: dict[str, Any]) -> int | None:
     """Apply the bot's action; a game that moved on meanwhile is no error."""
     try:
         return _game_bot_act(
@@ -168,14 +170,14 @@ def move(turn: BotTurn, action: dict[str, Any]) -> int | None:
         )
     except GameError as exc:
         if exc.code == "conflict":
-            release(turn)  # the game did not move on: the next poll tries again
+            bot_turn_release(turn)  # the game did not move on: the next poll tries again
         if exc.code in BENIGN:
             return None
         log.error("bot action refused in game %s: %s; the bot resigns", turn.game_id, exc)
-        return give_up(turn)
+        return bot_turn_give_up(turn)
 
 
-def give_up(turn: BotTurn) -> int | None:
+def bot_turn_give_up(turn: BotTurn) -> int | None:
     """The bot found no action at all (even Guarded's random one failed): it
     resigns its seat rather than stall the game."""
     with transaction.atomic():
@@ -205,15 +207,15 @@ def _think_or_give_up(turn: BotTurn, encoded: dict[str, Any]) -> dict[str, Any] 
 
 def _play_turn(turn: BotTurn) -> int | None:
     """Claim, think and move at once; the new version or None."""
-    encoded = claim(turn)
+    encoded = bot_turn_claim(turn)
     if encoded is None:
         return None
     action = _think_or_give_up(turn, encoded)
     if action is None:
-        return give_up(turn)
-    return move(turn, action)
+        return bot_turn_give_up(turn)
+    return bot_turn_move(turn, action=action)
 
 
 def play_due_bots() -> int:
     """Every due bot turn, one after another; returns how many moved."""
-    return sum(1 for turn in due_turns() if _play_turn(turn) is not None)
+    return sum(1 for turn in bot_turns_due() if _play_turn(turn) is not None)

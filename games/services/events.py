@@ -5,7 +5,7 @@ Two transports write an event: ``store_event`` in the caller's Django
 transaction (every service), and the move on the event loop
 (``services/moves_on_loop.py``), which writes on an async connection. Both
 build the same ``Change``, ask the same ``SIDE_EFFECTS`` what it needs, and
-publish it with the same ``publish_change``, so whatever is added here is seen
+publish it with the same ``change_publish``, so whatever is added here is seen
 on both.
 """
 
@@ -259,7 +259,7 @@ SIDE_EFFECTS: list[SideEffect] = [
 ]
 
 
-def wanted_effects(change: Change) -> list[SideEffect]:
+def change_effects(change: Change) -> list[SideEffect]:
     return [effect for effect in SIDE_EFFECTS if effect.wanted(change)]
 
 
@@ -276,14 +276,14 @@ def store_event(
     """Save ``event`` and the game's new fields with their side effects in the
     caller's transaction; publish after the commit."""
     change = Change(game, rs, state, event, before_to_act, lobby_changed, holders)
-    effects = wanted_effects(change)
+    effects = change_effects(change)
     for effect in effects:
         if not effect.after_write:
             effect.run(change)
     change.event = rows.save_event(game, event, MUTABLE_FIELDS)
     # Registered before the effects after the write: a reply they store
     # publishes after this event.
-    publish.after_commit(partial(publish_change, change))
+    publish.after_commit(partial(change_publish, change))
     for effect in effects:
         if effect.after_write:
             effect.run(change)
@@ -299,7 +299,7 @@ def loop_may_write(change: Change, effects: list[SideEffect]) -> bool:
     return not any(effect.with_the_commit for effect in effects)
 
 
-def run_after_commit(effect: SideEffect, change: Change) -> None:
+def change_effect_run(effect: SideEffect, *, change: Change) -> None:
     """One side effect of a change the loop committed, in a transaction of its own."""
     with transaction.atomic():
         effect.run(change)
@@ -392,7 +392,7 @@ def changes_lobby(status_before: str, game: Game, event: Event) -> bool:
     return event.kind == Event.Kind.START or game.status != status_before
 
 
-def publish_change(change: Change) -> None:
+def change_publish(change: Change) -> None:
     """What every committed change tells: the event's frames; the lobby, when
     it lists the game differently; the replay worker, when the game ended."""
     game = change.game

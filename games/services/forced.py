@@ -5,7 +5,7 @@ one move; a roll that leaves none already passes by itself).
 Every event sets ``Game.forced_at`` (``clocks.set_forced``): when the seat to
 act opted in and its ruleset names a forced action, ``FORCED_TURN_SECONDS``
 after the event, else empty. The sweeper reads only the due rows through the
-partial index on that column (``play_due``), never every game, and plays
+partial index on that column (``forced_turns_play_due``), never every game, and plays
 each through a player's checks and the one write funnel
 (``play.decide_seat_act``, ``events.store_event``). Never the client.
 """
@@ -54,7 +54,7 @@ def game_forced_turns(*, game_id: object, user: Visitor | None, on: bool) -> boo
     return on
 
 
-def forced_turns_on(*, game_id: object, user: Visitor | None) -> bool:
+def game_forced_turns_on(*, game_id: object, user: Visitor | None) -> bool:
     """Whether the caller's seat in the game is opted in (False without a
     seat); no such game: the error saying so."""
     pk = parse_game_id(game_id)
@@ -96,7 +96,7 @@ def _game_forced_act(*, game_id: int, now: datetime | None = None) -> int | None
         return store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
 
 
-def play_due(limit: int = BATCH) -> int:
+def forced_turns_play_due(limit: int = BATCH) -> int:
     """Every forced turn due now, read from the partial index; how many were played."""
     due = list(
         Game.objects.filter(forced_at__lte=timezone.now())

@@ -137,7 +137,7 @@ def require_seat(locked: LockedGame, user: Visitor | None) -> int:
     return seat
 
 
-def check_act_input(version: object, action: object) -> tuple[int, dict[str, Any]]:
+def game_act_input_check(*, version: object, action: object) -> tuple[int, dict[str, Any]]:
     """What an act frame must carry before any game is read: the version and action, checked."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError("bad_request", gettext_noop("The version must be a whole number."))

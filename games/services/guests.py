@@ -71,7 +71,7 @@ def guest_seen(user: User) -> None:
         user.seen = now
 
 
-def clean_up_guests(limit: int = 200) -> int:
+def guests_clean_up(limit: int = 200) -> int:
     """Guests idle for ``GUEST_IDLE_HOURS`` and in no running game: deleted
     when they sat in no game, else closed with their games kept (their name
     stays on them). Returns how many were cleaned up."""

@@ -3,7 +3,7 @@
 Each remaining player agrees with one call (``game_handover_agree``); with the
 last agreement a bot plays the seat from the next move on. A player declining
 (``game_handover_decline``), or nobody deciding before the offer's limit
-(``expire_offers``, run by the sweeper), withdraws the offer of a seat still in
+(``handover_offers_expire``, run by the sweeper), withdraws the offer of a seat still in
 play, or applies the leave the rules give to a seat that left (RULES.md: a
 Malefiz leaver's pieces go, its turns are skipped) and play resumes. The
 offer itself, and what a bot taking over changes: seat_offers.py.
@@ -100,7 +100,7 @@ def game_handover_decline(*, game_id: int, user: Visitor, seat: object) -> int:
         return _apply_leave(game, target, item, timezone.now()).version
 
 
-def expire_offers(now: datetime | None = None) -> int:
+def handover_offers_expire(now: datetime | None = None) -> int:
     """Apply the leave of every offer nobody decided in time; returns how many.
     Only games whose earliest open offer has run out are read (``offer_due``,
     derived on every save and cleared with the offer; a partial index)."""
@@ -121,7 +121,7 @@ def expire_offers(now: datetime | None = None) -> int:
 
 @conflicts_are_stale
 def _expire_one(*, game_id: int, seat: int, now: datetime) -> int:
-    """``expire_offers`` for one seat, under the row lock (another process or a
+    """``handover_offers_expire`` for one seat, under the row lock (another process or a
     last vote may have decided it first)."""
     with transaction.atomic():
         game = (

@@ -3,7 +3,7 @@
 Replaying a long game costs what playing it cost (a big Hexenhalma campaign:
 tens of seconds of CPU), so no request does it. ``import_enqueue`` checks
 the export's header and stores it as an ``ImportJob``; the sweeper's import
-thread (``run_imports``, one per process) claims one job at a time with a
+thread (``imports_run``, one per process) claims one job at a time with a
 lease (the outbox's claim: a job survives a restart, a claim whose process
 died expires), replays it holding no database connection, within
 ``IMPORT_CPU_SECONDS`` of CPU, and stores the game or the reason it failed.
@@ -67,7 +67,7 @@ def import_enqueue(*, user: Visitor, data: object) -> ImportJob:
         return ImportJob.objects.create(user=user, data=data)
 
 
-def run_imports() -> int:
+def imports_run() -> int:
     """Claim one due import and decide it; returns how many were decided (0 or 1)."""
     now = timezone.now()
     queue = _import_queue()

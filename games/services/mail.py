@@ -3,7 +3,7 @@
 ``notifications.notify`` writes an ``OutgoingMail`` row in the notifying
 transaction; nothing is sent there, so a slow or broken mail server never
 holds up a move or its acknowledgement. The worker started beside the
-deadline sweeper (games/realtime/sweeper.py) calls ``send_due_mail`` in a thread of its
+deadline sweeper (games/realtime/sweeper.py) calls ``mail_send_due`` in a thread of its
 own: it claims due rows in a short transaction (on PostgreSQL skipping rows
 another process claimed; on SQLite the IMMEDIATE transaction serialises the
 claim), then sends outside any transaction, each mail in its recipient's
@@ -63,7 +63,7 @@ def digest_due(user_ids: list[int], now: datetime) -> dict[int, datetime]:
     return {uid: max(now, last[uid] + DIGEST_EVERY) if uid in last else now for uid in user_ids}
 
 
-def send_due_mail(now: datetime | None = None) -> int:
+def mail_send_due(now: datetime | None = None) -> int:
     """Send every mail that is due; returns how many went out."""
     return OUTBOX.drain(_send, now or timezone.now())
 

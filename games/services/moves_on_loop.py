@@ -41,7 +41,7 @@ from ..models import Game
 from ..store import rows
 from ..store.loop_pool import pool_for_this_loop
 from . import events, play
-from .guards import check_act_input, parse_game_id, user_id_of
+from .guards import game_act_input_check, parse_game_id, user_id_of
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def enabled() -> bool:
+def loop_moves_enabled() -> bool:
     return (
         settings.MOVES_ON_LOOP
         and settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"] == "django.db.backends.postgresql"
@@ -62,7 +62,7 @@ def enabled() -> bool:
 Admission = asyncio.Future[int | None] | None
 
 
-async def admit(admitted: Admission) -> None:
+async def loop_move_admit(admitted: Admission) -> None:
     """Refuse with ``rate_limited`` when the user's shared budget is spent."""
     if admitted is not None:
         wait = await admitted
@@ -70,7 +70,7 @@ async def admit(admitted: Admission) -> None:
             raise over_budget(wait)
 
 
-async def write(
+async def loop_move_write(
     *,
     game_id: object,
     user: Visitor | None,
@@ -82,7 +82,7 @@ async def write(
     change, or None when ``play.game_act`` must make this move.
 
     ``admitted`` is awaited only after the row is locked."""
-    version, action = check_act_input(version, action)
+    version, action = game_act_input_check(version=version, action=action)
     game_id = parse_game_id(game_id)
     pool = await pool_for_this_loop()
     # A connection the server dropped (a restart, pg_terminate_backend) is
@@ -120,7 +120,7 @@ async def _decide_and_write(
     if locked is None:
         raise no_such_game()
     try:
-        await admit(admitted)
+        await loop_move_admit(admitted)
     except GameError:
         await conn.rollback()
         raise
@@ -129,7 +129,7 @@ async def _decide_and_write(
     rs, state, event = play.decide_act(locked, user, version, action, timezone.now())
     lobby_changed = events.changes_lobby(Game.Status.ACTIVE, game, event)
     change = events.Change(game, rs, state, event, before_to_act, lobby_changed, locked.holders)
-    if not events.loop_may_write(change, events.wanted_effects(change)):
+    if not events.loop_may_write(change, events.change_effects(change)):
         await conn.rollback()
         return None
     try:

@@ -239,7 +239,7 @@ def after_game_event(
     )
 
 
-def mark_read(*, user: User, ids: list[int] | None = None) -> int:
+def notifications_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     qs = Notification.objects.filter(user=user, read=False)
     if ids is not None:
         qs = qs.filter(pk__in=[i for i in ids if -(2**63) <= i < 2**63])  # the DB's range

@@ -27,7 +27,13 @@ from ..store.rows import LockedGame
 from . import followers, replay_checkpoints, seat_offers, vacation
 from .endings import leave_or_end
 from .events import append_event, changes_lobby, next_event, store_event
-from .guards import check_act_input, conflicts_are_stale, locked_game, require_active, require_seat
+from .guards import (
+    conflicts_are_stale,
+    game_act_input_check,
+    locked_game,
+    require_active,
+    require_seat,
+)
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -116,7 +122,7 @@ def game_act(*, game_id: int, user: Visitor, version: int, action: dict[str, Any
 
     Clients' input is parsed before (the API's ActIn, the socket's
     ``socket_input``); the checks here guard the database against any caller."""
-    check_act_input(version, action)
+    game_act_input_check(version=version, action=action)
     refuse_if_suspended(user)
     with transaction.atomic():
         locked = locked_game(game_id, user)

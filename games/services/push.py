@@ -5,7 +5,7 @@ outbox.py).
 ``notifications.notify`` calls ``enqueue`` in the notifying transaction: one
 ``OutgoingPush`` row per notification and device of a user who has not
 switched that kind off. Nothing is sent there. The worker started beside the
-deadline sweeper (games/realtime/sweeper.py) calls ``send_due_pushes`` in a
+deadline sweeper (games/realtime/sweeper.py) calls ``pushes_send_due`` in a
 thread of its own: it leases due rows in a short transaction, then encrypts
 (aes128gcm) and sends each outside any transaction, in the recipient's
 language, signed with the site's VAPID key (push_keys.py). A push service
@@ -116,7 +116,7 @@ def _payload(note: Notification) -> dict[str, Any]:
     }
 
 
-def send_due_pushes(now: datetime | None = None) -> int:
+def pushes_send_due(now: datetime | None = None) -> int:
     """Send every push that is due; returns how many the push services took."""
     return OUTBOX.drain(_send, now or timezone.now())
 
@@ -140,7 +140,7 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
         return 0
     sub, note = push.subscription, push.notification
     try:
-        push_endpoints.check(sub.endpoint)  # stored before a rule or a narrower list
+        push_endpoints.push_endpoint_check(sub.endpoint)  # stored before a rule or a narrower list
     except push_endpoints.BadEndpoint as exc:
         log.warning("push subscription %s removed, its endpoint is refused: %s", sub.pk, exc)
         sub.delete()  # and with it every push queued for that device
@@ -210,7 +210,7 @@ def _session() -> requests.Session:
 
 def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> None:
     """Encrypt, sign and post one push (raises what pywebpush raises)."""
-    keys = push_keys.keys()
+    keys = push_keys.push_keys_get()
     webpush(
         {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
         data=json.dumps(_payload(note)),
@@ -223,7 +223,7 @@ def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> 
     )
 
 
-def subscribe(
+def push_subscribe(
     *, user: User, endpoint: str, p256dh: str, auth: str
 ) -> tuple[PushSubscription, bool]:
     """Store this device's subscription for ``user`` (a device that signed in
@@ -237,18 +237,18 @@ def subscribe(
     return sub, created
 
 
-def unsubscribe(*, user: User, endpoint: str) -> bool:
+def push_unsubscribe(*, user: User, endpoint: str) -> bool:
     """Forget this device (only the user's own); returns whether there was one."""
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return deleted > 0
 
 
-def muted_kinds(user: User) -> list[str]:
+def push_muted_kinds(user: User) -> list[str]:
     found = PushSettings.objects.filter(user=user).values_list("muted", flat=True).first()
     return list(found or [])
 
 
-def set_muted(*, user: User, kinds: list[str]) -> None:
+def push_muted_set(*, user: User, kinds: list[str]) -> None:
     """Switch these kinds off for ``user``'s pushes (and every other kind on)."""
     known = set(Notification.Kind.values)
     PushSettings.objects.update_or_create(

@@ -44,7 +44,7 @@ class BadEndpoint(ValueError):
         self.host = host
 
 
-def check(endpoint: str) -> Url:
+def push_endpoint_check(endpoint: str) -> Url:
     """The endpoint as the sender will reach it; raises ``BadEndpoint``."""
     prepared, url = _parse(endpoint)
     plain_http = url.scheme == "http" and settings.PUSH_ALLOW_HTTP  # tests' own services

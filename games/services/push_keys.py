@@ -45,7 +45,7 @@ def _b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def generate() -> tuple[str, str]:
+def push_keys_generate() -> tuple[str, str]:
     """A fresh key pair: (public, private), both base64url."""
     key = ec.generate_private_key(ec.SECP256R1())
     private = key.private_numbers().private_value.to_bytes(32, "big")
@@ -53,8 +53,12 @@ def generate() -> tuple[str, str]:
     return _b64url(public), _b64url(private)
 
 
+# The name docs/deploy.md's key command used before (operators' scripts may keep it).
+generate = push_keys_generate
+
+
 @cache
-def keys() -> VapidKeys:
+def push_keys_get() -> VapidKeys:
     """The key pair in use (read or generated once per process)."""
     subject = settings.VAPID_SUBJECT
     public, private = settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY
@@ -67,7 +71,7 @@ def keys() -> VapidKeys:
 def _from_file(path: Path) -> tuple[str, str]:
     with _lock:
         if not path.exists():
-            public, private = generate()
+            public, private = push_keys_generate()
             # Written aside and renamed: a second process never reads half a file,
             # and the first one to rename wins for good.
             tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -99,4 +103,4 @@ def _signer(private_key: str) -> Vapid02:
 @receiver(setting_changed)
 def _forget(*, setting: str, **kwargs: object) -> None:
     if setting.startswith("VAPID_"):
-        keys.cache_clear()
+        push_keys_get.cache_clear()

@@ -36,7 +36,7 @@ def _other_user(user: Visitor | None, name: object) -> tuple[User, User]:
     return user, other
 
 
-def block_user(*, user: Visitor | None, name: object) -> str:
+def user_block(*, user: Visitor | None, name: object) -> str:
     """Block ``name`` (again: no change); blocking also stops following either way."""
     user, other = _other_user(user, name)
     with transaction.atomic():
@@ -46,13 +46,13 @@ def block_user(*, user: Visitor | None, name: object) -> str:
     return other.username
 
 
-def unblock_user(*, user: Visitor | None, name: object) -> str:
+def user_unblock(*, user: Visitor | None, name: object) -> str:
     user, other = _other_user(user, name)
     Block.objects.filter(user_id=user.pk, blocked_id=other.pk).delete()
     return other.username
 
 
-def follow_user(*, user: Visitor | None, name: object) -> str:
+def user_follow(*, user: Visitor | None, name: object) -> str:
     user, other = _other_user(user, name)
     if block_between(user.pk, [other.pk]):
         raise GameError("blocked", gettext_noop("One of you has blocked the other."), status=403)
@@ -60,7 +60,7 @@ def follow_user(*, user: Visitor | None, name: object) -> str:
     return other.username
 
 
-def unfollow_user(*, user: Visitor | None, name: object) -> str:
+def user_unfollow(*, user: Visitor | None, name: object) -> str:
     user, other = _other_user(user, name)
     Follow.objects.filter(user_id=user.pk, followed_id=other.pk).delete()
     return other.username

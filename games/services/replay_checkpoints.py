@@ -26,7 +26,7 @@ def keep_work_state(game: Game, version: int) -> None:
     ReplayCheckpoint.objects.create(game=game, version=version, state=game.state)
 
 
-def build(game_id: int, since: int = 0, until: int | None = None) -> int:
+def replay_checkpoints_build(game_id: int, *, since: int = 0, until: int | None = None) -> int:
     """Walk the log once from the checkpoint at or before ``since`` up to
     ``until`` (None: the current version), keeping states as
     ``checkpoint_due`` says (by versions and by the CPU the steps cost

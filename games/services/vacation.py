@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 ALLOWANCE = timedelta(days=30)  # per calendar year
 
 
-def current(user_id: int, now: datetime) -> Vacation | None:
+def vacation_current(user_id: int, *, now: datetime) -> Vacation | None:
     return Vacation.objects.filter(user_id=user_id, start__lte=now, end__gt=now).first()
 
 
@@ -56,9 +56,9 @@ def _used_in_year(user_id: int, year: int, now: datetime) -> timedelta:
     return used
 
 
-def status(user_id: int, now: datetime) -> dict[str, Any]:
+def vacation_status(user_id: int, *, now: datetime) -> dict[str, Any]:
     """What the settings page and the API show."""
-    away = current(user_id, now)
+    away = vacation_current(user_id, now=now)
     used = _used_in_year(user_id, now.year, now)
     return {
         "on_vacation": away is not None,
@@ -71,7 +71,7 @@ def status(user_id: int, now: datetime) -> dict[str, Any]:
     }
 
 
-def parse_until(raw: object) -> datetime | None:
+def vacation_until_parse(raw: object) -> datetime | None:
     """A vacation's end as a client sends it: absent, a date (``2026-12-03``:
     through that day, UTC) or an ISO date and time (without a zone: UTC)."""
     if raw in (None, ""):
@@ -127,7 +127,7 @@ def vacation_start(*, user: User, until: datetime | None, now: datetime | None =
     now = now or timezone.now()
     with transaction.atomic():
         lock_user(user.pk)  # one at a time
-        if current(user.pk, now) is not None:
+        if vacation_current(user.pk, now=now) is not None:
             raise _bad("already_on_vacation", gettext_noop("You are already on vacation."))
         end = _planned_end(user.pk, until, now)
         vacation = Vacation.objects.create(user=user, start=now, end=end)
@@ -142,7 +142,7 @@ def vacation_stop(*, user: User, now: datetime | None = None) -> Vacation:
     now = now or timezone.now()
     with transaction.atomic():
         lock_user(user.pk)
-        vacation = current(user.pk, now)
+        vacation = vacation_current(user.pk, now=now)
         if vacation is None:
             raise _bad("not_on_vacation", gettext_noop("You are not on vacation."))
         vacation.end = now

@@ -4,14 +4,14 @@ Each public function is one transaction; the tournament's row is its lock.
 """
 
 from .entry import tournament_join, tournament_withdraw
-from .rounds import pair_due_rounds, tournament_start
+from .rounds import tournament_rounds_pair_due, tournament_start
 from .setup import tournament_create, tournament_feature
 
 __all__ = [
-    "pair_due_rounds",
     "tournament_create",
     "tournament_feature",
     "tournament_join",
+    "tournament_rounds_pair_due",
     "tournament_start",
     "tournament_withdraw",
 ]

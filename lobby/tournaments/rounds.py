@@ -210,7 +210,7 @@ def _finish(tournament: Tournament) -> None:
     tell_lobby(tournament)
 
 
-def pair_due_rounds(now: datetime | None = None) -> int:
+def tournament_rounds_pair_due(now: datetime | None = None) -> int:
     """The sweeper's share: start tournaments whose time came, adjudicate the
     games of a correspondence round whose deadline passed, pair rounds whose
     pause is over. Reads only what is due (the partial index)."""

@@ -17,7 +17,7 @@ from games.errors import GameError
 from games.models import Game, RatingChange, Seat
 from games.services.chat import chat_post
 from games.services.endings import game_resign
-from games.services.guests import clean_up_guests
+from games.services.guests import guests_clean_up
 from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import FIRST_MOVE, make_user
@@ -71,7 +71,7 @@ def test_guests_play_the_computer_and_invitations_but_open_no_public_tables():
     for make in (
         lambda: lobby.table_create(host=guest, ruleset="halma"),
         lambda: lobby.table_create(host=guest, ruleset="halma", challenge=make_user().username),
-        lambda: lobby.quickplay(user=guest, ruleset="halma"),
+        lambda: lobby.table_quickplay(user=guest, ruleset="halma"),
     ):
         with pytest.raises(GameError) as refused:
             make()
@@ -181,14 +181,14 @@ def test_idle_guests_are_cleaned_up_and_their_games_kept(settings):
     lobby.table_create(host=playing, ruleset="halma", bot={"level": "easy"})
     old = timezone.now() - timedelta(hours=settings.GUEST_IDLE_HOURS, minutes=1)
     User.objects.filter(pk__in=[empty.pk, played.pk, playing.pk]).update(seen=old)
-    assert clean_up_guests() == 2
+    assert guests_clean_up() == 2
     assert not User.objects.filter(pk=empty.pk).exists()
     kept = User.objects.get(pk=played.pk)
     assert not kept.is_active and not kept.has_usable_password()
     assert Seat.objects.get(game=finished, index=0).user.username == played.username
     assert User.objects.get(pk=playing.pk).is_active  # in a running game
     assert User.objects.get(pk=fresh.pk).is_active  # seen lately
-    assert clean_up_guests() == 0
+    assert guests_clean_up() == 0
 
 
 def test_a_visit_keeps_a_guest_alive():

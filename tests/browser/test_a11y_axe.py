@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 
 from lobby.services import table_create, table_join, table_start
 from moderation import roles
-from moderation.services import file_report
+from moderation.services import report_file
 
 from .axe import AxeMixin, require_axe
 from .helpers import SHOTS, BrowserLiveTestCase, off_loop
@@ -48,7 +48,7 @@ class AxeTests(AxeMixin, BrowserLiveTestCase):
         roles.grant(staff, roles.ARBITERS)  # the remis queue
         roles.grant(staff, roles.MODERATORS)  # the reports queue and a case
         report = off_loop(
-            file_report, reporter=users[1], username=users[0].username, reason="other"
+            report_file, reporter=users[1], username=users[0].username, reason="other"
         )
 
         def make(ruleset, extra):

@@ -73,7 +73,7 @@ class LobbyOnPhoneAndDesktop(BrowserLiveTestCase):
         players = [make_user(f"p{i}") for i in range(6)]
         for i in range(0, 6, 2):
             _play(players[i], players[i + 1], 2)
-        lobby.quickplay(
+        lobby.table_quickplay(
             user=anna,
             ruleset="halma",
             clock={"kind": "realtime", "minutes": 5, "increment": 3},
@@ -126,7 +126,7 @@ class LobbyOnPhoneAndDesktop(BrowserLiveTestCase):
     def test_quick_play_offers_a_waiting_seek_with_another_clock(self):
         anna, bob = off_loop(lambda: (make_user("anna"), make_user("bob")))
         seek = off_loop(
-            lobby.quickplay,
+            lobby.table_quickplay,
             user=anna,
             ruleset="halma",
             clock={"kind": "realtime", "minutes": 5, "increment": 3},

@@ -13,7 +13,7 @@ import pytest
 from accounts.models import Block, Follow
 from games.models import Game
 from games.services.endings import game_resign
-from games.services.relations import follow_user
+from games.services.relations import user_follow
 from tests.factories import every_seat_moves, make_user, started_game
 
 from .helpers import BrowserLiveTestCase, off_loop
@@ -77,7 +77,7 @@ class ProfileTests(BrowserLiveTestCase):
 
     def test_a_follower_is_told_when_a_followed_player_starts_a_live_game(self):
         ann, bob, fan = make_user("ann"), make_user("bob"), make_user("fan")
-        follow_user(user=fan, name="ann")
+        user_follow(user=fan, name="ann")
         page = self.new_page("fan", user=fan)
         page.goto(f"{self.live_server_url}/")
         page.wait_for_function("() => document.getElementById('bell-empty') !== null")

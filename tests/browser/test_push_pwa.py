@@ -274,7 +274,7 @@ class PushSettingsTests(BrowserLiveTestCase):
         public = page.get_attribute("#push-settings", "data-public-key")
         self.assertEqual(bytes(subscribed["key"]), unb64url(public))
         self.assertEqual(len(subscribed["key"]), 65)
-        self.assertEqual(public, off_loop(lambda: push_keys.keys().public_key))
+        self.assertEqual(public, off_loop(lambda: push_keys.push_keys_get().public_key))
 
         page.uncheck("[data-testid=push-kind-draw_offer]")
         page.uncheck("[data-testid=push-kind-game_over]")

@@ -44,7 +44,7 @@ class LobbyAndWordsTests(BrowserLiveTestCase):
         anna, bernd = (off_loop(make_user, n) for n in ("anna", "bernd"))
         # Anna seeks the lobby form's default: 3 days per move, no bank.
         seek = off_loop(
-            lobby.quickplay,
+            lobby.table_quickplay,
             user=anna,
             ruleset="halma",
             clock={"kind": "correspondence", "days": 3, "bank": 0},
@@ -64,7 +64,7 @@ class LobbyAndWordsTests(BrowserLiveTestCase):
     def test_a_seek_with_another_bank_is_offered_with_its_bank_named(self):
         anna, bernd = (off_loop(make_user, n) for n in ("anna", "bernd"))
         off_loop(
-            lobby.quickplay,
+            lobby.table_quickplay,
             user=anna,
             ruleset="halma",
             clock={"kind": "correspondence", "days": 3, "bank": 5},

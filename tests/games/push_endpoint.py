@@ -128,5 +128,5 @@ def use_test_push_service(settings: Any, hosts: list[str]) -> None:
     settings.PUSH_ALLOW_HTTP = True  # the test's push service is plain http
     settings.PUSH_SERVICE_HOSTS = hosts
     settings.PUSH_TIMEOUT = 2.0
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.push_keys_generate()
     settings.VAPID_SUBJECT = "mailto:admin@example.org"

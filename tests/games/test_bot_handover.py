@@ -17,7 +17,7 @@ from games.errors import GameError
 from games.models import Event, Game
 from games.realtime.sweeper import sweep_once
 from games.services import bots, endings
-from games.services.handover import expire_offers, game_handover_agree
+from games.services.handover import game_handover_agree, handover_offers_expire
 from lobby import services as lobby
 from tests.factories import make_user
 
@@ -120,6 +120,6 @@ def test_a_malefiz_seat_that_times_out_waits_for_the_others_then_leaves():
         assert sweep_once() >= 1
     game.refresh_from_db()
     assert game.paused and not game.left_seats and len(game.handovers) == 1
-    assert expire_offers(now=later + timedelta(days=1)) == 1
+    assert handover_offers_expire(now=later + timedelta(days=1)) == 1
     game.refresh_from_db()
     assert game.left_seats and game.handovers == {} and not game.paused

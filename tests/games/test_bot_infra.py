@@ -41,7 +41,7 @@ def bot_to_move() -> tuple[int, bots.BotTurn]:
     human = make_user()
     game = lobby.table_create(host=human, ruleset="halma", bot={"level": "easy"})
     game_act(game_id=game.pk, user=human, version=1, action=FIRST_MOVE)
-    (turn,) = bots.due_turns()
+    (turn,) = bots.bot_turns_due()
     return game.pk, turn
 
 
@@ -104,7 +104,7 @@ async def test_a_killed_bot_process_is_replaced_and_the_bot_moves(settings):
     settings.BOT_DELAY_MIN = settings.BOT_DELAY_MAX = 0.0
     game_id, turn = await sync_to_async(bot_to_move)()
     thinkers = bot_worker.thinkers
-    args = bots.think_args(turn, (await sync_to_async(game_row)(game_id)).state)
+    args = bots.bot_turn_think_args(turn, encoded=(await sync_to_async(game_row)(game_id)).state)
     assert await thinkers.decide(*args)  # the pool's processes run
     broken = thinkers.pool
     for process in list(broken._processes.values()):

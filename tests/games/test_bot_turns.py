@@ -36,7 +36,7 @@ def malefiz_bot_to_act() -> tuple[int, bots.BotTurn]:
             break
         action = rs.random_action(rs.decode(game.state), 0, rng)
         game_act(game_id=game.pk, user=human, version=game.version, action=action)
-    (turn,) = bots.due_turns()
+    (turn,) = bots.bot_turns_due()
     return game.pk, turn
 
 
@@ -98,7 +98,7 @@ async def test_two_bots_in_a_row_pay_one_pause_each(settings, monkeypatch):
             seat_count=3,
             bot={"levels": ["easy", "medium", "strong"]},
         )
-        return bots.due_turns()[0]
+        return bots.bot_turns_due()[0]
 
     turn = await sync_to_async(three_seats)()
     worker = BotWorker()

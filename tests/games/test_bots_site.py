@@ -53,19 +53,19 @@ def test_play_the_computer_starts_at_once_and_the_bot_answers_a_move():
     assert game.status == Game.Status.ACTIVE and game.bots == {"1": "easy"} and game.has_bots
     bot = Seat.objects.get(game=game, index=1).user
     assert bot.is_bot
-    assert bots.due_turns() == []  # the human (seat 0) is to move
+    assert bots.bot_turns_due() == []  # the human (seat 0) is to move
     assert game_act(game_id=game.pk, user=human, version=1, action=FIRST_MOVE) == 2
     assert bots.play_due_bots() == 1
     last = Event.objects.get(game=game, version=3)
     assert last.seat == 1 and last.kind == Event.Kind.ACT
     game.refresh_from_db()
-    assert game.to_act == [0] and bots.due_turns() == []
+    assert game.to_act == [0] and bots.bot_turns_due() == []
 
 
 def test_a_bot_turn_is_reproducible():
     vs_bot(host_seat=1)  # the bot (seat 0) moves first
-    (turn,) = bots.due_turns()
-    encoded = bots.claim(turn)
+    (turn,) = bots.bot_turns_due()
+    encoded = bots.bot_turn_claim(turn)
     assert bots._think(turn, encoded) == bots._think(turn, encoded)
 
 
@@ -78,18 +78,20 @@ def test_two_workers_at_once_move_once():
 
 def test_a_second_move_on_the_claimed_version_is_stale():
     game, _ = vs_bot(host_seat=1)
-    (turn,) = bots.due_turns()
-    action = bots._think(turn, bots.claim(turn))
-    results = at_once([lambda: bots.move(turn, action) for _ in range(2)], timeout=30)
+    (turn,) = bots.bot_turns_due()
+    action = bots._think(turn, bots.bot_turn_claim(turn))
+    results = at_once(
+        [lambda: bots.bot_turn_move(turn, action=action) for _ in range(2)], timeout=30
+    )
     assert sorted(results, key=str) == [2, None], results
     assert versions(game) == [1, 2]
 
 
 def test_a_fresh_worker_picks_up_a_turn_a_dead_process_claimed():
     game, _ = vs_bot(host_seat=1)
-    (turn,) = bots.due_turns()
-    assert bots.claim(turn) is not None  # this "process" dies before moving
-    assert bots.due_turns() == [] and bots.play_due_bots() == 0  # the claim holds a while
+    (turn,) = bots.bot_turns_due()
+    assert bots.bot_turn_claim(turn) is not None  # this "process" dies before moving
+    assert bots.bot_turns_due() == [] and bots.play_due_bots() == 0  # the claim holds a while
     Game.objects.filter(pk=game.pk).update(bot_claim_at=timezone.now() - timedelta(minutes=5))
     assert bots.play_due_bots() == 1
     assert versions(game) == [1, 2]
@@ -175,7 +177,7 @@ async def test_the_worker_answers_on_the_player_s_socket_after_its_pause(setting
     await receive(sock, "hello")
     await sock.send_json_to({"type": "act", "game": game.pk, "version": 1, "action": FIRST_MOVE})
     await receive(sock, "ack")
-    (turn,) = await sync_to_async(bots.due_turns)()
+    (turn,) = await sync_to_async(bots.bot_turns_due)()
     loop = asyncio.get_running_loop()
     began = loop.time()
     await BotWorker().take(turn)

@@ -17,7 +17,7 @@ from games.models import Event, Game, OutgoingMail, Vacation
 from games.realtime.sweeper import sweep_once
 from games.selectors.frames import hello_frame
 from games.services import vacation
-from games.services.mail import send_due_mail
+from games.services.mail import mail_send_due
 from games.services.play import game_act
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
@@ -145,7 +145,7 @@ def test_a_turn_that_begins_on_vacation_waits_and_stopping_early_resumes(clock):
     vacation.vacation_stop(user=black)
     game = fresh(game)
     assert game.away == {} and game.deadline == clock.now + DAY
-    assert vacation.status(black.pk, clock.now)["days_used"] == 3.0
+    assert vacation.vacation_status(black.pk, now=clock.now)["days_used"] == 3.0
 
 
 def test_the_yearly_allowance_is_counted_exactly():
@@ -156,7 +156,7 @@ def test_the_yearly_allowance_is_counted_exactly():
         vacation.vacation_start(user=user, until=None, now=now + DAY)
     assert info.value.code == "already_on_vacation"
     vacation.vacation_stop(user=user, now=now + timedelta(days=4, hours=12))
-    assert vacation.status(user.pk, now + 5 * DAY)["days_used"] == 4.5
+    assert vacation.vacation_status(user.pk, now=now + 5 * DAY)["days_used"] == 4.5
     later = now + 10 * DAY
     with pytest.raises(GameError) as info:
         vacation.vacation_start(user=user, until=later + timedelta(days=25.6), now=later)
@@ -189,10 +189,10 @@ def test_vacation_bad_input():
     with pytest.raises(GameError) as info:
         vacation.vacation_start(user=user, until=now + 31 * DAY, now=now)
     assert info.value.code == "over_allowance"
-    assert vacation.parse_until("2026-12-03") == datetime(2026, 12, 4, tzinfo=UTC)
+    assert vacation.vacation_until_parse("2026-12-03") == datetime(2026, 12, 4, tzinfo=UTC)
     for bad in ["tomorrow", 5, "2026-13-01", "x" * 50, "9999-12-31"]:
         with pytest.raises(GameError) as info:
-            vacation.parse_until(bad)
+            vacation.vacation_until_parse(bad)
         assert info.value.code == "bad_until"
     assert not Vacation.objects.exists()
 
@@ -240,7 +240,7 @@ def test_turn_notices_are_gathered_into_one_digest_an_hour(clock, settings):
     move(first, white, FIRST_MOVE)
     move(second, white, FIRST_MOVE)
     assert OutgoingMail.objects.filter(digest=True).count() == 2
-    assert send_due_mail(clock.now) == 1
+    assert mail_send_due(clock.now) == 1
     [digest] = mail.outbox
     assert digest.to == [black.email] and digest.subject == "2 games wait for your move"
     for game in (first, second):
@@ -253,11 +253,11 @@ def test_turn_notices_are_gathered_into_one_digest_an_hour(clock, settings):
     queued = OutgoingMail.objects.get()
     assert queued.due == clock.now + timedelta(hours=1)
     clock.advance(timedelta(minutes=30))
-    assert send_due_mail(clock.now) == 0 and len(mail.outbox) == 1
+    assert mail_send_due(clock.now) == 0 and len(mail.outbox) == 1
     # ... which leaves out the game Black has moved in meanwhile.
     move(second, black, BLACK_MOVE)
     clock.advance(timedelta(minutes=31))
-    assert send_due_mail(clock.now) == 1
+    assert mail_send_due(clock.now) == 1
     body = mail.outbox[1].body
     assert f"/g/{first.pk}/" in body and f"/g/{second.pk}/" not in body
     assert mail.outbox[1].subject.startswith(f"Your turn in game #{first.pk}")
@@ -269,7 +269,7 @@ def test_a_digest_with_nothing_left_is_not_sent(clock, settings):
     game = started_game(players=[white, black])
     move(game, white, FIRST_MOVE)
     move(game, black, BLACK_MOVE)  # before any digest went out
-    assert send_due_mail(clock.now) == 0
+    assert mail_send_due(clock.now) == 0
     assert mail.outbox == [] and not OutgoingMail.objects.filter(notification__user=black).exists()
 
 
@@ -284,4 +284,4 @@ def test_the_settings_page_starts_and_ends_a_vacation(client):
     page = client.get("/accounts/settings/")
     assert b'data-testid="vacation-stop"' in page.content
     assert client.post("/accounts/settings/vacation/", {"stop": "1"}).status_code == 302
-    assert vacation.current(user.pk, timezone.now()) is None
+    assert vacation.vacation_current(user.pk, now=timezone.now()) is None

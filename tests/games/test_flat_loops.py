@@ -57,11 +57,11 @@ def one_round_of_every_loop() -> tuple[int, list[int]]:
 
     with CaptureQueriesContext(connection) as queries, connection.execute_wrapper(counting):
         assert sweep_once() == 0
-        assert bots.due_turns() == []
-        assert handover.expire_offers() == 0
-        mail.send_due_mail()
-        push.send_due_pushes()
-        import_jobs.run_imports()
+        assert bots.bot_turns_due() == []
+        assert handover.handover_offers_expire() == 0
+        mail.mail_send_due()
+        push.pushes_send_due()
+        import_jobs.imports_run()
         build_replays()
     return len(queries), rows
 
@@ -82,10 +82,10 @@ def test_a_due_bot_turn_and_an_offer_run_out_are_found_then_cleared():
     now = timezone.now()
     due = Game(ruleset="halma", status=Game.Status.ACTIVE, to_act=[1], bots={"1": "easy"})
     due.save()
-    assert due.bot_due and [t.game_id for t in bots.due_turns()] == [due.pk]
+    assert due.bot_due and [t.game_id for t in bots.bot_turns_due()] == [due.pk]
     due.to_act = [0]
     due.save(update_fields=["to_act"])
-    assert not Game.objects.get(pk=due.pk).bot_due and bots.due_turns() == []
+    assert not Game.objects.get(pk=due.pk).bot_due and bots.bot_turns_due() == []
 
     until = (now - timedelta(seconds=1)).isoformat()
     leave = {"reason": "timeout", "event": "timeout", "until": until}

@@ -10,7 +10,7 @@ from django.test import Client
 from accounts.models import Block, Follow
 from games.models import Game, Notification
 from games.services.endings import game_resign
-from games.services.relations import block_user, follow_user
+from games.services.relations import user_block, user_follow
 from tests.factories import client_for, every_seat_moves, make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +24,8 @@ def notices(user) -> list[Notification]:
 
 def test_a_follower_hears_once_per_live_game_however_many_players_they_follow():
     ann, bob, fan = make_user("ann"), make_user("bob"), make_user("fan")
-    follow_user(user=fan, name="ann")
-    follow_user(user=fan, name="bob")
+    user_follow(user=fan, name="ann")
+    user_follow(user=fan, name="bob")
     game = started_game(players=[ann, bob], clock=REALTIME)
     (note,) = notices(fan)
     assert note.game_id == game.pk and note.params["player"] == "ann"
@@ -38,7 +38,7 @@ def test_no_notice_for_correspondence_games_muted_followers_or_the_blocked():
     ann, bob = make_user("ann"), make_user("bob")
     fan, muted, blocked = make_user("fan"), make_user("muted"), make_user("blocked")
     for user in (fan, muted, blocked):
-        follow_user(user=user, name="ann")
+        user_follow(user=user, name="ann")
     muted.follow_notices = False
     muted.save(update_fields=["follow_notices"])
     # bob (at the table) blocked this follower of ann's: never told of bob's games
@@ -52,8 +52,8 @@ def test_no_notice_for_correspondence_games_muted_followers_or_the_blocked():
 
 def test_a_block_by_the_followed_player_stops_the_notices():
     ann, bob, fan = make_user("ann"), make_user("bob"), make_user("fan")
-    follow_user(user=fan, name="ann")
-    block_user(user=ann, name="fan")
+    user_follow(user=fan, name="ann")
+    user_block(user=ann, name="fan")
     assert not Follow.objects.filter(user=fan).exists()
     started_game(players=[ann, bob], clock=REALTIME)
     assert notices(fan) == []
@@ -79,7 +79,7 @@ def test_the_player_page_offers_follow_block_and_challenge_to_others_only():
     page = client.get("/players/ann/").content.decode()
     assert 'data-testid="profile-follow"' in page and ">Follow<" in page
     assert 'data-testid="profile-block"' in page and 'data-testid="profile-challenge"' in page
-    follow_user(user=bob, name="ann")
+    user_follow(user=bob, name="ann")
     assert ">Unfollow<" in client.get("/players/ann/").content.decode()
     assert 'data-testid="profile-actions"' not in client.get("/players/bob/").content.decode()
     assert 'data-testid="profile-actions"' not in Client().get("/players/ann/").content.decode()

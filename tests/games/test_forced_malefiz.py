@@ -73,10 +73,12 @@ def test_without_opting_in_nothing_is_played(malefiz):
     version = game_act(game_id=game.pk, user=player, version=game.version, action=ROLL)
     game.refresh_from_db()
     assert game.forced_at is None
-    assert forced.play_due() == 0 and Game.objects.get(pk=game.pk).version == version
+    assert forced.forced_turns_play_due() == 0 and Game.objects.get(pk=game.pk).version == version
     # Opting in after the roll schedules the waiting move at once.
     forced.game_forced_turns(game_id=game.pk, user=player, on=True)
-    assert forced.play_due() == 1 and Game.objects.get(pk=game.pk).version == version + 1
+    assert (
+        forced.forced_turns_play_due() == 1 and Game.objects.get(pk=game.pk).version == version + 1
+    )
 
 
 @pytest.mark.django_db
@@ -85,7 +87,7 @@ def test_the_pause_is_kept_and_opting_out_cancels(malefiz):
     game, player, _other, _seat = malefiz
     forced.game_forced_turns(game_id=game.pk, user=player, on=True)
     version = game_act(game_id=game.pk, user=player, version=game.version, action=ROLL)
-    assert forced.play_due() == 0  # not yet: the pause
+    assert forced.forced_turns_play_due() == 0  # not yet: the pause
     forced.game_forced_turns(game_id=game.pk, user=player, on=False)
     game.refresh_from_db()
     assert game.forced_at is None and game.autoplay == [] and game.version == version

@@ -70,7 +70,7 @@ def post_import(client: APIClient, body: str):
 
 
 def decide_all() -> None:
-    while import_jobs.run_imports():
+    while import_jobs.imports_run():
         pass
 
 
@@ -171,7 +171,7 @@ def test_a_claim_whose_worker_died_expires_and_the_job_is_picked_up():
     job = ImportJob.objects.get(pk=queued.json()["id"])
     lease = timezone.now() + timedelta(minutes=10)
     assert import_jobs._import_queue().claim_due(timezone.now(), lease) == [job.pk]  # then it died
-    assert import_jobs.run_imports() == 0  # claimed: no one else takes it
+    assert import_jobs.imports_run() == 0  # claimed: no one else takes it
     ImportJob.objects.filter(pk=job.pk).update(due=timezone.now() - timedelta(seconds=1))
     decide_all()
     assert client.get(queued["Location"]).json()["status"] == "done"

@@ -113,9 +113,9 @@ def test_an_offer_nobody_decides_expires_in_the_sweeper():
         Game.objects.get(pk=game.pk).handovers[str(leaver)]["leave"]["until"]
     )
     assert timedelta(seconds=110) < until - timezone.now() <= timedelta(seconds=120)
-    assert handover.expire_offers(now=until - timedelta(seconds=1)) == 0
-    assert handover.expire_offers(now=until) == 1
-    assert handover.expire_offers(now=until) == 0
+    assert handover.handover_offers_expire(now=until - timedelta(seconds=1)) == 0
+    assert handover.handover_offers_expire(now=until) == 1
+    assert handover.handover_offers_expire(now=until) == 0
     game.refresh_from_db()
     assert game.left_seats == [leaver] and not game.paused and game.handovers == {}
     assert Event.objects.filter(game=game).last().events[0]["type"] == "handover_expired"

@@ -27,7 +27,7 @@ from games.services.endings import (
     game_resign,
 )
 from games.services.handover import game_handover_decline
-from games.services.mail import send_due_mail
+from games.services.mail import mail_send_due
 from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import BLACK_MOVE, FIRST_MOVE, import_export, make_user
@@ -396,7 +396,7 @@ def test_notifications_for_turns_offers_and_endings(django_capture_on_commit_cal
         game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
     assert Notification.objects.filter(user=black_user, kind="your_turn").count() == 1
     assert mailoutbox == []  # mail goes out in the background, from the outbox
-    assert send_due_mail() >= 1
+    assert mail_send_due() >= 1
     assert "Your turn" in mailoutbox[-1].body
     game_offer_draw(game_id=game.pk, user=black_user)
     assert Notification.objects.filter(user=white, kind="draw_offer").exists()

@@ -117,7 +117,7 @@ def test_a_hung_mail_server_holds_up_no_move(settings):
 
     # The sender hangs inside the mail server; moves go on meanwhile (on
     # SQLite too: no write transaction is held while sending).
-    sender = threading.Thread(target=lambda: (mailer.send_due_mail(), connections.close_all()))
+    sender = threading.Thread(target=lambda: (mailer.mail_send_due(), connections.close_all()))
     sender.start()
     assert HungBackend.entered.wait(20)
     version, seconds = in_thread(
@@ -152,7 +152,7 @@ def test_mail_goes_out_after_the_commit_in_the_recipients_language(
     with translation.override("en"):
         assert notification_reads.unread(black)[0]["text"].startswith("Du bist am Zug")
         assert notification_reads.unread(white) == []
-        assert mailer.send_due_mail() == 1
+        assert mailer.mail_send_due() == 1
     [sent] = mail.outbox
     assert sent.to == [black.email]
     assert sent.subject.startswith("Du bist am Zug") and "(Halma)" in sent.body
@@ -189,14 +189,14 @@ def test_a_failing_send_is_retried_later(settings):
     reader = mail_reader()
     queue_one(reader)
     now = timezone.now()
-    assert mailer.send_due_mail(now) == 0
+    assert mailer.mail_send_due(now) == 0
     queued = OutgoingMail.objects.get()
     assert queued.attempts == 1 and queued.due > now
     assert "went away" in queued.last_error
-    assert mailer.send_due_mail(now) == 0  # not due again yet: not tried
+    assert mailer.mail_send_due(now) == 0  # not due again yet: not tried
     assert OutgoingMail.objects.get().attempts == 1
     settings.EMAIL_BACKEND = MEMORY
-    assert mailer.send_due_mail(queued.due) == 1
+    assert mailer.mail_send_due(queued.due) == 1
     assert [m.to for m in mail.outbox] == [[reader.email]]
     assert not OutgoingMail.objects.exists()
 
@@ -207,12 +207,12 @@ def test_a_mail_that_keeps_failing_is_given_up_and_kept(settings):
     queue_one(mail_reader())
     now = timezone.now()
     for _ in range(mailer.MAX_ATTEMPTS):
-        mailer.send_due_mail(now)
+        mailer.mail_send_due(now)
         now = OutgoingMail.objects.get().due or now
     given_up = OutgoingMail.objects.get()
     assert given_up.due is None and given_up.attempts == mailer.MAX_ATTEMPTS
     settings.EMAIL_BACKEND = MEMORY
-    assert mailer.send_due_mail(now + mailer.LAST_RETRY * 10) == 0
+    assert mailer.mail_send_due(now + mailer.LAST_RETRY * 10) == 0
 
 
 @pytest.mark.django_db
@@ -221,7 +221,7 @@ def test_a_mail_turned_off_before_sending_is_dropped():
     queue_one(reader)
     reader.email_notifications = False
     reader.save()
-    assert mailer.send_due_mail() == 0
+    assert mailer.mail_send_due() == 0
     assert mail.outbox == [] and not OutgoingMail.objects.exists()
 
 

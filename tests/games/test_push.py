@@ -53,7 +53,7 @@ def test_a_turn_is_pushed_encrypted_signed_and_in_the_readers_language(service, 
     assert service.received == []  # the move only queued them
     assert OutgoingPush.objects.count() == 2
 
-    assert push.send_due_pushes() == 2
+    assert push.pushes_send_due() == 2
     by_path = {path: (headers, body) for path, headers, body in service.received}
     for name, device in (("phone", phone), ("laptop", laptop)):
         headers, body = by_path[f"/push/{name}"]
@@ -75,13 +75,13 @@ def test_a_turn_is_pushed_encrypted_signed_and_in_the_readers_language(service, 
 def test_any_notification_kind_is_pushed_unless_switched_off(service):
     reader, device = make_user(), Device()
     subscribe(reader, device, service.endpoint())
-    push.set_muted(user=reader, kinds=["draw_offer", "no-such-kind"])
-    assert push.muted_kinds(reader) == ["draw_offer"]
+    push.push_muted_set(user=reader, kinds=["draw_offer", "no-such-kind"])
+    assert push.push_muted_kinds(reader) == ["draw_offer"]
     for kind in (Notification.Kind.DRAW_OFFER, Notification.Kind.CHALLENGE):
         notifications.notify(
             user_ids=[reader.pk], kind=kind, game=None, params={"player": "Ann", "title": "Halma"}
         )
-    assert push.send_due_pushes() == 1
+    assert push.pushes_send_due() == 1
     [(_path, _headers, body)] = service.received
     message = device.decrypt(body)
     assert message["kind"] == "challenge" and message["url"] == "/"
@@ -98,7 +98,7 @@ def test_a_subscription_the_push_service_forgot_is_removed(service, status):
     notifications.notify(
         user_ids=[reader.pk], kind=Notification.Kind.CHALLENGE, game=None, params={}
     )
-    assert push.send_due_pushes() == 0
+    assert push.pushes_send_due() == 0
     assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [
         service.endpoint("kept")
     ]
@@ -116,16 +116,16 @@ def test_a_failing_push_service_is_tried_again_later_with_growing_pauses(service
     now = timezone.now()
     pauses = []
     for _ in range(3):
-        assert push.send_due_pushes(now) == 0
+        assert push.pushes_send_due(now) == 0
         queued = OutgoingPush.objects.get()
         pauses.append((queued.due - now).total_seconds())
         assert "503" in queued.last_error
-        assert push.send_due_pushes(now) == 0  # not due yet: not tried
+        assert push.pushes_send_due(now) == 0  # not due yet: not tried
         now = queued.due
     assert pauses == [60, 120, 240]
     assert len(service.received) == 3
     service.status = 201
-    assert push.send_due_pushes(now) == 1
+    assert push.pushes_send_due(now) == 1
     assert device.decrypt(service.received[-1][2])["kind"] == "challenge"
     assert PushSubscription.objects.get().last_success == now
 
@@ -140,7 +140,7 @@ def test_a_push_that_keeps_failing_is_given_up_and_kept(service):
     )
     now = timezone.now()
     for _ in range(push.MAX_ATTEMPTS):
-        push.send_due_pushes(now)
+        push.pushes_send_due(now)
         now = OutgoingPush.objects.get().due or now
     given_up = OutgoingPush.objects.get()
     assert given_up.due is None and given_up.attempts == push.MAX_ATTEMPTS
@@ -166,7 +166,7 @@ def test_a_hung_push_service_holds_up_no_move_and_is_retried(service, settings):
     # The sender waits inside the push service; a move goes on meanwhile.
     sent: list[int] = []
     sender = threading.Thread(
-        target=lambda: (sent.append(push.send_due_pushes()), connections.close_all())
+        target=lambda: (sent.append(push.pushes_send_due()), connections.close_all())
     )
     started = time.perf_counter()
     sender.start()
@@ -186,7 +186,7 @@ def test_a_hung_push_service_holds_up_no_move_and_is_retried(service, settings):
     # Later the service answers: the push goes out then.
     service.hang, service.status = False, 201
     service.release.set()
-    assert push.send_due_pushes(queued.due) >= 1
+    assert push.pushes_send_due(queued.due) >= 1
     bodies = [b for p, _h, b in service.received if p == "/push/device"]
     assert device.decrypt(bodies[-1])["url"] == f"/g/{game.pk}/"
 
@@ -270,7 +270,7 @@ def test_subscriptions_are_per_device_and_removed_on_request():
         client_for(ann).post("/api/push/subscriptions/", device, format="json").status_code == 200
     )
     state = client_for(ann).get("/api/push/subscriptions/").json()
-    assert state["public_key"] == push_keys.keys().public_key
+    assert state["public_key"] == push_keys.push_keys_get().public_key
     assert [s["endpoint"] for s in state["subscriptions"]] == [device["endpoint"]]
     # Bob signs in on that device: it is his now.
     assert (
@@ -292,16 +292,16 @@ def test_subscriptions_are_per_device_and_removed_on_request():
 def test_keys_are_generated_once_into_the_file_and_kept(settings, tmp_path):
     settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
     settings.VAPID_FILE = str(tmp_path / ".vapid.json")
-    first = push_keys.keys()
+    first = push_keys.push_keys_get()
     assert (tmp_path / ".vapid.json").stat().st_mode & 0o777 == 0o600
-    push_keys.keys.cache_clear()  # another process, or a restart
-    assert push_keys.keys() == first
+    push_keys.push_keys_get.cache_clear()  # another process, or a restart
+    assert push_keys.push_keys_get() == first
     assert (
         len(push_keys._signer(first.private_key).public_key.public_numbers().x.to_bytes(32, "big"))
         == 32
     )
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.generate()
-    assert push_keys.keys().public_key == settings.VAPID_PUBLIC_KEY  # the environment wins
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push_keys.push_keys_generate()
+    assert push_keys.push_keys_get().public_key == settings.VAPID_PUBLIC_KEY  # the environment wins
 
 
 REALTIME = {"kind": "realtime", "minutes": 5, "increment": 0}
@@ -337,7 +337,7 @@ async def test_a_realtime_turn_is_pushed_only_to_a_player_whose_page_is_closed(s
     from games.models import OutgoingMail
 
     assert not await sync_to_async(OutgoingMail.objects.exists)()
-    assert await sync_to_async(push.send_due_pushes)() == 1
+    assert await sync_to_async(push.pushes_send_due)() == 1
     assert [path for path, _h, _b in service.received] == ["/push/white"]
 
 
@@ -392,6 +392,6 @@ def test_pushes_for_a_service_no_longer_listed_are_dropped_unsent(settings, serv
         user_ids=[reader.pk], kind=Notification.Kind.CHALLENGE, game=None, params={}
     )
     settings.PUSH_SERVICE_HOSTS = ["fcm.googleapis.com"]  # the operator narrowed the list
-    assert push.send_due_pushes() == 0
+    assert push.pushes_send_due() == 0
     assert service.received == []
     assert not PushSubscription.objects.exists() and not OutgoingPush.objects.exists()

@@ -118,7 +118,7 @@ def test_a_stored_look_alike_is_never_posted_to(service, caplog):
     stored(other, f"http://localhost:{port}/push/kept")
     challenge(reader, other)
     with caplog.at_level(logging.INFO, logger="games.services.push"):
-        assert push.send_due_pushes() == 1
+        assert push.pushes_send_due() == 1
     assert [path for path, _h, _b in service.received] == ["/push/kept"]
     assert not PushSubscription.objects.filter(pk=sneaky.pk).exists()
     assert "backslash" in caplog.text
@@ -139,7 +139,7 @@ def test_a_row_pywebpush_refuses_holds_up_no_other_push(service, caplog):
     for user in (first, bad, last):
         challenge(user)
     with caplog.at_level(logging.INFO, logger="games.services.push"):
-        assert push.send_due_pushes() == 2
+        assert push.pushes_send_due() == 2
     assert sorted(path for path, _h, _b in service.received) == ["/push/first", "/push/last"]
     assert not OutgoingPush.objects.exists()
     assert "user-info" in caplog.text
@@ -163,12 +163,12 @@ def test_a_row_that_raises_anything_else_is_given_up_alone(service, caplog, monk
     for user in (first, broken, last):
         challenge(user)
     with caplog.at_level(logging.ERROR, logger="games.services.push"):
-        assert push.send_due_pushes() == 2
+        assert push.pushes_send_due() == 2
     assert sorted(path for path, _h, _b in service.received) == ["/push/first", "/push/last"]
     given_up = OutgoingPush.objects.get()
     assert given_up.subscription.user == broken and given_up.due is None
     assert given_up.last_error and f"push {given_up.pk}" in caplog.text
-    assert push.send_due_pushes(timezone.now() + push.LAST_RETRY * 2) == 0  # never again
+    assert push.pushes_send_due(timezone.now() + push.LAST_RETRY * 2) == 0  # never again
 
 
 @pytest.mark.django_db
@@ -186,7 +186,7 @@ def test_a_device_whose_keys_cannot_encrypt_is_removed(service, caplog, p256dh, 
     )
     challenge(first, broken)
     with caplog.at_level(logging.WARNING, logger="games.services.push"):
-        assert push.send_due_pushes() == 1
+        assert push.pushes_send_due() == 1
     assert [path for path, _h, _b in service.received] == ["/push/first"]
     assert not PushSubscription.objects.filter(pk=sub.pk).exists()
     assert not OutgoingPush.objects.exists() and "keys" in caplog.text
@@ -199,7 +199,7 @@ def test_broken_vapid_settings_delete_no_device(service, settings):
     sub = stored(user, service.endpoint("kept"))
     settings.VAPID_SUBJECT = "nobody"  # neither mailto: nor https:
     challenge(user)
-    assert push.send_due_pushes() == 0
+    assert push.pushes_send_due() == 0
     assert PushSubscription.objects.filter(pk=sub.pk).exists()
     given_up = OutgoingPush.objects.get()
     assert given_up.due is None and "VapidException" in given_up.last_error  # kept
@@ -221,12 +221,12 @@ def test_a_database_failing_in_passing_gives_nothing_up(service, monkeypatch):
     monkeypatch.setattr(push, "_post", post)
     challenge(user)
     now = timezone.now()
-    assert push.send_due_pushes(now) == 0
+    assert push.pushes_send_due(now) == 0
     queued = OutgoingPush.objects.get()
     assert queued.due is not None and queued.due > now and queued.attempts == 1
     assert "server closed" in queued.last_error
     monkeypatch.setattr(push, "_post", real)
-    assert push.send_due_pushes(queued.due) == 1
+    assert push.pushes_send_due(queued.due) == 1
     assert [path for path, _h, _b in service.received] == ["/push/later"]
 
 
@@ -244,7 +244,7 @@ def test_given_up_rows_are_purged_after_a_few_days(service):
     OutgoingPush.objects.filter(pk=old.pk).update(created=now - outbox.KEEP_GIVEN_UP * 2)
     OutgoingPush.objects.filter(pk=pending.pk).update(due=now + timedelta(hours=1))
     push.OUTBOX.next_purge.clear()
-    push.send_due_pushes(now)
+    push.pushes_send_due(now)
     assert sorted(OutgoingPush.objects.values_list("pk", flat=True)) == [recent.pk, pending.pk]
 
 
@@ -257,7 +257,7 @@ def test_a_realtime_turn_is_pushed_urgent_and_short_lived(service):
     stored(black, service.endpoint("black"))
     game = started_game(players=[white, black], clock=REALTIME)
     game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
-    assert push.send_due_pushes() == 1
+    assert push.pushes_send_due() == 1
     [(_path, headers, _body)] = service.received
     print(f"realtime turn: TTL {headers['ttl']} s, Urgency {headers.get('urgency')}")
     assert int(headers["ttl"]) == push.URGENT_TTL <= 300
@@ -270,7 +270,7 @@ def test_a_correspondence_turn_keeps_a_long_ttl_and_normal_urgency(service):
     stored(black, service.endpoint("black"))
     game = started_game(players=[white, black])  # correspondence
     game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
-    assert push.send_due_pushes() == 1
+    assert push.pushes_send_due() == 1
     [(_path, headers, _body)] = service.received
     print(f"correspondence turn: TTL {headers['ttl']} s, Urgency {headers.get('urgency')}")
     assert int(headers["ttl"]) == push.TTL >= 24 * 3600
@@ -284,10 +284,10 @@ def test_a_realtime_turn_not_pushed_in_time_is_dropped_unsent(service):
     game = started_game(players=[white, black], clock=REALTIME)
     service.status = 503
     game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
-    assert push.send_due_pushes() == 0  # the push service is down
+    assert push.pushes_send_due() == 0  # the push service is down
     service.status = 201
     late = timezone.now() + timedelta(seconds=push.URGENT_TTL * 2)
-    assert push.send_due_pushes(late) == 0
+    assert push.pushes_send_due(late) == 0
     assert len(service.received) == 1  # only the failed try
     assert not OutgoingPush.objects.exists()
 
@@ -301,7 +301,7 @@ def test_a_push_service_redirecting_elsewhere_is_not_followed(service):
         service.status, service.location = 307, elsewhere.endpoint("stolen")
         game = started_game(players=[white, black])
         game_act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
-        assert push.send_due_pushes() == 0
+        assert push.pushes_send_due() == 0
         assert len(service.received) == 1
         assert elsewhere.received == []
     [queued] = OutgoingPush.objects.all()

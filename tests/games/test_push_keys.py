@@ -36,7 +36,7 @@ def test_production_refuses_to_start_without_vapid_keys():
 
 
 def test_production_starts_with_both_vapid_keys():
-    public, private = push_keys.generate()
+    public, private = push_keys.push_keys_generate()
     env = {**PRODUCTION, "VAPID_PUBLIC_KEY": public, "VAPID_PRIVATE_KEY": private}
     result = run_django(["-c", SETUP + "print(settings.VAPID_PUBLIC_KEY)"], **env)
     assert result.returncode == 0, result.stderr
@@ -46,7 +46,7 @@ def test_production_starts_with_both_vapid_keys():
 @pytest.mark.parametrize("which", ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"])
 @pytest.mark.parametrize("env", ["development", "production"])
 def test_one_vapid_key_without_the_other_is_an_error_everywhere(which, env):
-    public, private = push_keys.generate()
+    public, private = push_keys.push_keys_generate()
     keys = {"VAPID_PUBLIC_KEY": public, "VAPID_PRIVATE_KEY": private}
     half = {**PRODUCTION, "DJANGO_ENV": env, "VAPID_PUBLIC_KEY": "", "VAPID_PRIVATE_KEY": ""}
     half[which] = keys[which]
@@ -63,7 +63,7 @@ def test_the_key_file_is_private_from_its_creation(settings, tmp_path, monkeypat
     monkeypatch.setattr(os, "chmod", lambda *args, **kwargs: None)
     old = os.umask(0o022)
     try:
-        public = push_keys.keys().public_key
+        public = push_keys.push_keys_get().public_key
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / ".vapid.json").stat().st_mode) == 0o600

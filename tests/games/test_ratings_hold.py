@@ -156,7 +156,7 @@ def test_a_person_leaving_three_bots_at_move_0_aborts_the_game():
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.result["winners"] == []
     version = game.version
-    assert bots.due_turns() == [] and bots.play_due_bots() == 0
+    assert bots.bot_turns_due() == [] and bots.play_due_bots() == 0
     assert Game.objects.get(pk=game.pk).version == version
 
 
@@ -174,6 +174,6 @@ def test_a_person_leaving_three_bots_mid_game_ends_it_ranked():
     assert game.result["winners"] == [s for s in range(4) if s != seat]
     assert game.result["reason_params"]["player"] == person.username
     version = game.version
-    assert bots.due_turns() == [] and bots.play_due_bots() == 0
+    assert bots.bot_turns_due() == [] and bots.play_due_bots() == 0
     assert Game.objects.get(pk=game.pk).version == version
     assert not RatingChange.objects.exists()  # bots at the table: casual

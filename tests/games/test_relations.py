@@ -10,7 +10,7 @@ from games.errors import GameError
 from games.selectors.frames import hello_frame
 from games.selectors.relations import friends_playing
 from games.services.chat import chat_post
-from games.services.relations import block_user, follow_user
+from games.services.relations import user_block, user_follow
 from lobby import services as lobby
 from tests.factories import client_for, make_user, started_game
 
@@ -36,10 +36,10 @@ def test_the_api_blocks_unblocks_follows_and_refuses_bad_names():
 
 def test_blocking_ends_following_and_a_blocked_player_cannot_follow():
     anna, ben = make_user(), make_user()
-    follow_user(user=ben, name=anna.username)
-    block_user(user=anna, name=ben.username)
+    user_follow(user=ben, name=anna.username)
+    user_block(user=anna, name=ben.username)
     with pytest.raises(GameError) as err:
-        follow_user(user=ben, name=anna.username)
+        user_follow(user=ben, name=anna.username)
     assert err.value.code == "blocked"
     assert client_for(ben).get("/api/follows/").json() == {"users": []}
 
@@ -48,7 +48,7 @@ def test_blocking_ends_following_and_a_blocked_player_cannot_follow():
 def test_no_joining_challenging_or_pairing_either_way(who_blocks):
     host, guest = make_user(), make_user()
     blocker, other = (host, guest) if who_blocks == "host" else (guest, host)
-    block_user(user=blocker, name=other.username)
+    user_block(user=blocker, name=other.username)
     table = lobby.table_create(host=host, ruleset="halma")
     with pytest.raises(GameError) as err:
         lobby.table_join(game_id=table.pk, user=guest)
@@ -58,8 +58,8 @@ def test_no_joining_challenging_or_pairing_either_way(who_blocks):
     with pytest.raises(GameError) as err:
         lobby.table_create(host=guest, ruleset="halma", challenge=host.username)
     assert err.value.code == "blocked"
-    seek = lobby.quickplay(user=host, ruleset="daschax")
-    mine = lobby.quickplay(user=guest, ruleset="daschax")
+    seek = lobby.table_quickplay(user=host, ruleset="daschax")
+    mine = lobby.table_quickplay(user=guest, ruleset="daschax")
     assert mine.pk != seek.pk and mine.status == "open"  # a seek of its own, not paired
 
 
@@ -69,7 +69,7 @@ def test_a_blocked_player_s_chat_is_hidden_for_the_blocker_only():
     game = started_game(players=[white, black])
     chat_post(game_id=game.pk, user=black, text="hello")
     chat_post(game_id=game.pk, user=white, text="hi")
-    block_user(user=white, name=black.username)
+    user_block(user=white, name=black.username)
     assert [m["text"] for m in hello_frame(game.pk, white)["chat"]] == ["hi"]
     assert [m["text"] for m in hello_frame(game.pk, spectator)["chat"]] == ["hello", "hi"]
 
@@ -78,7 +78,7 @@ def test_friends_playing_lists_followed_players_live_games():
     me, friend, other = make_user(), make_user(), make_user()
     live = started_game(players=[friend, other])
     started_game(players=[other, make_user()])
-    follow_user(user=me, name=friend.username)
+    user_follow(user=me, name=friend.username)
     assert friends_playing(me) == [
         {"id": live.pk, "ruleset": "halma", "players": [friend.username, other.username]}
     ]
@@ -90,8 +90,8 @@ def test_the_lobby_shows_friends_playing_and_settings_list_the_names():
 
     me, friend, foe = make_user(), make_user(), make_user()
     live = started_game(players=[friend, make_user()])
-    follow_user(user=me, name=friend.username)
-    block_user(user=me, name=foe.username)
+    user_follow(user=me, name=friend.username)
+    user_block(user=me, name=foe.username)
     client = Client()
     client.force_login(me)
     lobby_page = client.get("/").content.decode()

@@ -11,7 +11,7 @@ from games.selectors.frames import hello_frame
 from games.selectors.notifications import as_dict
 from games.services.endings import game_abort, game_resign
 from games.services.play import game_act
-from games.services.relations import block_user
+from games.services.relations import user_block
 from games.services.rematch import _seat_rotation, rematch_decline, rematch_offer
 from lobby import services as lobby
 from tests.factories import FIRST_MOVE, client_for, every_seat_moves, make_user, started_game
@@ -152,7 +152,7 @@ def test_bad_rematches_are_refused_and_change_nothing(case):
 def test_a_blocked_player_cannot_offer_a_rematch():
     white, black = make_user(), make_user()
     game = finished_game([white, black])
-    block_user(user=black, name=white.username)
+    user_block(user=black, name=white.username)
     with pytest.raises(GameError) as err:
         rematch_offer(game_id=game.pk, user=white)
     assert err.value.code == "blocked"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.services.endings import game_resign
-from games.services.relations import block_user
+from games.services.relations import user_block
 from tests.db_threads import sync_to_async
 from tests.factories import every_seat_moves, make_user, started_game
 
@@ -43,7 +43,7 @@ async def test_a_blocked_player_s_chat_never_reaches_the_blocker():
     def build():
         white, black, fan = make_user(), make_user(), make_user()
         game = started_game(players=[white, black])
-        block_user(user=white, name=black.username)
+        user_block(user=white, name=black.username)
         return game, white, black, fan
 
     game, white, black, fan = await sync_to_async(build)()

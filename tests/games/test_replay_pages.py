@@ -66,7 +66,7 @@ def all_pages(client: APIClient, url: str) -> list[dict]:
 def test_pages_add_up_to_the_full_replay_for_every_eye():
     game = play_halma(60)
     assert game.version == 62
-    replay_checkpoints.build(game.pk)
+    replay_checkpoints.replay_checkpoints_build(game.pk)
     client = APIClient()
     for seat in (None, 0, 1):
         query = "" if seat is None else f"&seat={seat}"
@@ -83,7 +83,7 @@ def test_pages_add_up_to_the_full_replay_for_every_eye():
 def test_a_page_walks_at_most_checkpoint_every_versions_before_its_first_frame(monkeypatch):
     monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 60)  # by versions only, here
     game = play_halma(80)
-    replay_checkpoints.build(game.pk)
+    replay_checkpoints.replay_checkpoints_build(game.pk)
     stored = list(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True))
     assert stored == [25, 50, 75]
     rs = get_ruleset("halma")
@@ -98,7 +98,7 @@ def test_checkpoints_follow_the_cpu_the_steps_cost(monkeypatch):
     states more often, so a page's walk to its first frame stays cheap."""
     monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 0)
     game = play_halma(10)
-    replay_checkpoints.build(game.pk)
+    replay_checkpoints.replay_checkpoints_build(game.pk)
     stored = list(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True))
     assert stored == list(range(1, game.version + 1))
 
@@ -106,7 +106,7 @@ def test_checkpoints_follow_the_cpu_the_steps_cost(monkeypatch):
 def test_a_dear_walk_asks_the_worker_to_keep_states_closer(monkeypatch):
     monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 60)
     game = play_halma(30)
-    replay_checkpoints.build(game.pk)
+    replay_checkpoints.replay_checkpoints_build(game.pk)
     assert list(ReplayCheckpoint.objects.filter(game=game).values_list("version", flat=True)) == [
         25
     ]
@@ -116,7 +116,7 @@ def test_a_dear_walk_asks_the_worker_to_keep_states_closer(monkeypatch):
     # From the checkpoint it walked from to the page's end (the default limit: 20).
     assert replay_requests.take_requests() == [(game.pk, 25, game.version)]
     monkeypatch.setattr(walk, "CHECKPOINT_CPU_SECONDS", 0)  # the worker finds them dear too
-    assert replay_checkpoints.build(game.pk, 25, 30) == 5
+    assert replay_checkpoints.replay_checkpoints_build(game.pk, since=25, until=30) == 5
     assert APIClient().get(url).json()["frames"][0]["version"] == 30
 
 
@@ -173,7 +173,7 @@ def test_hexenhalma_pages_read_each_rounds_state_instead_of_resolving_it_again()
     assert set(work) <= stored, "the live game kept the state after each round"
     expected = {seat: replays.replay_frames(game, seat) for seat in (None, 1)}
     with mock.patch.object(HexenhalmaRuleset, "do_work", side_effect=AssertionError("redone")):
-        assert replay_checkpoints.build(game.pk) == 0, (
+        assert replay_checkpoints.replay_checkpoints_build(game.pk) == 0, (
             "nothing to add: fewer than 25 versions a round"
         )
         client = APIClient()

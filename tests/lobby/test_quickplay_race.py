@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def seek_at_once(users: list, **kind) -> list:
-    return at_once([partial(lobby.quickplay, user=user, **kind) for user in users])
+    return at_once([partial(lobby.table_quickplay, user=user, **kind) for user in users])
 
 
 def open_seeks(ruleset: str = "halma") -> int:
@@ -47,7 +47,7 @@ def test_an_odd_seeker_leaves_one_seek_and_other_kinds_do_not_pair():
     assert open_seeks() == 1
     # Another clock is another kind of seek: no pairing across kinds.
     other = make_user()
-    lobby.quickplay(user=other, ruleset="halma", clock={"kind": "realtime", "minutes": 5})
+    lobby.table_quickplay(user=other, ruleset="halma", clock={"kind": "realtime", "minutes": 5})
     assert open_seeks() == 2
 
 

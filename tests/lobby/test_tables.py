@@ -104,14 +104,14 @@ def test_challenge_reserves_the_table():
 
 def test_quickplay_pairs_two_players_and_starts():
     a, b, c = make_user(), make_user(), make_user()
-    first = lobby.quickplay(user=a, ruleset="halma")
+    first = lobby.table_quickplay(user=a, ruleset="halma")
     assert first.status == Game.Status.OPEN and first.is_quickplay
-    assert lobby.quickplay(user=a, ruleset="halma").pk == first.pk  # no second seek
-    paired = lobby.quickplay(user=b, ruleset="halma")
+    assert lobby.table_quickplay(user=a, ruleset="halma").pk == first.pk  # no second seek
+    paired = lobby.table_quickplay(user=b, ruleset="halma")
     assert paired.pk == first.pk
     paired.refresh_from_db()
     assert paired.status == Game.Status.ACTIVE
-    third = lobby.quickplay(user=c, ruleset="halma")
+    third = lobby.table_quickplay(user=c, ruleset="halma")
     assert third.pk != first.pk and third.status == Game.Status.OPEN
 
 

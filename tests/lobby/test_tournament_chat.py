@@ -11,7 +11,7 @@ from lobby import tournaments as svc
 from lobby.models import TournamentChatMessage
 from lobby.selectors import tournaments as read
 from lobby.tournaments.chat import tournament_chat_post
-from moderation.services import moderate
+from moderation.services import user_moderate
 from tests.db_threads import sync_to_async
 from tests.factories import client_for, make_user
 from tests.games.test_consumers import connect, receive
@@ -48,7 +48,7 @@ def test_lines_follow_the_chat_rules_and_bad_ones_change_nothing(settings):
     assert post("second")["text"] == "second"
     assert code_of(lambda: post("third")) == "rate_limited"
     moderator = make_user(moderator=True)
-    moderate(moderator=moderator, username=user.username, action="mute", days=1, note="spam")
+    user_moderate(moderator=moderator, username=user.username, action="mute", days=1, note="spam")
     assert code_of(lambda: post("hello", user)) == "muted"
     from django.contrib.auth.models import AnonymousUser
 

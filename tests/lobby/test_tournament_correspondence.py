@@ -58,10 +58,10 @@ def test_a_round_deadline_adjudicates_by_time_used_and_pairs_the_next_round():
     every_seat_moves(game, limit=4)
     game.refresh_from_db()
     slow = game.to_act[0]  # its turn runs until the deadline: it used the most time
-    assert svc.pair_due_rounds(now=timezone.now()) == 0  # not due yet
+    assert svc.tournament_rounds_pair_due(now=timezone.now()) == 0  # not due yet
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    svc.pair_due_rounds(now=t.round_deadline + timedelta(seconds=1))
+    svc.tournament_rounds_pair_due(now=t.round_deadline + timedelta(seconds=1))
     game.refresh_from_db()
     t.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -83,7 +83,7 @@ def test_the_deadline_touches_only_due_tournaments_and_games_that_ended_stay():
     first, second = running_games(due)
     game_resign(game_id=first.pk, user=first.seats.get(index=0).user)  # ended before
     when = due.round_deadline + timedelta(minutes=1)
-    assert svc.pair_due_rounds(now=when) == 1
+    assert svc.tournament_rounds_pair_due(now=when) == 1
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.result["reason"] != REASON_ROUND_DEADLINE  # its own result stands
@@ -93,7 +93,7 @@ def test_the_deadline_touches_only_due_tournaments_and_games_that_ended_stay():
     assert all(g.status == Game.Status.ACTIVE for g in running_games(later))
     due.refresh_from_db()
     assert due.current_round == 2 and due.round_deadline > timezone.now() + timedelta(days=2)
-    assert svc.pair_due_rounds(now=timezone.now()) == 0  # nothing due any more
+    assert svc.tournament_rounds_pair_due(now=timezone.now()) == 0  # nothing due any more
     assert game_adjudicate(game_id=second.pk, now=when) is None  # over: nothing happens
 
 
@@ -169,7 +169,7 @@ def test_a_malefiz_no_show_is_handed_to_a_bot_withdrawn_banned_and_last():
         game.refresh_from_db()
         if game.status == Game.Status.ACTIVE:
             game_resign(game_id=game.pk, user=game.seats.get(index=seat).user)
-            handover.expire_offers(now=timezone.now() + timedelta(days=30))
+            handover.handover_offers_expire(now=timezone.now() + timedelta(days=30))
     t.refresh_from_db()
     assert t.status == "finished"
     points = TournamentPairing.objects.get(game=game).points
@@ -313,7 +313,7 @@ def test_a_rated_game_adjudicated_before_every_seat_moved_bans_nobody():
     user = game.seats.get(index=first).user
     action = get_ruleset("halma").random_action(game_state(game), first, random.Random(1))
     game_act(game_id=game.pk, user=user, version=game.version, action=action)
-    svc.pair_due_rounds(now=t.round_deadline + timedelta(seconds=1))
+    svc.tournament_rounds_pair_due(now=t.round_deadline + timedelta(seconds=1))
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED  # a rated game ending before every seat moved
     assert set(TournamentPairing.objects.get(game=game).points.values()) == {0.0}

@@ -69,8 +69,8 @@ def test_the_next_round_waits_for_its_pause_and_the_sweeper_pairs_it():
     t.refresh_from_db()
     play_round(t, random.Random(1))
     assert t.current_round == 1 and t.due is not None
-    assert svc.pair_due_rounds(now=timezone.now()) == 0  # not due yet
-    assert svc.pair_due_rounds(now=t.due + timedelta(seconds=1)) == 1
+    assert svc.tournament_rounds_pair_due(now=timezone.now()) == 0  # not due yet
+    assert svc.tournament_rounds_pair_due(now=t.due + timedelta(seconds=1)) == 1
     t.refresh_from_db()
     assert t.current_round == 2 and t.due is None and len(running_games(t)) == 2
 
@@ -79,8 +79,8 @@ def test_a_timed_start_begins_at_starts_at():
     creator = make_user()
     t = swiss(creator, rounds=1, starts_at=(timezone.now() + timedelta(hours=1)).isoformat())
     joined(t, make_user(), make_user())
-    assert svc.pair_due_rounds() == 0
-    svc.pair_due_rounds(now=timezone.now() + timedelta(hours=2))
+    assert svc.tournament_rounds_pair_due() == 0
+    svc.tournament_rounds_pair_due(now=timezone.now() + timedelta(hours=2))
     t.refresh_from_db()
     assert t.status == "running" and len(running_games(t)) == 1
 
@@ -114,7 +114,7 @@ def test_malefiz_tables_score_by_finishing_order():
             if game.status == Game.Status.ACTIVE:
                 game_resign(game_id=game.pk, user=game.seats.get(index=seat).user)
                 # nobody hands the seat to a bot in time: the player leaves
-                handover.expire_offers(now=timezone.now() + timedelta(days=30))
+                handover.handover_offers_expire(now=timezone.now() + timedelta(days=30))
     t.refresh_from_db()
     assert t.status == "finished"
     for p in TournamentPairing.objects.filter(tournament=t):

@@ -9,7 +9,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from moderation.services import file_report, moderate
+from moderation.services import report_file, user_moderate
 from tests.db_threads import sync_to_async
 from tests.factories import FIRST_MOVE, make_user, started_game
 from tests.games.test_consumers import ORIGIN, connect, receive, session_cookie
@@ -38,11 +38,13 @@ async def test_a_report_arrives_live_and_outsiders_are_refused():
     comm = await connect("/ws/moderation/", mod)
     first = await receive(comm, "queue")
     assert first["items"] == [] and first["open"] == 0
-    await sync_to_async(file_report)(reporter=alice, username="bob", reason="abuse", text="rude")
+    await sync_to_async(report_file)(reporter=alice, username="bob", reason="abuse", text="rude")
     frame = await receive(comm, "report")
     assert frame["report"]["username"] == "bob" and frame["report"]["status"] == "open"
     assert frame["open"] == 1
-    await sync_to_async(moderate)(moderator=mod, username="bob", action="warn", note="calm down")
+    await sync_to_async(user_moderate)(
+        moderator=mod, username="bob", action="warn", note="calm down"
+    )
     settled = await receive(comm, "report")
     assert settled["report"]["status"] == "acted" and settled["open"] == 0
     await comm.disconnect()
@@ -57,7 +59,7 @@ async def test_a_suspended_players_open_game_socket_refuses_their_moves():
     comm = await connect(f"/ws/game/{game.pk}/", white)
     await receive(comm, "hello")
     version = game.version
-    await sync_to_async(moderate)(
+    await sync_to_async(user_moderate)(
         moderator=mod, username=white.username, action="suspend", days=1, note="x"
     )
     told = json.loads(await comm.receive_from(timeout=3))

@@ -40,9 +40,9 @@ def run_django(args: list[str], **env: str) -> subprocess.CompletedProcess:
 
 def vapid_keys() -> dict[str, str]:
     """The web push key pair production demands."""
-    from games.services.push_keys import generate
+    from games.services.push_keys import push_keys_generate
 
-    public, private = generate()
+    public, private = push_keys_generate()
     return {"VAPID_PUBLIC_KEY": public, "VAPID_PRIVATE_KEY": private}
 
 
