@@ -21,9 +21,8 @@ from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
-from games.services.guards import clean_seat_count, lock_user
+from games.services.guards import clean_seat_count, lock_user, refuse_if_blocked
 from games.services.play import game_start
-from games.services.relations import refuse_if_blocked
 from games.users import is_bot, is_guest
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 

@@ -23,7 +23,7 @@ from games.models import Game, Notification
 from games.services.notifications import notify
 from games.users import is_bot
 
-from . import refunds, roles, selectors
+from . import refunds, roles, selectors, signals
 from .models import Report, Sanction, Standing
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def report_file(
                 text=text,
                 evidence=evidence,
             )
-            publish.after_commit(partial(_announce, report.pk))
+            publish.after_commit(partial(signals.announce, report.pk))
             _many_reports(target.pk)
     except IntegrityError:
         raise GameError(
@@ -138,11 +138,6 @@ def _gather_evidence(
     if reporter_id is not None:
         evidence["pair_games"] = selectors.pair_games(target_id, reporter_id)
     return evidence
-
-
-def _announce(report_id: int) -> None:
-    report = Report.objects.select_related("target", "reporter").get(pk=report_id)
-    publish.publish_report(selectors.report_summary(report), selectors.open_count())
 
 
 def user_moderate(
@@ -245,7 +240,7 @@ def _settle_reports(target: User, moderator: User, *, acted: bool) -> None:
             params={"report_on": target.username},
         )
     for report in open_reports:
-        publish.after_commit(partial(_announce, report.pk))
+        publish.after_commit(partial(signals.announce, report.pk))
 
 
 def _many_reports(target_id: int) -> None:
@@ -259,21 +254,8 @@ def _many_reports(target_id: int) -> None:
         .count()
     )
     if people >= settings.MANY_REPORTS:
-        file_signal(
+        signals.file_signal(
             target_id=target_id,
             reason=Report.Reason.MANY_REPORTS,
             evidence={"reporters": people},
         )
-
-
-def file_signal(*, target_id: int, reason: str, evidence: dict[str, Any], text: str = "") -> bool:
-    """The site's own report (no reporter): at most one open per account and kind."""
-    try:
-        with transaction.atomic():
-            report = Report.objects.create(
-                reporter=None, target_id=target_id, reason=reason, text=text, evidence=evidence
-            )
-            publish.after_commit(partial(_announce, report.pk))
-    except IntegrityError:
-        return False
-    return True

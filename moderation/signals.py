@@ -10,21 +10,26 @@ the transaction that rates a two-player game, a few indexed reads each.
   cookie and just played each other rated (``shared_device``).
 
 The site files at most one open signal of a kind per account (a unique
-constraint), so a farming pair fills no queue.
+constraint), so a farming pair fills no queue (``file_signal``; services.py
+files the many-reports signal with it). ``announce`` tells the staff pages of
+a new report, the site's or a person's.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
+from games import publish
 from games.models import Game, RatingChange
 
-from . import selectors, services
+from . import selectors
 from .models import Report, Sighting
 
 
@@ -73,7 +78,7 @@ def _check_boosting(a: int, b: int) -> bool:
         ],
         "pair_games": selectors.pair_games(winner, loser),
     }
-    return services.file_signal(target_id=winner, reason=Report.Reason.BOOSTING, evidence=evidence)
+    return file_signal(target_id=winner, reason=Report.Reason.BOOSTING, evidence=evidence)
 
 
 def _check_rating_jump(user_id: int) -> bool:
@@ -89,7 +94,7 @@ def _check_rating_jump(user_id: int) -> bool:
     jumps = [g for g in gains if g["gain"] >= settings.RATING_JUMP]
     if not jumps:
         return False
-    return services.file_signal(
+    return file_signal(
         target_id=user_id, reason=Report.Reason.RATING_JUMP, evidence={"jumps": jumps}
     )
 
@@ -101,7 +106,26 @@ def _check_shared_device(game: Game, a: int, b: int) -> bool:
     evidence = {"game": selectors.game_record(game)}
     filed = False
     for user_id in (a, b):
-        filed |= services.file_signal(
+        filed |= file_signal(
             target_id=user_id, reason=Report.Reason.SHARED_DEVICE, evidence=evidence
         )
     return filed
+
+
+def announce(report_id: int) -> None:
+    """Tell the staff pages of a new report (after the commit that filed it)."""
+    report = Report.objects.select_related("target", "reporter").get(pk=report_id)
+    publish.publish_report(selectors.report_summary(report), selectors.open_count())
+
+
+def file_signal(*, target_id: int, reason: str, evidence: dict[str, Any], text: str = "") -> bool:
+    """The site's own report (no reporter): at most one open per account and kind."""
+    try:
+        with transaction.atomic():
+            report = Report.objects.create(
+                reporter=None, target_id=target_id, reason=reason, text=text, evidence=evidence
+            )
+            publish.after_commit(partial(announce, report.pk))
+    except IntegrityError:
+        return False
+    return True

@@ -34,7 +34,6 @@ SERVICE_MODULES = sorted(
 # The things entry points act on: the first word of every entry point's name.
 NOUNS = {
     "bot",
-    "bots",
     "change",
     "conditional",
     "chat",
@@ -74,6 +73,7 @@ INTERNAL = {
     "games.services.replay_checkpoints",  # states kept for replays
     "games.services.leaving",  # a seat leaves: the rules' leave or the game's end
     "games.services.deciding",  # one act decided: seat, turn, version, the ruleset
+    "games.services.away",  # seats whose player is on vacation, in a running game
     "lobby.tournaments.common",  # a tournament's lock and the checks every entry makes
     "lobby.tournaments.deadlines",  # a round's deadline and its adjudication
     "lobby.tournaments.notices",  # players told of a round
@@ -81,8 +81,7 @@ INTERNAL = {
     "lobby.tournaments.eligibility",  # who may play a round, seeded how
     "moderation.playbans",  # play-bans recorded in a game's transaction
     "moderation.refunds",  # rating refunds for a cheater's victims
-    "moderation.signals",  # automatic signals after a rated game
-    "moderation.reports",  # reports filed by the system
+    "moderation.signals",  # the site's own reports (signals), and staff told of any report
 }
 
 # Names ARCHITECTURE.md fixes for outside tools (kept as they are).

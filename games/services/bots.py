@@ -1,6 +1,6 @@
 """Bots take their turns: found by a poll, claimed by one process, thought
 about outside any transaction, applied through the same checks as a person's
-move (``play.decide_seat_act``, ``events.store_event``).
+move (``deciding.decide_seat_act``, ``events.store_event``).
 
 The steps are separate so the in-process worker (games/realtime/bot_worker.py)
 runs them in threads with a human-like pause between thinking and moving;
@@ -34,10 +34,10 @@ from ..errors import GameError
 from ..models import Game
 from ..reasons import REASON_RESIGNED
 from ..rules import get_ruleset
-from .endings import leave_or_end
+from .deciding import decide_seat_act
 from .events import changes_lobby, store_event
 from .guards import conflicts_are_stale
-from .play import decide_seat_act
+from .leaving import leave_or_end
 
 log = logging.getLogger(__name__)
 BATCH = 50

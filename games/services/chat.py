@@ -11,7 +11,7 @@ from django.utils.translation import gettext_noop
 
 from moderation.standing import refuse_if_muted
 
-from .. import plain_json, publish, ratelimit
+from .. import plain_json, publish
 from ..errors import GameError, no_such_game
 from ..models import (
     ChatMessage,
@@ -20,6 +20,7 @@ from ..models import (
 )
 from ..selectors.chat import message_dict
 from ..users import is_guest
+from .guards import check_chat_rate
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -61,26 +62,6 @@ def chat_post(*, game_id: int, user: Visitor, text: str) -> dict[str, Any]:
 
 def _check_rate(user_id: int, game_id: int) -> None:
     check_chat_rate(f"chat:{user_id}:{game_id}")
-
-
-def check_chat_rate(key: str) -> None:
-    """CHAT_RATE per ``key`` (a user in one chat), counted atomically in the
-    shared cache: a count of stored rows let racing lines (other threads,
-    other processes) all pass."""
-    count, seconds = settings.CHAT_RATE
-    wait = ratelimit.hit(key, count, seconds)
-    if wait is not None:
-        raise GameError(
-            "rate_limited",
-            gettext_noop(
-                "Slow down: at most %(n)s messages in %(s)s seconds; try again in %(wait)s seconds."
-            ),
-            status=429,
-            retry_after=wait,
-            n=count,
-            s=seconds,
-            wait=wait,
-        )
 
 
 def _int(value: Any) -> int:

@@ -7,7 +7,7 @@ act opted in and its ruleset names a forced action, ``FORCED_TURN_SECONDS``
 after the event, else empty. The sweeper reads only the due rows through the
 partial index on that column (``forced_turns_play_due``), never every game, and plays
 each through a player's checks and the one write funnel
-(``play.decide_seat_act``, ``events.store_event``). Never the client.
+(``deciding.decide_seat_act``, ``events.store_event``). Never the client.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from .. import clocks
 from ..errors import GameError, no_such_game
 from ..models import Game, Seat
 from ..rules import get_ruleset
+from .deciding import decide_seat_act
 from .events import changes_lobby, store_event
 from .guards import conflicts_are_stale, locked_player_seat, parse_game_id
-from .play import decide_seat_act
 
 if TYPE_CHECKING:
     from ..users import Visitor

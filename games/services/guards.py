@@ -1,4 +1,5 @@
-"""The checks every game service makes first: a game id, a locked row, a seat."""
+"""The checks every game service makes first: a game id, a locked row, a seat;
+and those several services share: a chat's rate, a block between two players."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 from django.utils.translation import gettext_noop
 
-from .. import plain_json
+from .. import plain_json, ratelimit
 from ..errors import GameError, no_such_game
 from ..models import Event, Game
 from ..rules import Ruleset, get_ruleset
+from ..selectors.relations import block_between
 from ..store import rows
 from ..store.constraints import broke
 from ..store.rows import LockedGame
@@ -184,3 +187,33 @@ def lock_user(user_id: int) -> None:
     a move's rows that refer to the user (a notification) take KEY SHARE on it
     at commit, and FOR UPDATE would deadlock with them."""
     get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id).first()
+
+
+def check_chat_rate(key: str) -> None:
+    """CHAT_RATE per ``key`` (a user in one chat), counted atomically in the
+    shared cache: a count of stored rows let racing lines (other threads,
+    other processes) all pass."""
+    count, seconds = settings.CHAT_RATE
+    wait = ratelimit.hit(key, count, seconds)
+    if wait is not None:
+        raise GameError(
+            "rate_limited",
+            gettext_noop(
+                "Slow down: at most %(n)s messages in %(s)s seconds; try again in %(wait)s seconds."
+            ),
+            status=429,
+            retry_after=wait,
+            n=count,
+            s=seconds,
+            wait=wait,
+        )
+
+
+def refuse_if_blocked(user_id: int, others: list[int | None]) -> None:
+    """The clear refusal every pairing (join, challenge, quick play, rematch) gives."""
+    if block_between(user_id, others):
+        raise GameError(
+            "blocked",
+            gettext_noop("You cannot play this player: one of you has blocked the other."),
+            status=403,
+        )

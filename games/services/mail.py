@@ -57,12 +57,6 @@ OUTBOX = Outbox(
 )
 
 
-def digest_due(user_ids: list[int], now: datetime) -> dict[int, datetime]:
-    """When each user's next turn digest may go out (an hour after the last)."""
-    last = dict(DigestSent.objects.filter(user_id__in=user_ids).values_list("user_id", "sent"))
-    return {uid: max(now, last[uid] + DIGEST_EVERY) if uid in last else now for uid in user_ids}
-
-
 def mail_send_due(now: datetime | None = None) -> int:
     """Send every mail that is due; returns how many went out."""
     return OUTBOX.drain(_send, now or timezone.now())

@@ -4,7 +4,7 @@ The usual path (``services.play.game_act`` through the thread pool) hands every
 move to a worker thread and back. Measured at saturation (bench/ws_load.py):
 that hand-off and the fight for the GIL between the loop and the workers
 (dozens of futex calls per move) cost more server CPU than the move's
-database work. Here the same decision (``services.play.decide_act``) runs on the
+database work. Here the same decision (``services.deciding.decide_act``) runs on the
 loop, between two statements on an async connection: the lock, carrying
 the BEGIN, and the event insert with the game update, carrying the COMMIT.
 
@@ -40,7 +40,7 @@ from ..errors import GameError, no_such_game, over_budget
 from ..models import Game
 from ..store import rows
 from ..store.loop_pool import pool_for_this_loop
-from . import events, play
+from . import deciding, events
 from .guards import game_act_input_check, parse_game_id, user_id_of
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ async def _decide_and_write(
         raise
     game = locked.game
     before_to_act = list(game.to_act)
-    rs, state, event = play.decide_act(locked, user, version, action, timezone.now())
+    rs, state, event = deciding.decide_act(locked, user, version, action, timezone.now())
     lobby_changed = events.changes_lobby(Game.Status.ACTIVE, game, event)
     change = events.Change(game, rs, state, event, before_to_act, lobby_changed, locked.holders)
     if not events.loop_may_write(change, events.change_effects(change)):

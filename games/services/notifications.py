@@ -4,6 +4,7 @@ recipient's language."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -14,17 +15,21 @@ from django.utils import timezone, translation
 
 from .. import publish
 from ..models import (
+    DigestSent,
     Event,
     Game,
     Notification,
     OutgoingMail,
+    OutgoingPush,
+    PushSettings,
+    PushSubscription,
     Seat,
 )
 from ..rules import get_ruleset
 from ..selectors.notifications import KEEP, as_dict
 from ..selectors.seats import seat_holders
 from ..store import presence
-from . import mail, push
+from .mail import DIGEST_EVERY
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -67,7 +72,7 @@ def notify_each(*, notes: list[Notification], mail: bool = True) -> None:
             else set()
         )
         OutgoingMail.objects.bulk_create(_outgoing(notes, kind, mailed))
-        push.enqueue(notes)  # web push, through its own outbox (services/push.py)
+        _enqueue(notes)  # web push, through its own outbox (sent by services/push.py)
         _trim(user_ids)
     publish.after_commit(partial(_push, [n.pk for n in notes]))
 
@@ -127,7 +132,7 @@ def _outgoing(notes: list[Notification], kind: str, mailed: set[int]) -> list[Ou
     notes = [n for n in notes if n.user_id in mailed]
     if kind != Notification.Kind.YOUR_TURN or not notes:
         return [OutgoingMail(notification=n) for n in notes]
-    due = mail.digest_due([n.user_id for n in notes], timezone.now())
+    due = _digest_due([n.user_id for n in notes], timezone.now())
     return [OutgoingMail(notification=n, digest=True, due=due[n.user_id]) for n in notes]
 
 
@@ -244,3 +249,33 @@ def notifications_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     if ids is not None:
         qs = qs.filter(pk__in=[i for i in ids if -(2**63) <= i < 2**63])  # the DB's range
     return qs.update(read=True)
+
+
+def _digest_due(user_ids: list[int], now: datetime) -> dict[int, datetime]:
+    """When each user's next turn digest may go out (an hour after the last)."""
+    last = dict(DigestSent.objects.filter(user_id__in=user_ids).values_list("user_id", "sent"))
+    return {uid: max(now, last[uid] + DIGEST_EVERY) if uid in last else now for uid in user_ids}
+
+
+def _enqueue(notes: list[Notification]) -> None:
+    """Queue each notification for every device of its user, unless the user
+    switched that kind off (called inside the notifying transaction)."""
+    user_ids = {n.user_id for n in notes}
+    devices: dict[int, list[int]] = {}
+    for sub_id, user_id in PushSubscription.objects.filter(user_id__in=user_ids).values_list(
+        "pk", "user_id"
+    ):
+        devices.setdefault(user_id, []).append(sub_id)
+    if not devices:
+        return  # the usual answer: one query
+    muted = dict(
+        PushSettings.objects.filter(user_id__in=list(devices)).values_list("user_id", "muted")
+    )
+    OutgoingPush.objects.bulk_create(
+        [
+            OutgoingPush(notification=n, subscription_id=sub_id)
+            for n in notes
+            if n.kind not in (muted.get(n.user_id) or [])
+            for sub_id in devices.get(n.user_id, [])
+        ]
+    )

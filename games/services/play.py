@@ -7,13 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
 from moderation import playbans
 from moderation.standing import refuse_if_suspended
 
 from .. import clocks
-from ..errors import GameError
 from ..models import (
     Event,
     Game,
@@ -23,17 +21,15 @@ from ..models import (
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..rules.base import LongWork, implements
-from ..store.rows import LockedGame
-from . import followers, replay_checkpoints, seat_offers, vacation
-from .endings import leave_or_end
-from .events import append_event, changes_lobby, next_event, store_event
+from . import away, followers, replay_checkpoints, seat_offers
+from .deciding import decide_act
+from .events import append_event, changes_lobby, store_event
 from .guards import (
     conflicts_are_stale,
     game_act_input_check,
     locked_game,
-    require_active,
-    require_seat,
 )
+from .leaving import leave_or_end
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -48,72 +44,11 @@ def game_start(*, game: Game) -> Event:
     game.started = now
     game.to_act = rs.to_act(state)
     clocks.start_clocks(game, now)
-    game.away = vacation.seats_away(game, now)
+    game.away = away.seats_away(game, now)
     followers.followers_told(game)
     return append_event(
         game, rs, state, seat=None, kind=Event.Kind.START, events=[{"type": "start"}], now=now
     )
-
-
-def _apply_action(
-    game: Game, rs: Ruleset, seat: int, action: dict[str, Any]
-) -> tuple[dict[str, Any], object, list[dict[str, Any]]]:
-    """The ruleset's normalised action (what is stored), the new state and its events."""
-    state = rs.decode(game.started_state)
-    try:
-        action = rs.normalize_action(state, seat, action)
-        return action, *rs.apply(state, seat, action)
-    except IllegalAction as exc:
-        raise GameError("illegal", exc.template, version=game.version, **exc.params) from None
-
-
-def decide_act(
-    locked: LockedGame, user: Visitor, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, object, Event]:
-    """Check and apply one player's action to the locked game (in memory only).
-
-    Returns the ruleset, the new state and the next, unsaved Event.
-    """
-    seat = require_seat(locked, user)
-    game = locked.game
-    if game.bots or game.handovers:
-        seat_offers.player_returns(game, seat)
-    return decide_seat_act(game, seat, version, action, now)
-
-
-def decide_seat_act(
-    game: Game, seat: int, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, object, Event]:
-    """``decide_act`` for a known seat: a person's, or a bot's (services/bots.py)."""
-    require_active(game)
-    # In a simultaneous phase every seat acts against the current state.
-    if len(game.to_act) <= 1 and version != game.version:
-        raise GameError(
-            "stale_version",
-            gettext_noop("Your view was out of date; the game has moved on."),
-            version=game.version,
-        )
-    if game.paused:
-        raise GameError(
-            "paused",
-            gettext_noop("The game is paused until an admin decides the remis request."),
-            version=game.version,
-        )
-    if game.deadline is not None and game.deadline <= now and game.timer != "vacation":
-        raise GameError(
-            "deadline_passed",
-            gettext_noop("Time is up for this move; the server is applying the timeout."),
-            version=game.version,
-        )
-    rs = get_ruleset(game.ruleset)
-    if seat not in game.to_act and not rs.may_act(rs.decode(game.started_state), seat):
-        raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
-    action, new_state, events = _apply_action(game, rs, seat, action)
-    game.draw_offers = []
-    event = next_event(
-        game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
-    )
-    return rs, new_state, event
 
 
 @conflicts_are_stale
@@ -154,7 +89,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int | None:
         if game.timer == "work":
             return _do_work(game, rs, state, now).version
         if game.timer == "vacation":
-            return vacation.vacations_over(game, rs, state, now).version
+            return away.vacations_over(game, rs, state, now).version
         seat = clocks.timed_out_seat(game)
         if seat is None:
             return None

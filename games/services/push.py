@@ -76,30 +76,6 @@ OUTBOX = Outbox(
 )
 
 
-def enqueue(notes: list[Notification]) -> None:
-    """Queue each notification for every device of its user, unless the user
-    switched that kind off (called inside the notifying transaction)."""
-    user_ids = {n.user_id for n in notes}
-    devices: dict[int, list[int]] = {}
-    for sub_id, user_id in PushSubscription.objects.filter(user_id__in=user_ids).values_list(
-        "pk", "user_id"
-    ):
-        devices.setdefault(user_id, []).append(sub_id)
-    if not devices:
-        return  # the usual answer: one query
-    muted = dict(
-        PushSettings.objects.filter(user_id__in=list(devices)).values_list("user_id", "muted")
-    )
-    OutgoingPush.objects.bulk_create(
-        [
-            OutgoingPush(notification=n, subscription_id=sub_id)
-            for n in notes
-            if n.kind not in (muted.get(n.user_id) or [])
-            for sub_id in devices.get(n.user_id, [])
-        ]
-    )
-
-
 def _payload(note: Notification) -> dict[str, Any]:
     """What the service worker shows: the text in the reader's language, and
     the page a click opens (the game, else the lobby)."""

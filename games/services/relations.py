@@ -64,13 +64,3 @@ def user_unfollow(*, user: Visitor | None, name: object) -> str:
     user, other = _other_user(user, name)
     Follow.objects.filter(user_id=user.pk, followed_id=other.pk).delete()
     return other.username
-
-
-def refuse_if_blocked(user_id: int, others: list[int | None]) -> None:
-    """The clear refusal every pairing (join, challenge, quick play, rematch) gives."""
-    if block_between(user_id, others):
-        raise GameError(
-            "blocked",
-            gettext_noop("You cannot play this player: one of you has blocked the other."),
-            status=403,
-        )

@@ -26,9 +26,8 @@ from ..selectors.rematch import rematch_summary
 from ..selectors.seats import game_with_seats
 from ..store.rows import LockedGame
 from . import notifications
-from .guards import locked_game
+from .guards import locked_game, refuse_if_blocked
 from .play import game_start
-from .relations import refuse_if_blocked
 
 if TYPE_CHECKING:
     from accounts.models import User

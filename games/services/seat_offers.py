@@ -70,7 +70,7 @@ def offer_leave(
         if s != seat and s not in game.left_seats and not _leaving(game, s)
     ]
     if game.seat_count < 3 or len(others) < 2 or not voters(game, seat):
-        return None  # no person would play on to decide: endings.leave_or_end
+        return None  # no person would play on to decide: leaving.leave_or_end
     game.draw_offers = [s for s in game.draw_offers if s != seat]
     until = now + timedelta(seconds=_decision_seconds(game))
     leave = {"reason": reason, "event": event_type, "until": until.isoformat()}

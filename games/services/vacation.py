@@ -26,7 +26,7 @@ from django.utils.translation import gettext_noop
 from .. import clocks
 from ..errors import GameError
 from ..models import Event, Game, Seat, Vacation
-from ..rules import Ruleset, get_ruleset
+from ..rules import get_ruleset
 from .events import append_event
 from .guards import lock_user
 
@@ -190,27 +190,3 @@ def _mark(game: Game, seat: int, entry: dict[str, Any] | None, now: datetime) ->
     return append_event(
         game, rs, state, seat=seat, kind=Event.Kind.VACATION, events=[item], now=now
     )
-
-
-def vacations_over(game: Game, rs: Ruleset, state: object, now: datetime) -> Event:
-    """The sweeper's part: vacations that have ended let their seats' clocks
-    run again (the ``vacation`` deadline of ``game``, locked by the caller)."""
-    if not game.paused:
-        clocks.charge(game, now)
-    away = dict(game.away or {})
-    back = [int(s) for s, a in away.items() if datetime.fromisoformat(a["until"]) <= now]
-    for seat in back:
-        away.pop(str(seat))
-    game.away = away
-    items = [{"type": "vacation_end", "seat": seat} for seat in sorted(back)]
-    return append_event(game, rs, state, seat=None, kind=Event.Kind.VACATION, events=items, now=now)
-
-
-def seats_away(game: Game, now: datetime) -> dict[str, Any]:
-    """A correspondence game starting now: its seats whose player is away."""
-    if game.clock.get("kind") != "correspondence":
-        return {}
-    seats = Seat.objects.filter(
-        game=game, user__vacations__start__lte=now, user__vacations__end__gt=now
-    ).values_list("index", "user__username", "user__vacations__end")
-    return {str(i): {"username": name, "until": end.isoformat()} for i, name, end in seats}

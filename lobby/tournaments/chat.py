@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 
 from games import plain_json, publish
 from games.errors import GameError
-from games.services.chat import check_chat_rate
+from games.services.guards import check_chat_rate
 from games.users import is_guest
 from lobby.models import TournamentChatMessage
 from lobby.selectors.tournaments import chat_line, tournament_group

@@ -1,9 +1,9 @@
-"""Joining and withdrawing; entry conditions; no-show bans."""
+"""Joining and withdrawing, and a no-show withdrawn (the entry conditions and bans: eligibility.py)."""
 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -11,8 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.errors import GameError
-from games.models import Game, Rating, Seat
-from games.selectors.ratings import speed_of
+from games.models import Game
 from games.services.endings import game_resign
 from games.users import is_guest
 from lobby.models import Tournament, TournamentBan, TournamentPairing, TournamentPlayer
@@ -26,9 +25,7 @@ from .common import (
     tell_lobby,
     tournament_or_404,
 )
-
-FIRST_BAN_DAYS = 1
-MAX_BAN_DAYS = 30
+from .eligibility import ineligible, record_no_show
 
 
 def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
@@ -123,34 +120,6 @@ def _refuse_unless_eligible(tournament: Tournament, user_id: int) -> None:
         raise reason
 
 
-def ineligible(tournament: Tournament, user_id: int) -> GameError | None:
-    if tournament.min_games:
-        played = Seat.objects.filter(
-            user_id=user_id, game__status=Game.Status.FINISHED, game__ruleset=tournament.ruleset
-        ).count()
-        if played < tournament.min_games:
-            return GameError(
-                "entry_condition",
-                gettext_noop("This tournament needs %(n)s finished games of its game."),
-                n=tournament.min_games,
-            )
-    if tournament.min_rating:
-        rating = (
-            Rating.objects.filter(
-                user_id=user_id, ruleset=tournament.ruleset, speed=speed_of(tournament.clock)
-            )
-            .values_list("display", flat=True)
-            .first()
-        )
-        if rating is None or rating < tournament.min_rating:
-            return GameError(
-                "entry_condition",
-                gettext_noop("This tournament needs a rating of at least %(n)s."),
-                n=tournament.min_rating,
-            )
-    return None
-
-
 def _refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
     now = now or timezone.now()
     ban = TournamentBan.objects.filter(user_id=user_id, until__gt=now).first()
@@ -163,39 +132,6 @@ def _refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
             hours=hours,
             retry_after=math.ceil((ban.until - now).total_seconds()),
         )
-
-
-def record_no_show(user_id: int, now: datetime) -> None:
-    """Ban from tournaments: 1 day for the first no-show, doubling, at most 30."""
-    ban, _ = TournamentBan.objects.select_for_update().get_or_create(user_id=user_id)
-    ban.no_shows += 1
-    days = min(MAX_BAN_DAYS, FIRST_BAN_DAYS * 2 ** min(ban.no_shows - 1, 5))
-    ban.until = now + timedelta(days=days)
-    ban.save(update_fields=["no_shows", "until"])
-
-
-def seed_by_rating(tournament: Tournament) -> None:
-    """Starting ranks at the start: the rating for the tournament's game and
-    speed, highest first; players without one after, in join order."""
-    players = list(TournamentPlayer.objects.filter(tournament=tournament).order_by("joined", "pk"))
-    ratings = dict(
-        Rating.objects.filter(
-            user_id__in=[p.user_id for p in players],
-            ruleset=tournament.ruleset,
-            speed=speed_of(tournament.clock),
-        ).values_list("user_id", "display")
-    )
-    ordered = sorted(
-        enumerate(players),
-        key=lambda item: (
-            item[1].user_id not in ratings,
-            -ratings.get(item[1].user_id, 0),
-            item[0],
-        ),
-    )
-    for seed, (_, player) in enumerate(ordered, start=1):
-        player.seed = seed
-    TournamentPlayer.objects.bulk_update(players, ["seed"])
 
 
 def on_seat_no_show(sender: Any, game: Game, seat: int, **kwargs: Any) -> bool:

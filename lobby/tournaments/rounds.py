@@ -20,7 +20,7 @@ from lobby.selectors import tournaments as read
 
 from . import deadlines, notices
 from .common import locked_tournament, tell_lobby, tell_players
-from .entry import ineligible, record_no_show, seed_by_rating
+from .eligibility import ineligible, record_no_show, seed_by_rating
 from .results import no_shows, seat_points
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Event, Game
-from games.services import play
+from games.services import deciding, play
 from games.store import loop_pool, rows
 from tests.factories import FIRST_MOVE, make_user, started_game
 
@@ -75,7 +75,7 @@ def test_the_saved_event_is_a_saved_instance():
     game = started_game(players=[white, black])
     with transaction.atomic():
         locked = rows.lock_game(game.pk, white.pk)
-        _, _, event = play.decide_act(locked, white, 1, FIRST_MOVE, timezone.now())
+        _, _, event = deciding.decide_act(locked, white, 1, FIRST_MOVE, timezone.now())
         saved = rows.save_event(locked.game, event, ["version", "state", "to_act"])
     stored = Event.objects.get(game=game, version=2)
     assert saved.pk == stored.pk
