@@ -26,6 +26,8 @@ from games.addresses import request_key
 from games.errors import GameError
 from games.rules import get_ruleset
 from games.selectors.positions import position_game, spectator_view
+from games.selectors.replays import ReplayPending
+from games.store.replay_requests import request_pending
 
 from .pictures import png_of, svg_of
 
@@ -93,7 +95,11 @@ def _prepare(request: HttpRequest, game_id: int, kind: str) -> Picture:
             if kind == "png" or picture.version != game.version:
                 _spend(request, "picture_renders")  # rasterising, or walking a replay
             rs = get_ruleset(game.ruleset)
-            view = spectator_view(game, None if version == game.version else version)
+            try:
+                view = spectator_view(game, None if version == game.version else version)
+            except ReplayPending as pending:
+                request_pending(pending.build)  # the worker prepares it; the page asks again
+                raise
             title = gettext("%(game)s #%(id)s") % {"game": gettext(rs.title), "id": game.pk}
             picture.svg = svg_of(game.ruleset, view, title)
         return picture

@@ -16,6 +16,7 @@ from ..errors import GameError
 from ..selectors import imports, records, replays
 from ..selectors.games import game_or_404
 from ..services import import_jobs
+from ..store.replay_requests import request_pending
 from .common import CostlyRead, WriteThrottle, account, answer, flag, whole_number
 from .serializers import (
     ExportOut,
@@ -60,7 +61,11 @@ class GameReplay(CostlyRead):
             default, most = replays.EVENTS_DEFAULT, replays.EVENTS_MAX
         first = whole_number(request, "from", 1, 1, 2**31)
         limit = whole_number(request, "limit", default, 1, most)
-        page = replays.replay(game, seat=seat, first=first, limit=limit, views=views)
+        try:
+            page = replays.replay(game, seat=seat, first=first, limit=limit, views=views)
+        except replays.ReplayPending as pending:
+            request_pending(pending.build)  # the worker prepares it; the page asks again
+            raise
         end, more = page.pop("end"), page.pop("more")
         url = request.build_absolute_uri()
         page["next"] = replace_query_param(url, "from", end + 1) if more else None

@@ -6,8 +6,10 @@ computed again. So a replay is prepared once, by the process's worker
 (``games.realtime.sweeper`` calling ``services.replay_checkpoints.build``):
 when a game ends, or when a page asks for versions no checkpoint is near. A
 page starts from the nearest checkpoint: a few cheap steps, then its own
-frames, within a CPU budget; a page too far from one asks the worker
-(``store.replay_requests.request_build``) and answers ReplayPending.
+frames, within a CPU budget; a page too far from one answers ReplayPending,
+naming the versions the worker should prepare (``ReplayPending.build``), and
+the view that asked passes them on (``store.replay_requests.request_build``):
+a read here changes nothing, not even a queue.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from django.utils.translation import gettext_noop
 from ..errors import GameError
 from ..models import Event, Game, ReplayCheckpoint
 from ..rules import Ruleset, get_ruleset
-from ..store.replay_requests import request_build
 from .frames import client_event, result_text
 from .seats import game_with_seats, seat_list
 from .walk import CHECKPOINT_EVERY, step, walk
@@ -98,7 +99,9 @@ RETRY_AFTER_SECONDS = 2
 
 
 class ReplayPending(GameError):
-    """The page needs a preparation the worker is doing now; ask again shortly."""
+    """The page needs a preparation the worker is doing now; ask again shortly.
+    ``build``: what the worker should prepare, (game id, from, up to), for
+    the caller to ask for (None: nothing, e.g. the ended game's own build)."""
 
     status = 503
 
@@ -108,6 +111,7 @@ class ReplayPending(GameError):
             gettext_noop("The replay is being prepared; try again in a few seconds."),
         )
         self.retry_after = RETRY_AFTER_SECONDS
+        self.build: tuple[int, int, int | None] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {**super().as_dict(), "retry_after": self.retry_after}
@@ -159,8 +163,8 @@ def frames_page(game: Game, seat: int | None, first: int, limit: int) -> list[di
     """Versions ``first`` ... as ``seat`` saw them: each event and the view after it.
 
     Starts from the nearest checkpoint. A page too far from one, meeting long
-    work nobody stored, or whose walk to its first frame turns out dear asks
-    the worker to keep states there and raises ReplayPending. Stops early,
+    work nobody stored, or whose walk to its first frame turns out dear raises
+    ReplayPending, naming the states to keep there (``build``). Stops early,
     after at least one frame, once the page has spent PAGE_CPU_SECONDS:
     large views make short pages, never slow ones.
     """
@@ -202,8 +206,8 @@ def frames_page(game: Game, seat: int | None, first: int, limit: int) -> list[di
             )
             if time.thread_time() - started > PAGE_CPU_SECONDS:
                 break
-    except ReplayPending:
-        request_build(game.pk, base, last)
+    except ReplayPending as pending:
+        pending.build = (game.pk, base, last)
         raise
     return frames
 

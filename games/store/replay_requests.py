@@ -1,7 +1,8 @@
 """The replay builds asked for in this process, for its worker to take.
 
-A replay page that finds no stored state near its versions asks for one here
-(``request_build``) and answers ReplayPending; so does a game that ends. The
+A replay page that finds no stored state near its versions answers
+ReplayPending, and its view asks for one here (``request_pending``); a game
+that ends asks too (``request_build``). The
 worker beside the sweeper (``games.realtime.sweeper.build_replays``) takes the
 requests and stores the checkpoints (``services.replay_checkpoints.build``).
 In memory and per process: a lost request is asked for again by its page.
@@ -26,6 +27,12 @@ def request_build(game_id: int, since: int = 0, until: int | None = None) -> Non
         old_since, old_until = _requests.get(game_id, (since, until))
         wider = None if until is None or old_until is None else max(until, old_until)
         _requests[game_id] = (min(since, old_since), wider)
+
+
+def request_pending(build: tuple[int, int, int | None] | None) -> None:
+    """Ask for what a ReplayPending names (``selectors.replays``: its ``build``)."""
+    if build is not None:
+        request_build(*build)
 
 
 def take_requests() -> list[tuple[int, int, int | None]]:

@@ -14,6 +14,7 @@ import random
 from unittest import mock
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Event, Game, MatchRecord, ReplayCheckpoint
@@ -264,3 +265,21 @@ def test_build_requests_merge_into_the_widest_span():
     replay_requests.request_build(8, 0)
     assert replay_requests.take_requests() == [(7, 20, 60), (8, 0, None)]
     assert replay_requests.take_requests() == []
+
+
+def test_a_replay_read_changes_nothing_and_its_views_ask_the_worker():
+    """Selectors have no side effects: a page too far from any stored state
+    names what the worker should prepare; the views that read it ask (the
+    replay API and the position pictures)."""
+    game = play_halma(40)
+    ReplayCheckpoint.objects.filter(game=game).delete()
+    replay_requests.take_requests()
+    with pytest.raises(replays.ReplayPending) as pending:
+        replays.frames_page(game, None, 35, 20)
+    assert replay_requests.take_requests() == [], "the read queued nothing"
+    assert pending.value.build == (game.pk, 0, min(35 + 19, game.version))
+    assert APIClient().get(f"/api/games/{game.pk}/replay/?from=35").status_code == 503
+    assert replay_requests.take_requests() == [(game.pk, 0, min(35 + 19, game.version))]
+    picture = Client().get(f"/g/{game.pk}/position.svg?v=35")
+    assert picture.status_code == 503
+    assert replay_requests.take_requests() == [(game.pk, 0, 35)]
