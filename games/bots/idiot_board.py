@@ -48,9 +48,7 @@ class Params:
 LEVEL_PARAMS = {
     "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05, 0, 0.0, 0, False),
     "medium": Params(0.8, 0.05, 0.1, 0.1, 0.18, 3, True, 0.04, 0, 0.03, 2, True),
-    "strong": Params(
-        1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True, True, duel=True
-    ),
+    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True, True, duel=True),
 }
 
 
@@ -192,9 +190,10 @@ class Board:
         if e.civilian:
             return 0.0
         odds = melee_odds(self.bonus(u, at, e_at, True), self.bonus(e, e_at, at, True))
+        ve = value(e.type, e.leader)
         if self.duel and u.side == self.seat:
-            return worth(odds, value(u.type, False), value(e.type, e.leader), self.cornered(e, at, True))
-        return worth(odds, value(u.type, u.leader, True), value(e.type, e.leader))
+            return worth(odds, value(u.type, False), ve, self.cornered(e, at, True))
+        return worth(odds, value(u.type, u.leader, True), ve)
 
     def shot_ev(self, u: Unit, at: Pos, e: Unit) -> float:
         """Gain of ``u``'s shot at ``e``; the target rolls or declines, as suits it."""
