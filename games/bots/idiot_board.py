@@ -56,16 +56,21 @@ def cheb(a: Pos, b: Pos) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
+DUEL_ARMY = 2  # at most this many units besides the leader: too few to run a leader down
+
+
 def duel(w: Work, seat: int) -> bool:
-    """Grundspiel, and the enemy has nothing left but its leader. A lone mounted
-    leader outruns foot for ever, so the game ends in a quiet draw unless
-    someone fights him: then a fight of one's own leader that wins more often
-    than it loses raises the side's chances (no doubled risk), and a cornered
-    leader (no field to retreat to) dies of any lost fight."""
+    """Grundspiel, the enemy has nothing left but its leader, and one's own army
+    is too small to run him down (a lone mounted leader outruns foot for ever,
+    and the game ends in a quiet draw): then a fight of one's own leader that
+    wins more often than it loses raises the side's chances (no doubled risk),
+    and a cornered leader (no field to retreat to) dies of any lost fight.
+    A larger army hunts him without risking its own leader."""
     if w.state.scenario == "marian":
         return False
     foes = [u for u in w.units if u.side != seat and u.combatant]
-    return bool(foes) and all(u.leader for u in foes)
+    army = [u for u in w.units if u.side == seat and u.combatant and not u.leader]
+    return bool(foes) and all(u.leader for u in foes) and len(army) <= DUEL_ARMY
 
 
 class Board:

@@ -132,3 +132,11 @@ def test_a_shot_at_a_cornered_lone_leader_pays_only_in_a_duel() -> None:
     assert not duel.cornered(sheriff, (8, 0), False)  # (11, 1) is farther from (8, 0)
     plain = Board(w, 0, LEVEL_PARAMS["medium"])  # his own risk counted double
     assert not plain.duel and plain.shot_ev(robin, (9, 1), sheriff) < 0
+
+
+def test_a_larger_army_hunts_a_lone_leader_without_risking_its_own() -> None:
+    army = [unit(f"r{k}", 0, "infantry", (1, k)) for k in range(3)]
+    s = position([*army, unit("sL", 1, "cavalry", (11, 0), leader=True, name="Sheriff")])
+    assert not Board(Work(s), 0, LEVEL_PARAMS["strong"]).duel
+    two = position([*army[:2], unit("sL", 1, "cavalry", (11, 0), leader=True, name="Sheriff")])
+    assert Board(Work(two), 0, LEVEL_PARAMS["strong"]).duel
