@@ -143,8 +143,9 @@ def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
         Rating.objects.filter(
             ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False, user__is_guest=False
         )
-        .select_related("user")
         .order_by("-display", "-games", "user__username")
+        # Only what the index rating_board covers (and the name): no rating's heap page.
+        .values_list("user__username", "display", "games")
     )
     rows = list(rated.filter(games__gte=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
     if len(rows) < LEADERBOARD_SIZE:
@@ -152,12 +153,12 @@ def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     return [
         {
             "rank": n,
-            "username": r.user.username,
-            "rating": r.display,
-            "games": r.games,
-            "provisional": is_provisional(r.games),
+            "username": username,
+            "rating": display,
+            "games": games,
+            "provisional": is_provisional(games),
         }
-        for n, r in enumerate(rows, start=1)
+        for n, (username, display, games) in enumerate(rows, start=1)
     ]
 
 
