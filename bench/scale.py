@@ -5,19 +5,32 @@ Run (PostgreSQL, a throwaway test database of its own):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_DATABASE_NAME=bench_scale \\
         .venv/bin/python bench/scale.py --levels 0 10000 100000
 
-Each level stores that many running correspondence games and as many finished
-ones (plus 1,000 bot games, at every level but 0) beside fixed fixtures: 300
-open tournaments of 8 players, a player with 5,000 finished rated games, 5,000 rating changes and 500
-notifications, and a running Halma game of 1,000 events. The rows are
-written with ``bulk_create`` in the stored format (cloned from games made
+Level 0 is a database whose listed pages are full and nothing else stored:
+200 rated players (the leaderboard's 100 rows), 1,000 running
+correspondence games (the lobby's 20 live tables and its count up to 1,000,
+TV's 20 candidates) with 1,000 waiting remis requests, 300 open tournaments
+of 8 players (the list shows 100), a player with 5,000 finished rated games
+(My games, the profile, the completion rate's 500), 5,000 rating changes
+and 500 notifications, and a running Halma game of 1,000 events. Each
+further level adds that many running correspondence games and as many
+finished ones (plus 1,000 bot games). So a read's figure at 100,000 against
+level 0 is what storing more costs, not what showing more costs. The rows
+are written with ``bulk_create`` in the stored format (cloned from games made
 through the services: events, seats, clocks, deadlines, ratings; the due
-columns derived by ``Game.mark_due``), so 100,000 games take a minute, not
+columns derived by ``Game.mark_due``), so 100,000 games take minutes, not
 hours. Then, for each level, it prints the wall time (fastest of 7), the
 bytes and the PostgreSQL pages its reads touched (``pages``) of: one idle round of every background loop (its statements too), the lobby's
 first frame, the bell's list, a 5,000-game profile (API and page), My games,
 a leaderboard page, the remis queue with 1,000 waiting requests, the
 1,000-event game's ``GET /api/games/<id>/``, hello, position.svg and embed
 page, TV (page and featured), and the tournaments list (API and page).
+
+``--keep`` keeps the database (named by TEST_DATABASE_NAME); run again with
+``--keep`` on a database that holds a run's data, it migrates it, runs
+``VACUUM ANALYZE`` and measures it again without generating anything (to
+try an index on the 100,000 level). ``--only WORD ...`` measures just the
+reads whose names hold a word; ``BENCH_EXPLAIN=1`` prints the plan of each
+statement touching more than ``BENCH_EXPLAIN_OVER`` (100) pages.
 
 With ``--idle SECONDS`` (PostgreSQL only) it also starts, at each level,
 one Daphne process and then four on the same database (production-like: DEBUG
