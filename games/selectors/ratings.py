@@ -137,8 +137,9 @@ def older_history(history: dict[tuple[str, str], list[dict[str, Any]]]) -> datet
 def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     """The best players of one game at one speed, bots never: every established
     player first, then the provisional ones (marked), each by rating. Two
-    reads each walking the index (ruleset, speed, -display) until the page is
-    full, rather than sorting every rated player by a computed column."""
+    reads each walking the index ``rating_board`` (ruleset, speed, -display,
+    covering games and user) until the page is full, rather than sorting
+    every rated player by a computed column."""
     rated = (
         Rating.objects.filter(
             ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False, user__is_guest=False
