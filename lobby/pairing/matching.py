@@ -62,7 +62,7 @@ def bye_bounds(order: Sequence[Entrant]) -> list[int]:
     odd = [gap if (c + 1) % 2 else 0 for c, gap in enumerate(gaps)]
     even = [gap - o for gap, o in zip(gaps, odd, strict=True)]
     above = [0, *accumulate(odd)]  # odd gaps before cut j
-    below = [*accumulate(reversed(even))][::-1] + [0]  # even gaps from cut j on
+    below = [*reversed([*accumulate(reversed(even))]), 0]  # even gaps from cut j on
     return [above[j] + below[j] for j in range(len(order))]
 
 
