@@ -5,19 +5,32 @@ Run (PostgreSQL, a throwaway test database of its own):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_DATABASE_NAME=bench_scale \\
         .venv/bin/python bench/scale.py --levels 0 10000 100000
 
-Each level stores that many running correspondence games and as many finished
-ones (plus 1,000 bot games, at every level but 0) beside fixed fixtures: 300
-open tournaments of 8 players, a player with 5,000 finished rated games, 5,000 rating changes and 500
-notifications, and a running Halma game of 1,000 events. The rows are
-written with ``bulk_create`` in the stored format (cloned from games made
+Level 0 is a database whose listed pages are full and nothing else stored:
+200 rated players (the leaderboard's 100 rows), 1,000 running
+correspondence games (the lobby's 20 live tables and its count up to 1,000,
+TV's 20 candidates) with 1,000 waiting remis requests, 300 open tournaments
+of 8 players (the list shows 100), a player with 5,000 finished rated games
+(My games, the profile, the completion rate's 500), 5,000 rating changes
+and 500 notifications, and a running Halma game of 1,000 events. Each
+further level adds that many running correspondence games and as many
+finished ones (plus 1,000 bot games). So a read's figure at 100,000 against
+level 0 is what storing more costs, not what showing more costs. The rows
+are written with ``bulk_create`` in the stored format (cloned from games made
 through the services: events, seats, clocks, deadlines, ratings; the due
-columns derived by ``Game.mark_due``), so 100,000 games take a minute, not
+columns derived by ``Game.mark_due``), so 100,000 games take minutes, not
 hours. Then, for each level, it prints the wall time (fastest of 7), the
 bytes and the PostgreSQL pages its reads touched (``pages``) of: one idle round of every background loop (its statements too), the lobby's
 first frame, the bell's list, a 5,000-game profile (API and page), My games,
 a leaderboard page, the remis queue with 1,000 waiting requests, the
 1,000-event game's ``GET /api/games/<id>/``, hello, position.svg and embed
 page, TV (page and featured), and the tournaments list (API and page).
+
+``--keep`` keeps the database (named by TEST_DATABASE_NAME); run again with
+``--keep`` on a database that holds a run's data, it migrates it, runs
+``VACUUM ANALYZE`` and measures it again without generating anything (to
+try an index on the 100,000 level). ``--only WORD ...`` measures just the
+reads whose names hold a word; ``BENCH_EXPLAIN=1`` prints the plan of each
+statement touching more than ``BENCH_EXPLAIN_OVER`` (100) pages.
 
 With ``--idle SECONDS`` (PostgreSQL only) it also starts, at each level,
 one Daphne process and then four on the same database (production-like: DEBUG
@@ -69,6 +82,11 @@ BATCH = 2000
 PROFILE_GAMES = 5000
 EVENTS = 1000
 BOT_GAMES = 1000
+# Level 0 fills every listed page as full as at 100,000: running games to the
+# lobby's count cap (its 20 live tables, TV's candidates, the remis queue's
+# 1,000 waiting), 200 rated players (leaderboard: 100 rows), 300 tournaments
+# (the list: 100), the busy player's 5,000 games (My games, profile).
+BASE_RUNNING = 1000
 TOURNAMENTS = 300  # open Swiss events of 8 players (the list shows the newest 100)
 REMIS = 1000
 
@@ -331,11 +349,17 @@ def pages(call: Callable[[], Any]) -> int:
             plan = cursor.fetchone()[0][0]["Plan"]
             blocks = plan.get("Shared Hit Blocks", 0) + plan.get("Shared Read Blocks", 0)
             touched += blocks
-            if os.environ.get("BENCH_EXPLAIN") and blocks > 100:  # what walks that much
-                cursor.execute("EXPLAIN " + sql)
+            if os.environ.get("BENCH_EXPLAIN") and blocks > EXPLAIN_OVER:  # what walks that much
+                cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
                 print(f"-- {blocks} pages: {sql[:300]}")
                 print("\n".join(line for (line,) in cursor.fetchall()))
     return touched
+
+
+# BENCH_EXPLAIN=1 prints the plan of each statement touching more pages than this.
+EXPLAIN_OVER = int(os.environ.get("BENCH_EXPLAIN_OVER", "100"))
+# --only: measure just the reads whose names hold one of these words.
+ONLY: list[str] = []
 
 
 def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, int, int]]:
@@ -346,24 +370,30 @@ def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, in
     anon, mine, seated = Client(), Client(), Client()
     mine.force_login(busy)
     seated.force_login(player)
+    reads: dict[str, Callable[[], Any]] = {
+        "lobby first frame": lambda: {"type": "tables", **lobby_snapshot()},
+        "bell list (500 kept)": lambda: notifications.unread(busy),
+        "profile API, 5,000 games": lambda: anon.get("/api/players/busy/"),
+        "player page, 5,000 games": lambda: anon.get("/players/busy/"),
+        "My games, 5,000 games": lambda: mine.get("/my/games/"),
+        "leaderboard API": lambda: anon.get("/api/leaderboard/halma/"),
+        "remis queue page": lambda: remis.queue_page(),
+        "GET /api/games/<1,000 events>/": lambda: seated.get(f"/api/games/{long_game}/"),
+        "hello, 1,000 events": lambda: hello_frame(long_game, player),
+        "TV page": lambda: anon.get("/tv/"),
+        "TV featured (JSON)": lambda: anon.get("/tv/featured/"),
+        "tournaments API (open)": lambda: anon.get("/api/tournaments/?status=open"),
+        "tournaments page": lambda: anon.get("/tournaments/"),
+        "position.svg, 1,000 events": lambda: anon.get(f"/g/{long_game}/position.svg"),
+        "embed page, 1,000 events": lambda: anon.get(f"/embed/{long_game}/"),
+    }
     rows: dict[str, tuple[float, int, int]] = {}
-    wall, _, touched = timed(idle_round)
-    rows["idle round of every loop"] = (wall, statements(idle_round), touched)
-    rows["lobby first frame"] = timed(lambda: {"type": "tables", **lobby_snapshot()})
-    rows["bell list (500 kept)"] = timed(lambda: notifications.unread(busy))
-    rows["profile API, 5,000 games"] = timed(lambda: anon.get("/api/players/busy/"))
-    rows["player page, 5,000 games"] = timed(lambda: anon.get("/players/busy/"))
-    rows["My games, 5,000 games"] = timed(lambda: mine.get("/my/games/"))
-    rows["leaderboard API"] = timed(lambda: anon.get("/api/leaderboard/halma/"))
-    rows["remis queue page"] = timed(lambda: remis.queue_page())
-    rows["GET /api/games/<1,000 events>/"] = timed(lambda: seated.get(f"/api/games/{long_game}/"))
-    rows["hello, 1,000 events"] = timed(lambda: hello_frame(long_game, player))
-    rows["TV page"] = timed(lambda: anon.get("/tv/"))
-    rows["TV featured (JSON)"] = timed(lambda: anon.get("/tv/featured/"))
-    rows["tournaments API (open)"] = timed(lambda: anon.get("/api/tournaments/?status=open"))
-    rows["tournaments page"] = timed(lambda: anon.get("/tournaments/"))
-    rows["position.svg, 1,000 events"] = timed(lambda: anon.get(f"/g/{long_game}/position.svg"))
-    rows["embed page, 1,000 events"] = timed(lambda: anon.get(f"/embed/{long_game}/"))
+    if not ONLY:
+        wall, _, touched = timed(idle_round)
+        rows["idle round of every loop"] = (wall, statements(idle_round), touched)
+    for name, read in reads.items():
+        if not ONLY or any(word in name for word in ONLY):
+            rows[name] = timed(read)
     return rows
 
 
@@ -371,13 +401,47 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--levels", type=int, nargs="+", default=[0, 10000])
     parser.add_argument("--idle", type=float, default=0, help="seconds of idle Daphne CPU")
+    parser.add_argument("--only", nargs="*", default=[], help="measure just these reads")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the database (TEST_DATABASE_NAME); when it already holds a run's "
+        "data, migrate it, VACUUM ANALYZE and measure it again as the highest level",
+    )
     args = parser.parse_args()
+    ONLY.extend(args.only)
     setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=args.keep)
     try:
+        if args.keep and reuse(max(args.levels)):
+            return
         run(sorted(args.levels), args.idle)
     finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=args.keep)
+
+
+def reuse(level: int) -> bool:
+    """Measure a kept database again (after a migration, say): no generation."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Game
+
+    User = get_user_model()
+    busy = User.objects.filter(username="busy").first()
+    if busy is None:
+        return False
+    long_game = Game.objects.get(version=EVENTS, status=Game.Status.ACTIVE).pk
+    player = User.objects.get(username="scale0")
+    vacuum()
+    print(f"# kept database, level {level}: {Game.objects.count()} games stored")
+    print_table([level], {level: measure(busy, long_game, player)})
+    return True
+
+
+def vacuum() -> None:
+    if connection.vendor == "postgresql":  # as autovacuum leaves a table
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
 
 
 def run(levels: list[int], idle: float = 0) -> None:
@@ -389,6 +453,7 @@ def run(levels: list[int], idle: float = 0) -> None:
     long_game, player = store.long_game()
     store.ratings()
     store.tournaments(TOURNAMENTS)
+    store.remis_requests(store.games(BASE_RUNNING, finished=False))
     print(f"# fixtures in {time.perf_counter() - started:.0f} s ({connection.vendor})")
     results: dict[int, dict[str, tuple[float, int, int]]] = {}
     stored = 0
@@ -396,16 +461,13 @@ def run(levels: list[int], idle: float = 0) -> None:
         started = time.perf_counter()
         if level > stored:
             store.add_users((level - stored) // 5)
-            running = store.games(level - stored, finished=False)
+            store.games(level - stored, finished=False)
             store.games(level - stored, finished=True)
             if stored == 0:
                 store.games(BOT_GAMES, finished=False, bots=True)
-                store.remis_requests(running)
             store.ratings()
             stored = level
-        with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":  # as autovacuum leaves a table
-                cursor.execute("VACUUM ANALYZE")
+        vacuum()
         games = Game.objects.count()
         print(f"# level {level}: {games} games stored in {time.perf_counter() - started:.0f} s")
         results[level] = measure(busy, long_game, player)
@@ -465,7 +527,7 @@ def idle_servers(count: int, seconds: float) -> tuple[float, float]:
 
 
 def print_table(levels: list[int], results: dict[int, dict[str, tuple[float, int, int]]]) -> None:
-    names = [f"+{n:,} running, {n:,} finished" if n else "fixtures only" for n in levels]
+    names = [f"+{n:,} running, {n:,} finished" if n else "full pages only" for n in levels]
     head = "| what | " + " | ".join(names) + " |"
     print(head)
     print("|---|" + "---|" * len(levels))

@@ -1,4 +1,5 @@
-"""Time to pair one round of a 1,000-player Swiss (the bar: under 5 s).
+"""Time to pair one round of a 1,000-player Swiss (the bar: under 5 s; wall time,
+so a loaded machine reads slower).
 
 Plays rounds on paper with random results and times every round's pairing;
 prints the figures and never fails. Run: ``.venv/bin/python -m bench.tournaments``.

@@ -383,7 +383,7 @@ class Search:
     def repeats(self, s: int, moves: list[Move], recent: tuple[int, ...]) -> dict[Move, int]:
         """The penalty per root move that remakes a recent board (only for a
         side ahead: a side behind is glad of a repetition)."""
-        if not recent or self.level.net != "both" or self.evaluate(s) <= 0:
+        if not recent or not self.level.net or self.evaluate(s) <= 0:
             return {}
         out = {}
         for move in moves:

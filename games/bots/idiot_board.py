@@ -13,6 +13,7 @@ from typing import Any
 
 from games.bots.base import check_clock
 from games.bots.idiot_odds import melee_odds, shot_odds, value, worth
+from games.rules.idiotenspiel import combat as cb
 from games.rules.idiotenspiel.maps import melee_terrain_bonus
 from games.rules.idiotenspiel.movement import home_distance
 from games.rules.idiotenspiel.sight import line_of_sight
@@ -41,17 +42,35 @@ class Params:
     odds: bool  # weigh this turn's fights by their odds (easy just closes in and fights)
     plans: bool = False  # scenario plans: Marian's escort stack, her guard off the enemy
     engage: float = 0.0  # taken per fight this turn (a side pressing on accepts worse odds)
+    duel: bool = False  # against a lone enemy leader, risk one's own leader at fair odds
 
 
 LEVEL_PARAMS = {
     "easy": Params(0.0, 0.0, 0.0, 0.0, 0.3, 3, False, 0.05, 0, 0.0, 0, False),
     "medium": Params(0.8, 0.05, 0.1, 0.1, 0.18, 3, True, 0.04, 0, 0.03, 2, True),
-    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True, True),
+    "strong": Params(1.0, 0.08, 0.15, 0.15, 0.18, 3, True, 0.03, 0, 0.03, 2, True, True, duel=True),
 }
 
 
 def cheb(a: Pos, b: Pos) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+DUEL_ARMY = 2  # at most this many units besides the leader: too few to run a leader down
+
+
+def duel(w: Work, seat: int) -> bool:
+    """Grundspiel, the enemy has nothing left but its leader, and one's own army
+    is too small to run him down (a lone mounted leader outruns foot for ever,
+    and the game ends in a quiet draw): then a fight of one's own leader that
+    wins more often than it loses raises the side's chances (no doubled risk),
+    and a cornered leader (no field to retreat to) dies of any lost fight.
+    A larger army hunts him without risking its own leader."""
+    if w.state.scenario == "marian":
+        return False
+    foes = [u for u in w.units if u.side != seat and u.combatant]
+    army = [u for u in w.units if u.side == seat and u.combatant and not u.leader]
+    return bool(foes) and all(u.leader for u in foes) and len(army) <= DUEL_ARMY
 
 
 class Board:
@@ -81,6 +100,7 @@ class Board:
         self.blockers: set[Pos] = {
             u.at for u in w.units if u.at is not None and u.alive and u.type != "civilian"
         }
+        self.duel = params.duel and duel(w, seat)
 
     # -- geometry ----------------------------------------------------------------
     def terrain(self, p: Pos) -> str:
@@ -175,14 +195,26 @@ class Board:
         if e.civilian:
             return 0.0
         odds = melee_odds(self.bonus(u, at, e_at, True), self.bonus(e, e_at, at, True))
-        return worth(odds, value(u.type, u.leader, True), value(e.type, e.leader))
+        ve = value(e.type, e.leader)
+        if self.duel and u.side == self.seat:
+            return worth(odds, value(u.type, False), ve, self.cornered(e, at, True))
+        return worth(odds, value(u.type, u.leader, True), ve)
 
     def shot_ev(self, u: Unit, at: Pos, e: Unit) -> float:
         """Gain of ``u``'s shot at ``e``; the target rolls or declines, as suits it."""
         assert e.at is not None
         ba, bd = self.bonus(u, at, e.at, False), self.bonus(e, e.at, at, False)
         vu, ve = value(u.type, u.leader, True), value(e.type, e.leader)
+        if self.duel:
+            vu = value(u.type, u.leader)
+            cornered = self.cornered(e, at, False)
+            return min(worth(shot_odds(ba, bd, r), vu, ve, cornered) for r in (True, False))
         return min(worth(shot_odds(ba, bd, r), vu, ve) for r in (True, False))
+
+    def cornered(self, e: Unit, at: Pos, melee: bool) -> bool:
+        """Whether ``e`` beaten by a unit on ``at`` would have no field to retreat to."""
+        options = cb.retreat_options(self.w, e, None if melee else at)
+        return not [p for p in options if p != at]
 
     def shot_targets(self, u: Unit, at: Pos) -> list[Unit]:
         blockers = self.blockers - {u.at}
@@ -281,6 +313,8 @@ class Board:
     def _leader_place(self, u: Unit, at: Pos) -> float:
         """The leader stays out of reach, among its own units, near the front."""
         d = self.dist(u.kind)[self.w.fi(at)]
+        if self.duel:  # the fight is wanted (its odds are in now_ev): close in
+            return -0.2 * d
         gap = self.p.leader_gap + (self.p.mounted_gap if u.kind == "cavalry" else 0)
         s = -2.0 * max(0, gap - d) - 0.05 * max(0, d - gap - 2)
         if self.p.threat:  # riders cover 3 fields a turn: keep 5 off them

@@ -25,10 +25,13 @@ def _bonus(w: Work, u: Unit, foe: Unit, melee: bool, defending: bool) -> int:
     return sum(int(b["value"]) for b in cb.bonuses(w, u, foe, melee, defending))
 
 
-def attack_worth(w: Work, a: Unit, d: Unit, melee: bool, trapped_rule: bool) -> float:
-    """Expected gain of one attack for the attacker's side, by the real bonuses."""
+def attack_worth(
+    w: Work, a: Unit, d: Unit, melee: bool, trapped_rule: bool, duel: bool = False
+) -> float:
+    """Expected gain of one attack for the attacker's side, by the real bonuses
+    (``duel``: against a lone enemy leader, one's own leader's risk is not doubled)."""
     ba = _bonus(w, a, d, melee, False)
-    va, vd = value(a.type, a.leader, True), value(d.type, d.leader)
+    va, vd = value(a.type, a.leader, not duel), value(d.type, d.leader)
     if d.civilian:
         odds = melee_odds(ba, 0, True)
         return worth(odds, va, vd)
@@ -40,7 +43,9 @@ def attack_worth(w: Work, a: Unit, d: Unit, melee: bool, trapped_rule: bool) -> 
     return min(worth(shot_odds(ba, bd, r), va, vd, trapped) for r in (True, False))
 
 
-def choose_attack(w: Work, seat: int, legal: list[Action], trapped_rule: bool) -> Action:
+def choose_attack(
+    w: Work, seat: int, legal: list[Action], trapped_rule: bool, duel: bool = False
+) -> Action:
     best: Action | None = None
     best_v = 0.0
     can_end = any(a["type"] == "end_combat" for a in legal)
@@ -48,7 +53,7 @@ def choose_attack(w: Work, seat: int, legal: list[Action], trapped_rule: bool) -
         if act["type"] != "attack" or "capture" in act:
             continue
         a, d = w.unit(act["unit"]), w.unit(act["target"])
-        v = attack_worth(w, a, d, act["kind"] == "melee", trapped_rule)
+        v = attack_worth(w, a, d, act["kind"] == "melee", trapped_rule, duel)
         if d.id == MARIAN_ID:  # the side that kills her loses
             v -= 100.0
         if best is None or v > best_v:

@@ -60,7 +60,8 @@ def posture(w: Work, seat: int, p: Params, level: str) -> Posture:
     strong = level == "strong"
     hunt_at = HUNT_AT[level]
     lone = len(mine) <= 1 and len(foes) <= 1  # leader against leader: neither can force it
-    if lone and w.state.scenario != "marian":  # (her guard alone may still carry her in)
+    # (her guard alone may still carry her in; a duelling leader still fights)
+    if lone and w.state.scenario != "marian" and not p.duel:
         return Posture("dead", ratio, p)
     alone = len(mine) == 1 and len(foes) >= 3  # a lone leader cannot win any more
     hopeless = seat != ROBIN and sheriff_cannot_win(w)  # (running only delays Robin)

@@ -63,7 +63,8 @@ class IdiotBot:
             board = Board(w, seat, self.params)
             if blind.pending is not None:
                 return choose_pending(board, rs.legal_actions(blind, seat))
-            return choose_attack(w, seat, rs.legal_actions(blind, seat), self.params.trapped)
+            legal = rs.legal_actions(blind, seat)
+            return choose_attack(w, seat, legal, self.params.trapped, board.duel)
         return {"type": "move_marian", "to": list(marian_target(w))}
 
     # -- set-up --------------------------------------------------------------------

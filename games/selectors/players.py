@@ -50,8 +50,10 @@ def _newest_game_ids(
         ids = list((seats.filter(game_id__lt=before) if before else seats)[: 2 * limit])
         if not ids:
             break
-        kept = set(games.filter(pk__in=ids).values_list("pk", flat=True))
-        found += [pk for pk in ids if pk in kept]
+        # Newest first, stopping when the page is full: each id checked costs
+        # a descent of the primary key, so the slice's surplus is never read.
+        wanted = games.filter(pk__in=ids).order_by("-pk").values_list("pk", flat=True)
+        found += list(wanted[: limit - len(found)])
         if len(found) >= limit or len(ids) < 2 * limit:
             break
         before = ids[-1]

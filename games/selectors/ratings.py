@@ -137,14 +137,16 @@ def older_history(history: dict[tuple[str, str], list[dict[str, Any]]]) -> datet
 def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     """The best players of one game at one speed, bots never: every established
     player first, then the provisional ones (marked), each by rating. Two
-    reads each walking the index (ruleset, speed, -display) until the page is
-    full, rather than sorting every rated player by a computed column."""
+    reads each walking the index ``rating_board`` (ruleset, speed, -display,
+    covering games and user) until the page is full, rather than sorting
+    every rated player by a computed column."""
     rated = (
         Rating.objects.filter(
             ruleset=ruleset, speed=speed, games__gt=0, user__is_bot=False, user__is_guest=False
         )
-        .select_related("user")
         .order_by("-display", "-games", "user__username")
+        # Only what the index rating_board covers (and the name): no rating's heap page.
+        .values_list("user__username", "display", "games")
     )
     rows = list(rated.filter(games__gte=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
     if len(rows) < LEADERBOARD_SIZE:
@@ -152,12 +154,12 @@ def leaderboard(ruleset: str, speed: str) -> list[dict[str, Any]]:
     return [
         {
             "rank": n,
-            "username": r.user.username,
-            "rating": r.display,
-            "games": r.games,
-            "provisional": is_provisional(r.games),
+            "username": username,
+            "rating": display,
+            "games": games,
+            "provisional": is_provisional(games),
         }
-        for n, r in enumerate(rows, start=1)
+        for n, (username, display, games) in enumerate(rows, start=1)
     ]
 
 

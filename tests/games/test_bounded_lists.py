@@ -72,6 +72,20 @@ def test_my_games_come_a_page_at_a_time_newest_first():
     assert b'data-testid="older-games"' not in older.content
 
 
+def test_a_page_checks_only_as_many_games_as_it_shows():
+    """Seat ids come in slices of twice the page; their games are checked by
+    primary key newest first and the check stops when the page is full (each
+    id checked is one descent of the key), skipping aborted ones."""
+    ann = make_user()
+    games = finished_games(ann, 2 * players.MY_GAMES_PAGE)
+    Game.objects.filter(pk=games[-1].pk).update(status=Game.Status.ABORTED)
+    with CaptureQueriesContext(connection) as queries:
+        page = players.games_of(ann)
+    assert [g.pk for g in page] == [g.pk for g in reversed(games[:-1])][: players.MY_GAMES_PAGE]
+    checks = [q["sql"] for q in queries.captured_queries if '"status" = ' in q["sql"]]
+    assert checks and all(f"LIMIT {players.MY_GAMES_PAGE}" in sql for sql in checks)
+
+
 def test_a_profile_costs_the_same_with_200_games_as_with_20():
     ann = make_user()
     finished_games(ann, 20)

@@ -1,21 +1,23 @@
 """Pages that stay the same size as rows pile up (issue 31): the player
-page's rating chart, the remis queue and the lobby's counts."""
+page's rating chart, the remis queue, the lobby's counts, the leaderboard."""
 
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 from json import dumps
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from frontend.charts import MAX_POINTS, rating_chart, thinned
 from games.models import Game, Rating, RemisRequest, Seat
+from games.selectors import ratings, tables
 from games.selectors import remis as remis_reads
-from games.selectors import tables
 from tests.factories import client_for, hourly_rating_changes, make_user
 
 pytestmark = pytest.mark.django_db
@@ -164,3 +166,49 @@ def test_the_lobby_counts_stop_at_a_cap(monkeypatch):
     assert counts["live"] == 50 and counts["live_capped"] and not counts["open_capped"]
     assert len(many) == len(few) == 2
     assert all("LIMIT 50" in q["sql"] for q in many.captured_queries)
+
+
+def rated_players(count: int) -> None:
+    """``count`` more rated Halma players (correspondence), ratings spread."""
+    User = get_user_model()
+    start = User.objects.count()
+    users = User.objects.bulk_create(
+        User(username=f"rated{start + n}", password="!") for n in range(count)
+    )
+    Rating.objects.bulk_create(
+        Rating(
+            user=u,
+            ruleset="halma",
+            speed="correspondence",
+            mu=25,
+            sigma=8,
+            display=1000 + (start + n) * 7 % 1000,
+            games=5 + n % 30,
+        )
+        for n, u in enumerate(users)
+    )
+
+
+def test_the_leaderboard_reads_only_what_its_covering_index_holds():
+    """The same statements with 1,000 rated players as with 10, and of a
+    rating only the columns of ``rating_board`` (ordered by it, games and
+    whose): PostgreSQL answers from the index, no heap page per row."""
+
+    def read() -> tuple[list[str], list[dict]]:
+        with CaptureQueriesContext(connection) as queries:
+            rows = ratings.leaderboard("halma", "correspondence")
+        return [q["sql"] for q in queries.captured_queries], rows
+
+    rated_players(10)
+    few, small = read()
+    rated_players(990)
+    many, rows = read()
+    # No more statements (a full page of established players needs one, not two).
+    assert len(many) <= len(few) <= 2 and len(small) == 10
+    assert len(rows) == ratings.LEADERBOARD_SIZE and len(dumps(rows)) < 12_000
+    assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+    index = next(i for i in Rating._meta.indexes if i.name == "rating_board")
+    covered = {*index.fields, *index.include}
+    covered = {name.lstrip("-").replace("user", "user_id") for name in covered}
+    selected = {c for sql in few + many for c in re.findall(r'"games_rating"\."(\w+)"', sql)}
+    assert selected <= covered, selected - covered

@@ -157,14 +157,18 @@ def test_a_long_standoff_ends_by_the_rules(levels: tuple[str, str]) -> None:
     assert RS.outcome(end) is not None, end.turn
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_leader_against_leader_ends_in_the_rules_quiet_draw(level: str) -> None:
-    s = position(
+def _leaders() -> State:
+    return position(
         [
             unit("rL", 0, "archer", (1, 1), leader=True, name="Robin Hood"),
             unit("sL", 1, "cavalry", (10, 6), leader=True, name="Sheriff"),
         ]
     )
+
+
+@pytest.mark.parametrize("level", ("easy", "medium"))
+def test_leader_against_leader_ends_in_the_rules_quiet_draw(level: str) -> None:
+    s = _leaders()
     assert _plan(list(s.units), level).name == "dead"
     end, _ = play([make(level), make(level)], s, 10)
     assert RS.outcome(end) == {
@@ -172,3 +176,12 @@ def test_leader_against_leader_ends_in_the_rules_quiet_draw(level: str) -> None:
         "draw": True,
         "reason": "two turns in a row passed without movement or combat",
     }
+
+
+def test_strong_leaders_duel_and_the_game_ends_by_a_fight() -> None:
+    # Strong duels a lone leader (idiot_board.duel): the leaders meet, a fight decides.
+    s = _leaders()
+    assert _plan(list(s.units), "strong").name != "dead"
+    end, _ = play([make("strong"), make("strong")], s, 10)
+    out = RS.outcome(end)
+    assert out is not None and not out["draw"], out

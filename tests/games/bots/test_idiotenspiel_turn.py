@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from games.bots.base import RandomBot
-from games.bots.idiot_board import LEVEL_PARAMS
+from games.bots.idiot_board import LEVEL_PARAMS, Board, cheb
 from games.bots.idiot_goals import sheriff_cannot_win
 from games.bots.idiot_plan import posture
 from games.bots.idiotenspiel import make
@@ -94,3 +94,49 @@ def test_strong_against_random_play_ends_by_the_rules() -> None:
     end, _ = play([make("strong"), RandomBot("idiotenspiel")], replace(s, turn=1), 80)
     out = RS.outcome(end)
     assert out is not None and out["winners"] == [0], (end.turn, out)
+
+
+def _duel(robin_at: tuple[int, int], sheriff_at: tuple[int, int]) -> State:
+    # Robin Hood (an archer) alone against the Sheriff alone, mounted, on the probe map.
+    return position(
+        [
+            unit("rL", 0, "archer", robin_at, leader=True, name="Robin Hood"),
+            unit("sL", 1, "cavalry", sheriff_at, leader=True, name="Sheriff"),
+        ],
+        active=0,
+    )
+
+
+def test_strong_duels_a_lone_leader_instead_of_a_quiet_draw() -> None:
+    # Leader against leader: medium lets the rules' quiet draw end it; strong's
+    # Robin closes in to shoot the Sheriff, cornered at (11, 0).
+    s = _duel((7, 0), (11, 0))
+    w = Work(s)
+    assert posture(w, 0, LEVEL_PARAMS["medium"], "medium").name == "dead"
+    assert posture(w, 0, LEVEL_PARAMS["strong"], "strong").name != "dead"
+    action = make("strong").choose(s, 0, seed=1)
+    assert action["type"] == "move", action
+    after, _ = RS.apply(s, 0, action)
+    robin = next(u for u in after.units if u.id == "rL")
+    assert robin.at is not None and 2 <= cheb(robin.at, (11, 0)) <= 3, robin.at
+
+
+def test_a_shot_at_a_cornered_lone_leader_pays_only_in_a_duel() -> None:
+    # From (9, 1) a beaten Sheriff in the corner has no field farther away.
+    s = _duel((9, 1), (11, 0))
+    w = Work(s)
+    robin, sheriff = w.unit("rL"), w.unit("sL")
+    duel = Board(w, 0, LEVEL_PARAMS["strong"])
+    assert duel.duel and duel.cornered(sheriff, (9, 1), False)
+    assert duel.shot_ev(robin, (9, 1), sheriff) > 0
+    assert not duel.cornered(sheriff, (8, 0), False)  # (11, 1) is farther from (8, 0)
+    plain = Board(w, 0, LEVEL_PARAMS["medium"])  # his own risk counted double
+    assert not plain.duel and plain.shot_ev(robin, (9, 1), sheriff) < 0
+
+
+def test_a_larger_army_hunts_a_lone_leader_without_risking_its_own() -> None:
+    army = [unit(f"r{k}", 0, "infantry", (1, k)) for k in range(3)]
+    s = position([*army, unit("sL", 1, "cavalry", (11, 0), leader=True, name="Sheriff")])
+    assert not Board(Work(s), 0, LEVEL_PARAMS["strong"]).duel
+    two = position([*army[:2], unit("sL", 1, "cavalry", (11, 0), leader=True, name="Sheriff")])
+    assert Board(Work(two), 0, LEVEL_PARAMS["strong"]).duel

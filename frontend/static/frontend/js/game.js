@@ -80,8 +80,10 @@ function onFrame(frame) {
       const seen = model.version;
       model.rematch = frame.rematch;
       mergeEvents(frame.events);
-      setState(frame.state);
-      frame.events.filter((e) => e.version > seen).forEach(noticeRemis);
+      // A page that caught up shows what happened last, as if the event had come.
+      const missed = frame.events.filter((e) => e.version > seen);
+      setState(frame.state, missed.at(-1) ?? null);
+      missed.forEach(noticeRemis);
       break;
     }
     case "rematch":
