@@ -47,15 +47,37 @@ def _apply_leave(game: Game, seat: int, item: dict[str, Any], now: datetime) -> 
     )
 
 
+def _vote(game_id: int, user: Visitor, seat: object) -> tuple[Game, int, int, dict[str, Any]]:
+    """The locked game, the voter's seat, the seat offered and its open offer:
+    each other player votes once, never on their own seat."""
+    target = seat_offers.parse_seat(seat)
+    game, voter = locked_seat(game_id, user)
+    offer = seat_offers.open_offer_of(game, target)
+    if voter == target or voter in offer["votes"]:
+        raise seat_offers.not_needed(game)
+    return game, voter, target, offer
+
+
+def _handover_event(
+    game: Game, voter: int, item: dict[str, Any], *, paused: bool | None = None
+) -> Event:
+    rs = get_ruleset(game.ruleset)
+    return append_event(
+        game,
+        rs,
+        rs.decode(game.started_state),
+        seat=voter,
+        kind=Event.Kind.HANDOVER,
+        events=[item],
+        paused=paused,
+    )
+
+
 @conflicts_are_stale
 def game_handover_agree(*, game_id: int, user: Visitor, seat: object) -> int:
     """One player agrees to let a bot play ``seat``; returns the new version."""
-    target = seat_offers.parse_seat(seat)
     with transaction.atomic():
-        game, voter = locked_seat(game_id, user)
-        offer = seat_offers.open_offer_of(game, target)
-        if voter == target or voter in offer["votes"]:
-            raise seat_offers.not_needed(game)
+        game, voter, target, offer = _vote(game_id, user, seat)
         votes = sorted({*offer["votes"], voter})
         item: dict[str, Any] = {"type": "handover_agreed", "seat": target, "votes": votes}
         game.handovers = {**game.handovers, str(target): {**offer, "votes": votes}}
@@ -64,39 +86,18 @@ def game_handover_agree(*, game_id: int, user: Visitor, seat: object) -> int:
             item = seat_offers.take_over(game, target)
             if "leave" in offer:
                 paused = seat_offers.still_paused(game)
-        rs = get_ruleset(game.ruleset)
-        return append_event(
-            game,
-            rs,
-            rs.decode(game.started_state),
-            seat=voter,
-            kind=Event.Kind.HANDOVER,
-            events=[item],
-            paused=paused,
-        ).version
+        return _handover_event(game, voter, item, paused=paused).version
 
 
 @conflicts_are_stale
 def game_handover_decline(*, game_id: int, user: Visitor, seat: object) -> int:
     """One remaining player declines: the leaver's seat leaves as the rules say."""
-    target = seat_offers.parse_seat(seat)
     with transaction.atomic():
-        game, voter = locked_seat(game_id, user)
-        offer = seat_offers.open_offer_of(game, target)
-        if voter == target or voter in offer["votes"]:
-            raise seat_offers.not_needed(game)
+        game, voter, target, offer = _vote(game_id, user, seat)
         item = {"type": "handover_declined", "seat": target, "by": voter}
         if "leave" not in offer:  # a seat still in play: the offer is withdrawn
             game.handovers = {k: v for k, v in game.handovers.items() if k != str(target)}
-            rs = get_ruleset(game.ruleset)
-            return append_event(
-                game,
-                rs,
-                rs.decode(game.started_state),
-                seat=voter,
-                kind=Event.Kind.HANDOVER,
-                events=[item],
-            ).version
+            return _handover_event(game, voter, item).version
         return _apply_leave(game, target, item, timezone.now()).version
 
 
