@@ -20,7 +20,7 @@ backoff that doubles up to ``RETRY_MAX_SECONDS``; a broken pool is replaced.
 A turn whose pool failed ``MACHINERY_LIMIT`` times in a row is played with a
 random legal action, thought in this process (logged), so a pool that keeps
 breaking (memory, a bad deploy) stalls no game for ever. Only a bot that fails by itself (its ``Guarded`` random action included)
-gives up its seat, as ``services.bots.give_up`` says.
+gives up its seat, as ``services.bots.bot_turn_give_up`` says.
 """
 
 from __future__ import annotations

@@ -57,10 +57,10 @@ def test_two_sweepers_on_a_due_round_pair_it_once():
         game_resign(game_id=game.pk, user=game.seats.get(index=1).user)
     t.refresh_from_db()
     later = t.due + timedelta(seconds=1)
-    results = at_once([partial(svc.pair_due_rounds, now=later) for _ in range(3)])
+    results = at_once([partial(svc.tournament_rounds_pair_due, now=later) for _ in range(3)])
     assert all(isinstance(r, int) for r in results), results
     assert sum(results) == 1
     assert TournamentPairing.objects.filter(tournament=t, round=2).count() == 2
     t.refresh_from_db()
     assert t.current_round == 2 and t.due is None
-    assert svc.pair_due_rounds(now=timezone.now() + timedelta(days=1)) == 0
+    assert svc.tournament_rounds_pair_due(now=timezone.now() + timedelta(days=1)) == 0
