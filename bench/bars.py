@@ -20,8 +20,10 @@ With ``--variant`` (repeatable) it measures several builds or settings of the
 site in the same run instead, against the relay once: each variant is
 ``LABEL[,dir=CHECKOUT][,NAME=VALUE...]`` (a checkout of another commit to
 serve, environment variables such as ``MOVES_ON_LOOP=0`` or
-``DB_SERVER_SIDE_BINDING=1``); ``--rounds`` repeats the variants in turn, so
-a drift of the machine spreads over all of them. Prints one table.
+``DB_SERVER_SIDE_BINDING=1``; a checkout whose models differ needs its own
+migrated database, ``DATABASE_URL=...``: its own bench/ws_load.py sets the
+games up); ``--rounds`` repeats the variants in turn, so a drift of the
+machine spreads over all of them. Prints one table.
 
 Needs PostgreSQL and Redis on 127.0.0.1 (creates/uses the database
 ``bench``). It measures; it never fails a test run.
@@ -70,11 +72,12 @@ def start(app: str, port: int, env: dict, cwd: Path = ROOT) -> subprocess.Popen:
     return proc
 
 
-def load(port: int, env: dict, extra: list[str]) -> dict:
+def load(port: int, env: dict, extra: list[str], cwd: Path = ROOT) -> dict:
+    """bench/ws_load.py of the checkout served (its setup writes that checkout's rows)."""
     out = Path(tempfile.mkstemp(suffix=".json")[1])
     url = [f"--url=ws://127.0.0.1:{port}", f"--origin=http://127.0.0.1:{port}"]
     subprocess.run(
-        [PY, "bench/ws_load.py", *url, *extra, f"--json={out}"], cwd=ROOT, env=env, check=True
+        [PY, "bench/ws_load.py", *url, *extra, f"--json={out}"], cwd=cwd, env=env, check=True
     )
     return json.loads(out.read_text())
 
@@ -222,11 +225,13 @@ def compare(args: argparse.Namespace, env: dict) -> None:
                         *common,
                         f"--server-pid={site.pid}",
                     ],
+                    cwd,
                 )
                 paced = load(
                     port,
                     site_env,
                     ["--setup", "--mode=open", "--interval=2", "--spectators=2", *common],
+                    cwd,
                 )
             finally:
                 stop(site)
