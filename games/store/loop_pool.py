@@ -88,17 +88,6 @@ async def pool_for_this_loop() -> LoopPool:
     return pool
 
 
-async def close_this_loop(timeout: float = 5.0) -> None:
-    """Close the running loop's pool on that loop, before the loop ends: its
-    worker tasks stop at their queue. (Cancelled instead, a worker that is
-    returning or adding a connection swallows the cancel, as psycopg_pool's
-    workers take every error of a task, and waits on its queue for good:
-    the loop's end waits with it.)"""
-    pool = _pools.pop(asyncio.get_running_loop(), None)
-    if pool is not None and not pool.closed:
-        await pool.close(timeout)
-
-
 def close_all() -> None:
     """End every pool's sessions without a loop (at a test's end, when the
     test's loop, which the pool's tasks ran on, has stopped)."""
