@@ -20,7 +20,6 @@ from django.utils import timezone
 from ..models import Event, Game
 from ..rules import get_ruleset
 from . import seat_offers
-from .events import append_event
 from .guards import conflicts_are_stale, locked_seat
 from .leaving import leave_or_end
 
@@ -58,21 +57,6 @@ def _vote(game_id: int, user: Visitor, seat: object) -> tuple[Game, int, int, di
     return game, voter, target, offer
 
 
-def _handover_event(
-    game: Game, voter: int, item: dict[str, Any], *, paused: bool | None = None
-) -> Event:
-    rs = get_ruleset(game.ruleset)
-    return append_event(
-        game,
-        rs,
-        rs.decode(game.started_state),
-        seat=voter,
-        kind=Event.Kind.HANDOVER,
-        events=[item],
-        paused=paused,
-    )
-
-
 @conflicts_are_stale
 def game_handover_agree(*, game_id: int, user: Visitor, seat: object) -> int:
     """One player agrees to let a bot play ``seat``; returns the new version."""
@@ -86,7 +70,8 @@ def game_handover_agree(*, game_id: int, user: Visitor, seat: object) -> int:
             item = seat_offers.take_over(game, target)
             if "leave" in offer:
                 paused = seat_offers.still_paused(game)
-        return _handover_event(game, voter, item, paused=paused).version
+        rs = get_ruleset(game.ruleset)
+        return seat_offers.handover_event(game, rs, voter, [item], timezone.now(), paused).version
 
 
 @conflicts_are_stale
@@ -97,7 +82,8 @@ def game_handover_decline(*, game_id: int, user: Visitor, seat: object) -> int:
         item = {"type": "handover_declined", "seat": target, "by": voter}
         if "leave" not in offer:  # a seat still in play: the offer is withdrawn
             game.handovers = {k: v for k, v in game.handovers.items() if k != str(target)}
-            return _handover_event(game, voter, item).version
+            rs = get_ruleset(game.ruleset)
+            return seat_offers.handover_event(game, rs, voter, [item], timezone.now()).version
         return _apply_leave(game, target, item, timezone.now()).version
 
 

@@ -79,7 +79,7 @@ def offer_leave(
         {"type": event_type, "seat": seat},
         {"type": "handover_offered", "seat": seat, "until": leave["until"]},
     ]
-    return _handover_event(game, rs, seat, items, now, paused=True)
+    return handover_event(game, rs, seat, items, now, paused=True)
 
 
 def take_over(game: Game, seat: int) -> dict[str, Any]:
@@ -106,10 +106,10 @@ def no_show_to_bot(game: Game, rs: Ruleset, seat: int, now: datetime) -> Event |
     if not any(claimed for _, claimed in answers):
         return None
     items = [{"type": "no_show", "seat": seat}, take_over(game, seat)]
-    return _handover_event(game, rs, seat, items, now)
+    return handover_event(game, rs, seat, items, now)
 
 
-def _handover_event(
+def handover_event(
     game: Game,
     rs: Ruleset,
     seat: int,
@@ -117,7 +117,7 @@ def _handover_event(
     now: datetime,
     paused: bool | None = None,
 ) -> Event:
-    """A seat's handover step (offered, or handed to a bot) as its event."""
+    """A seat's handover step (offered, a vote, or handed to a bot) as its event."""
     return append_event(
         game,
         rs,
