@@ -188,12 +188,16 @@ def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
     if slug == "hexenhalma":
         bots[0] = get_bot(slug, GM_LEVEL)
     records: list[Any] = []
+    trades: list[tuple[int, str, str]] = []  # Daschax captures: action, left before, after
     ply = 0
     while ply < PLY_CAP.get(slug, PLY_CAP_DEFAULT):
+        left = _left(slug, state, seats)
         try:
             state, new = step(rs, state, bots, ply, SEED + index)
         except StopIteration:
             break
+        if _left(slug, state, seats) != left:
+            trades.append((ply, left, _left(slug, state, seats)))
         records += new
         ply += not new
     game = {
@@ -207,7 +211,7 @@ def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
         return {**game, "scores": scores, "campaign": _campaign(records, seats[0])}
     out = rs.outcome(state)
     if out is None:
-        game["left"] = _left(slug, state, seats)
+        game["left"] = _left(slug, state, seats) + _last_trades(trades, names)
         score: float | None = None
     elif out["draw"]:
         score = 0.5
@@ -226,6 +230,19 @@ def _left(slug: str, state: Any, seats: list[int]) -> str:
         for seat in seats
     ]
     return f"{sides[0] or '-'} vs {sides[1] or '-'}"
+
+
+def _last_trades(trades: list[tuple[int, str, str]], names: list[str], count: int = 4) -> str:
+    """A capped game's last captures: the action, who took, and what was left."""
+    out = []
+    for ply, before, after in trades[-count:]:
+        lost = [
+            len(x.strip("-")) - len(y.strip("-"))
+            for x, y in zip(before.split(" vs "), after.split(" vs "), strict=True)
+        ]
+        taker = names[0] if lost[1] else names[1]
+        out.append(f"{ply} {taker} -> {after}")
+    return f" (captures: {'; '.join(out)})" if out else ""
 
 
 def _match_score(record: dict[str, Any], seat: int) -> float:

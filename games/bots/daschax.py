@@ -48,6 +48,7 @@ CLOSE_IN = 2  # per field between a hunter and the nearest enemy piece
 ESCAPE = 12  # per field an enemy piece could flee to unharmed
 TRAPPED = 60  # an enemy piece with no safe field left
 REPEAT = 60  # per time a root move remakes one of the view's recent boards
+DEAD = 2  # pieces a side at most in an ending that no side can win (equal sizes)
 # White's start row from column 0; Black's is its 180-degree rotation.
 TEMPLATE = "SMSLSMLSMS"
 LETTER_SIZE = {"S": 0, "M": 1, "L": 2}
@@ -123,12 +124,15 @@ class Level:
     # The net round a few enemy pieces: "" never, "hunt" only for the side
     # choosing (medium), "both" for the hunters and the hunted (strong).
     net: str = ""
+    # What a dead ending (see ``Search.dead``) is worth below a level game
+    # for the side choosing; 0: it does not know them.
+    contempt: int = 0
 
 
 LEVELS = {
     "easy": Level(depth=1, nodes=1_000, cap=3_000, quiet=0, noise=30),
     "medium": Level(depth=2, nodes=400, cap=700, quiet=2, noise=0, net="hunt"),
-    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0, net="both"),
+    "strong": Level(depth=3, nodes=700, cap=1_600, quiet=4, noise=0, net="both", contempt=60),
 }
 
 
@@ -233,7 +237,29 @@ class Search:
             score += self._net(mine, theirs)
         elif material < 0 and len(mine) <= ENDGAME and self.nets(1 - s):
             score -= self._net(theirs, mine)
+        if self.level.contempt and self.dead(mine, theirs):
+            return self.drawn(s, score, len(mine))
         return score
+
+    @staticmethod
+    def dead(mine: list[tuple[int, Piece]], theirs: list[tuple[int, Piece]]) -> bool:
+        """An ending no side can win: at most ``DEAD`` pieces a side, the same
+        sizes on both. Pieces of a size move alike, so neither side can force
+        a capture (a piece that comes in range is taken first); the rules
+        (RULES.md section 2) end such a game only by a draw offer, and the
+        bench caps it."""
+        if len(mine) > DEAD or len(mine) != len(theirs):
+            return False
+        return sorted(p[1] for _, p in mine) == sorted(p[1] for _, p in theirs)
+
+    def drawn(self, s: int, score: int, pieces: int) -> int:
+        """A dead ending's score for ``s``: a draw, less the contempt for the
+        side choosing (it would rather keep a game it can still win), the
+        position counting less. One piece a side is deader than two (two may
+        still fork one), so the side choosing trades into neither."""
+        weight = DEAD + 1 - pieces  # one piece a side: DEAD, two: DEAD - 1
+        contempt = self.level.contempt * weight // DEAD
+        return score // (2 * weight) - (contempt if s == self.me else -contempt)
 
     def nets(self, hunter: int) -> bool:
         """Whether the evaluation counts the net that ``hunter`` closes."""

@@ -181,3 +181,48 @@ def test_a_bot_behind_is_glad_of_a_repetition() -> None:
     first = get_bot("daschax", "strong").choose(state, 1, seed=4)
     seen = dataclasses.replace(state, recent=(board_digest(after(state, 1, first).board),) * 2)
     assert get_bot("daschax", "strong").choose(seen, 1, seed=4) == first
+
+
+# A dead ending (issue 30): at most two pieces a side of the same sizes. Neither
+# side can force a capture and the rules give it no end. White's large piece
+# could take Black's, but Black's medium piece takes it back: medium and small
+# against medium and small. The old strong bot made that trade; a quiet move
+# keeps the three pieces a side and leaves Black nothing to take.
+TRADE_INTO_DEAD = [
+    (7, 1, "L", 0, "SW"),
+    (7, 7, "M", 0, "NE"),
+    (1, 9, "S", 0, "N"),
+    (5, 2, "L", 1, "SE"),
+    (4, 3, "M", 1, "SE"),
+    (5, 5, "S", 1, "NW"),
+]
+
+
+def sizes_left(state: DaschaxState) -> list[list[int]]:
+    return [sorted(p[1] for p in state.board if p is not None and p[0] == s) for s in (0, 1)]
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_strong_keeps_a_live_game_rather_than_trade_into_a_dead_ending(seed: int) -> None:
+    state = position(TRADE_INTO_DEAD)
+    trade = {"type": "turn", "at": [7, 1], "steps": ["R", "F", "F"]}
+    taken = after(state, 0, trade)
+    recaptured = [after(taken, 1, a) for a in captures_available(taken, 1)]
+    assert recaptured
+    assert all(sizes_left(s) == [[1, 2], [1, 2]] for s in recaptured)
+    action = get_bot("daschax", "strong").choose(state, 0, seed=seed)
+    assert not captures_available(after(state, 0, action), 1)
+    assert sizes_left(after(state, 0, action)) == sizes_left(state)
+
+
+def test_a_dead_ending_is_even_less_the_contempt() -> None:
+    state = position([(2, 2, "M", 0, "N"), (7, 7, "M", 1, "S")])
+    search = daschax.Search(state, daschax.LEVELS["strong"], 0)
+    contempt = daschax.LEVELS["strong"].contempt
+    assert contempt > 0
+    assert abs(search.evaluate(0) + contempt) < contempt // 2
+    assert abs(search.evaluate(1) - contempt) < contempt // 2
+    live = daschax.Search(
+        position([(2, 2, "M", 0, "N"), (7, 7, "L", 1, "S")]), daschax.LEVELS["strong"], 0
+    )
+    assert not live.dead(*live.split())
