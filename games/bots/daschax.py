@@ -8,7 +8,11 @@ the enemy, so that a side ahead goes and finishes the game. Against a few
 pieces left (an endgame the side ahead has won) it also counts the fields
 those pieces could flee to that no piece of the side ahead covers: the net
 closes until a piece has nowhere safe to go. Strong reasons so for both sides
-(it flees well too); medium only when it is the side hunting.
+(it flees well too); medium only when it is the side hunting. Strong also
+knows the dead endings (at most two pieces a side, the same sizes: no side
+can force a capture, and the rules give such a game no end): it scores them
+as a draw less a contempt, so it keeps a game it can still win alive rather
+than trade into one, and trades into one only from a game it would lose.
 
 The site makes a fresh bot for every decision, so a bot keeps nothing between
 moves. What stops a side ahead from turning a piece back and forth is in the
