@@ -26,7 +26,7 @@ SERVICE_MODULES = [
     *(ROOT / "accounts" / f"{name}.py" for name in ("tokens", "bot_upgrade")),
     *(
         ROOT / "moderation" / f"{name}.py"
-        for name in ("services", "playbans", "refunds", "signals")
+        for name in ("services", "playbans", "refunds", "signals", "standing", "roles")
     ),
 ]
 
