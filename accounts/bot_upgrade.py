@@ -9,7 +9,7 @@ personal token, never the site's bot worker, never the game pages.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -18,8 +18,12 @@ from django.utils.translation import gettext_noop
 from games.errors import GameError
 from games.models import Seat
 
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.users import Visitor
 
-def bot_upgrade(*, user: Any) -> Any:
+
+def bot_upgrade(*, user: Visitor | None) -> User:
     """Make ``user`` a bot account; a bot already is left as it is."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in first."), status=403)
@@ -42,6 +46,6 @@ def bot_upgrade(*, user: Any) -> Any:
     return account
 
 
-def plays_by_api(user: Any) -> bool:
+def plays_by_api(user: object) -> bool:
     """A person's bot: moves only through the API, casual games only, no quick play."""
     return bool(getattr(user, "plays_by_api", False))

@@ -13,7 +13,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -25,7 +25,10 @@ from django.utils.translation import gettext_noop
 from games import plain_json
 from games.errors import GameError
 
-from .models import ApiToken
+from .models import ApiToken, User
+
+if TYPE_CHECKING:
+    from games.users import Visitor
 
 PREFIX = "bsp_"
 MAX_TOKENS_PER_USER = 10
@@ -54,7 +57,7 @@ def as_dict(token: ApiToken) -> dict[str, Any]:
     }
 
 
-def clean_name(name: Any) -> str:
+def clean_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_LENGTH:
         raise GameError(
             "bad_request",
@@ -67,7 +70,7 @@ def clean_name(name: Any) -> str:
     return name.strip()
 
 
-def clean_scopes(scopes: Any) -> list[str]:
+def clean_scopes(scopes: object) -> list[str]:
     if (
         not isinstance(scopes, list)
         or not scopes
@@ -81,13 +84,14 @@ def clean_scopes(scopes: Any) -> list[str]:
     return [s for s in ApiToken.SCOPES if s in scopes]
 
 
-def token_create(*, user: Any, name: Any, scopes: Any) -> tuple[ApiToken, str]:
+def token_create(*, user: Visitor, name: object, scopes: object) -> tuple[ApiToken, str]:
     """A new token of ``user``'s and its secret (the only time it is known)."""
+    account = _signed_in(user)
     clean, chosen = clean_name(name), clean_scopes(scopes)
     with transaction.atomic():
         # One user's tokens one at a time: two at once would both count the cap.
-        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
-        if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS_PER_USER:
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=account.pk).first()
+        if ApiToken.objects.filter(user=account).count() >= MAX_TOKENS_PER_USER:
             raise GameError(
                 "too_many_tokens",
                 gettext_noop("You already have %(n)s tokens; revoke one first."),
@@ -95,21 +99,28 @@ def token_create(*, user: Any, name: Any, scopes: Any) -> tuple[ApiToken, str]:
             )
         secret = PREFIX + secrets.token_urlsafe(32)
         token = ApiToken.objects.create(
-            user=user, name=clean, scopes=chosen, digest=digest_of(secret), prefix=secret[:8]
+            user=account, name=clean, scopes=chosen, digest=digest_of(secret), prefix=secret[:8]
         )
     return token, secret
 
 
-def token_list(*, user: Any) -> list[dict[str, Any]]:
-    return [as_dict(t) for t in ApiToken.objects.filter(user=user)]
+def token_list(*, user: Visitor) -> list[dict[str, Any]]:
+    return [as_dict(t) for t in ApiToken.objects.filter(user=_signed_in(user))]
 
 
-def token_revoke(*, user: Any, token_id: Any) -> None:
+def _signed_in(user: Visitor) -> User:
+    if not user.is_authenticated:
+        raise GameError("login_required", gettext_noop("Log in first."), status=403)
+    return user
+
+
+def token_revoke(*, user: Visitor, token_id: object) -> None:
     """Delete one of ``user``'s tokens; its open streams end after the commit."""
+    account = _signed_in(user)
     if not isinstance(token_id, int) or isinstance(token_id, bool):
         raise no_such_token()
     with transaction.atomic():
-        deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+        deleted, _ = ApiToken.objects.filter(user=account, pk=token_id).delete()
         if not deleted:
             raise no_such_token()
         transaction.on_commit(partial(_tell_streams, token_id))
@@ -125,7 +136,7 @@ def _tell_streams(token_id: int) -> None:
         async_to_sync(layer.group_send)(token_group(token_id), {"type": "token.revoked"})
 
 
-def token_holder(secret: str) -> tuple[Any, ApiToken] | None:
+def token_holder(secret: str) -> tuple[User, ApiToken] | None:
     """The active user holding ``secret`` and the token; None if unknown or
     revoked. Notes the use (at most once per ``TOUCH_EVERY``)."""
     if not secret.startswith(PREFIX) or len(secret) > 100:

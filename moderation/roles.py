@@ -34,12 +34,12 @@ def is_arbiter(user: object) -> TypeGuard[User]:
     return _holds(user, ARBITRATE)
 
 
-def is_staff_member(user: Any) -> bool:
+def is_staff_member(user: User) -> bool:
     """Holds any staff role: a moderator may not act on such an account."""
     return bool(user.is_superuser or user.is_staff or is_moderator(user) or is_arbiter(user))
 
 
-def grant(user: Any, group_name: str) -> None:
+def grant(user: User, group_name: str) -> None:
     """Put ``user`` in a staff group (made by the migration; made here if missing)."""
     group, made = Group.objects.get_or_create(name=group_name)
     if made:

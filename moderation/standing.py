@@ -42,7 +42,7 @@ def suspended_until(user_id: int | None, now: datetime | None = None) -> datetim
     return None
 
 
-def refuse_if_muted(user: Any) -> None:
+def refuse_if_muted(user: object) -> None:
     until = muted_until(getattr(user, "pk", None))
     if until is not None:
         raise GameError(
@@ -62,7 +62,7 @@ def suspended_error(until: datetime) -> GameError:
     )
 
 
-def refuse_if_suspended(user: Any) -> None:
+def refuse_if_suspended(user: object) -> None:
     until = suspended_until(getattr(user, "pk", None))
     if until is not None:
         raise suspended_error(until)
@@ -92,7 +92,7 @@ PLAYBAN_TEXTS = {
 }
 
 
-def refuse_if_playbanned(user: Any, clock: dict[str, Any] | None) -> None:
+def refuse_if_playbanned(user: object, clock: dict[str, Any] | None) -> None:
     """Realtime tables and quick play only: correspondence stays open."""
     if (clock or {}).get("kind") != "realtime":
         return

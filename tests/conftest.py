@@ -145,22 +145,24 @@ def _close_loop_connections():
 
 
 @pytest.fixture
-async def _redis_loop_clients_closed():
+async def _loop_clients_closed():
     yield
-    from games import redis_clients
+    from tests.loops import close_loop_clients
 
-    await redis_clients.close_loop_clients()
+    await close_loop_clients()
 
 
 @pytest.fixture(autouse=True)
-def _close_redis_loop_clients(request):
+def _close_loop_clients(request):
     """With REDIS_URL the presence store and the rate limits keep an asyncio
-    client per event loop (games/redis_clients.py); an async test's loop ends
-    with the test, and so do its connections. (Only async tests: a sync one
-    may run a loop of its own, Playwright's, which an async fixture cannot
-    share.)"""
+    client per event loop (games/redis_clients.py), and on PostgreSQL moves
+    keep a connection pool per loop (games/store/loop_pool.py); an async
+    test's loop ends with the test, and both are closed on it first. (Only
+    async tests: a sync one may run a loop of its own, Playwright's, which an
+    async fixture cannot share; a sync test that runs a coroutine itself uses
+    tests.loops.run_on_own_loop.)"""
     if inspect.iscoroutinefunction(getattr(request, "function", None)):
-        request.getfixturevalue("_redis_loop_clients_closed")
+        request.getfixturevalue("_loop_clients_closed")
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """No ``Any`` in the public face of the services: the games', the lobby's
-and moderation's.
+(its tournaments too), moderation's and the accounts' (API tokens, bot accounts).
 
 mypy checks the services with every function typed (pyproject.toml); this
 keeps the types it checks meaningful: a public service function says what it
@@ -22,9 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVICE_MODULES = [
     *sorted((ROOT / "games" / "services").glob("*.py")),
     ROOT / "lobby" / "services.py",
+    *sorted((ROOT / "lobby" / "tournaments").glob("*.py")),
+    *(ROOT / "accounts" / f"{name}.py" for name in ("tokens", "bot_upgrade")),
     *(
         ROOT / "moderation" / f"{name}.py"
-        for name in ("services", "playbans", "refunds", "signals")
+        for name in ("services", "playbans", "refunds", "signals", "standing", "roles")
     ),
 ]
 

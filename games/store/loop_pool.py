@@ -88,6 +88,18 @@ async def pool_for_this_loop() -> LoopPool:
     return pool
 
 
+async def close_this_loop(timeout: float = 5.0) -> None:
+    """Close the running loop's pool on that loop, before the loop ends (a
+    test's loop): its workers stop at their queue. Cancelled instead, as a
+    loop's end cancels every task once, a worker that is adding or returning
+    a connection swallows the cancel (psycopg_pool's workers take every error
+    of a task, CancelledError included) and waits on its queue for good, and
+    the loop's end waits with it."""
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None and not pool.closed:
+        await pool.close(timeout)
+
+
 def close_all() -> None:
     """End every pool's sessions without a loop (at a test's end, when the
     test's loop, which the pool's tasks ran on, has stopped)."""

@@ -5,7 +5,7 @@ tournament across processes), live to the pages that have it open."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,8 +23,13 @@ from moderation.standing import refuse_if_muted
 
 from .common import tournament_or_404
 
+if TYPE_CHECKING:
+    from games.users import Visitor
 
-def tournament_chat_post(*, tournament_id: Any, user: Any, text: Any) -> dict[str, Any]:
+
+def tournament_chat_post(
+    *, tournament_id: object, user: Visitor | None, text: object
+) -> dict[str, Any]:
     """Store one line and push it to the tournament's open pages."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to chat."), status=403)
@@ -41,7 +46,7 @@ def tournament_chat_post(*, tournament_id: Any, user: Any, text: Any) -> dict[st
     return line
 
 
-def _clean(text: Any) -> str:
+def _clean(text: object) -> str:
     if not isinstance(text, str) or not text.strip():
         raise GameError("bad_request", gettext_noop("Write a message first."))
     text = text.strip()

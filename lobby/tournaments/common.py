@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -14,26 +14,44 @@ from games import publish
 from games.errors import GameError
 from lobby.models import Tournament
 
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.users import Visitor
+
 log = logging.getLogger(__name__)
 
 
-def locked_tournament(tournament_id: Any) -> Tournament:
+def locked_tournament(tournament_id: object) -> Tournament:
     return tournament_or_404(tournament_id, lock=True)
 
 
-def tournament_or_404(tournament_id: Any, *, lock: bool = False) -> Tournament:
+def tournament_or_404(tournament_id: object, *, lock: bool = False) -> Tournament:
+    """The tournament of ``tournament_id`` (a client's value: an id, or its digits)."""
     found = Tournament.objects.select_for_update() if lock else Tournament.objects
+    pk = tournament_pk(tournament_id)
     try:
-        return found.get(pk=int(tournament_id))
-    except (TypeError, ValueError, OverflowError, Tournament.DoesNotExist):
-        raise GameError(
-            "not_found", gettext_noop("There is no such tournament."), status=404
-        ) from None
+        if pk is not None:
+            return found.get(pk=pk)
+    except (OverflowError, Tournament.DoesNotExist):
+        pass
+    raise GameError("not_found", gettext_noop("There is no such tournament."), status=404)
 
 
-def require_account(user: Any) -> None:
+def tournament_pk(value: object) -> int | None:
+    """``value`` as a tournament's primary key, or None if it cannot be one."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def require_account(user: Visitor | None) -> User:
+    """The caller's account; a visitor not logged in is refused."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to play."), status=403)
+    return user
 
 
 def refuse_unless_open(tournament: Tournament) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -27,25 +27,28 @@ from .common import (
 )
 from .eligibility import ineligible, record_no_show
 
+if TYPE_CHECKING:
+    from games.users import Visitor
 
-def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
+
+def tournament_join(*, tournament_id: object, user: Visitor | None) -> Tournament:
     """Join an open tournament, or a running Swiss before half its rounds are played."""
-    require_account(user)
-    refuse_if_suspended(user)
-    if is_guest(user):
+    account = require_account(user)
+    refuse_if_suspended(account)
+    if is_guest(account):
         raise GameError("guest", gettext_noop("Sign up to play in tournaments."), status=403)
-    _refuse_if_banned(user.pk)
+    _refuse_if_banned(account.pk)
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         _refuse_unless_joinable(tournament)
-        found = TournamentPlayer.objects.filter(tournament=tournament, user=user).first()
+        found = TournamentPlayer.objects.filter(tournament=tournament, user=account).first()
         if found is not None and not found.withdrawn:
             raise GameError("already_joined", gettext_noop("You are already in this tournament."))
         if found is not None:
             raise GameError(
                 "withdrawn", gettext_noop("You withdrew from this tournament; you cannot rejoin.")
             )
-        _refuse_unless_eligible(tournament, user.pk)
+        _refuse_unless_eligible(tournament, account.pk)
         players = TournamentPlayer.objects.filter(tournament=tournament).count()
         if (
             tournament.system == Tournament.System.ROUND_ROBIN
@@ -59,7 +62,7 @@ def tournament_join(*, tournament_id: Any, user: Any) -> Tournament:
         late = tournament.status == Tournament.Status.RUNNING
         # A late joiner ranks after everyone seeded at the start.
         TournamentPlayer.objects.create(
-            tournament=tournament, user=user, seed=players + 1 if late else None
+            tournament=tournament, user=account, seed=players + 1 if late else None
         )
         tell_lobby(tournament)
     return tournament
@@ -77,22 +80,22 @@ def _refuse_unless_joinable(tournament: Tournament) -> None:
         refuse_unless_open(tournament)
 
 
-def tournament_withdraw(*, tournament_id: Any, user: Any) -> Tournament:
+def tournament_withdraw(*, tournament_id: object, user: Visitor | None) -> Tournament:
     """Leave a tournament; a running game of it is resigned, its points stay."""
-    require_account(user)
+    account = require_account(user)
     with transaction.atomic():
         before = tournament_or_404(tournament_id)  # no lock yet: a game's row comes first
         if before.status == Tournament.Status.FINISHED:
             raise GameError("finished", gettext_noop("This tournament is over."))
         if not TournamentPlayer.objects.filter(
-            tournament=before, user_id=user.pk, withdrawn=False
+            tournament=before, user_id=account.pk, withdrawn=False
         ).exists():
             raise GameError("not_joined", gettext_noop("You are not playing in this tournament."))
         # Resigning locks the game, then (its ending) the tournament again.
-        for game_id in _running_games_of(before.pk, user.pk):
-            game_resign(game_id=game_id, user=user)
+        for game_id in _running_games_of(before.pk, account.pk):
+            game_resign(game_id=game_id, user=account)
         tournament = locked_tournament(before.pk)
-        found = TournamentPlayer.objects.get(tournament=tournament, user_id=user.pk)
+        found = TournamentPlayer.objects.get(tournament=tournament, user_id=account.pk)
         if tournament.status == Tournament.Status.OPEN:
             found.delete()  # nothing played yet: as if never joined
         else:
@@ -102,13 +105,9 @@ def tournament_withdraw(*, tournament_id: Any, user: Any) -> Tournament:
     return tournament
 
 
-def _running_games_of(tournament_id: Any, user_id: int) -> list[int]:
-    try:
-        tid = int(tournament_id)
-    except (TypeError, ValueError):
-        return []
+def _running_games_of(tournament_id: int, user_id: int) -> list[int]:
     games = TournamentPairing.objects.filter(
-        tournament_id=tid, game__status=Game.Status.ACTIVE, game__seats__user_id=user_id
+        tournament_id=tournament_id, game__status=Game.Status.ACTIVE, game__seats__user_id=user_id
     ).values_list("game_id", flat=True)
     return [g for g in games if g is not None]
 
@@ -134,7 +133,7 @@ def _refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
         )
 
 
-def on_seat_no_show(sender: Any, game: Game, seat: int, **kwargs: Any) -> bool:
+def on_seat_no_show(sender: object, game: Game, seat: int, **kwargs: object) -> bool:
     """A table's seat ran out of time without a move (in the timeout's
     transaction, the game's row locked): a tournament game's player is
     withdrawn and banned as a two-seat no-show is, and the seat goes to a bot

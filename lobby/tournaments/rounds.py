@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -23,16 +23,23 @@ from .common import locked_tournament, tell_lobby, tell_players
 from .eligibility import ineligible, record_no_show, seed_by_rating
 from .results import no_shows, seat_points
 
+if TYPE_CHECKING:
+    from games.users import Visitor
+
 log = logging.getLogger(__name__)
 DUE_BATCH = 10
 
 
-def tournament_start(*, tournament_id: Any, user: Any) -> Tournament:
+def tournament_start(*, tournament_id: object, user: Visitor | None) -> Tournament:
     """The creator (or staff) starts an open tournament: round 1 is paired and
     its games started in this transaction."""
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
-        if not (user.is_authenticated and (user.pk == tournament.creator_id or user.is_staff)):
+        if (
+            user is None
+            or not user.is_authenticated
+            or not (user.pk == tournament.creator_id or user.is_staff)
+        ):
             raise GameError(
                 "forbidden", gettext_noop("Only its creator starts a tournament."), status=403
             )
@@ -157,7 +164,7 @@ def _start_game(tournament: Tournament, players: list[int]) -> Game:
     return game
 
 
-def on_game_over(sender: Any, game: Game, **kwargs: Any) -> None:
+def on_game_over(sender: object, game: Game, **kwargs: object) -> None:
     """A game ended (inside its transaction): record its tournament points;
     the last game of a round pairs the next (or schedules it)."""
     pairing = TournamentPairing.objects.filter(game_id=game.pk).only("tournament_id").first()

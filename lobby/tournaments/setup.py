@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +22,11 @@ from moderation.standing import refuse_if_suspended
 
 from .common import locked_tournament, require_account, tell_lobby
 
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.rules.base import Ruleset
+    from games.users import Visitor
+
 MAX_SWISS_ROUNDS = 20
 MAX_PAUSE_SECONDS = 7 * 86400
 MAX_OPEN_PER_USER = 3  # open or running tournaments one player has created
@@ -32,27 +37,28 @@ NO_TOURNAMENTS = {"hexenhalma"}  # Hexenhalma keeps its own campaigns
 
 def tournament_create(
     *,
-    creator: Any,
-    name: Any,
-    ruleset: Any,
-    system: Any,
-    seat_count: Any = None,
-    rounds: Any = None,
-    clock: Any = None,
-    rated: Any = False,
-    starts_at: Any = None,
-    round_pause_seconds: Any = 0,
-    options: Any = None,
-    double: Any = False,
-    min_rating: Any = None,
-    min_games: Any = None,
-    round_days: Any = None,
-    featured: Any = False,
+    creator: Visitor | None,
+    name: object,
+    ruleset: object,
+    system: object,
+    seat_count: object = None,
+    rounds: object = None,
+    clock: object = None,
+    rated: object = False,
+    starts_at: object = None,
+    round_pause_seconds: object = 0,
+    options: object = None,
+    double: object = False,
+    min_rating: object = None,
+    min_games: object = None,
+    round_days: object = None,
+    featured: object = False,
 ) -> Tournament:
-    """A new open tournament; ``starts_at`` None: its creator starts it."""
-    require_account(creator)
-    refuse_if_suspended(creator)
-    if is_guest(creator):
+    """A new open tournament; ``starts_at`` None: its creator starts it. Every
+    field is what a client sent, checked here."""
+    account = require_account(creator)
+    refuse_if_suspended(account)
+    if is_guest(account):
         raise GameError("guest", gettext_noop("Sign up to create tournaments."), status=403)
     fields = _clean_fields(
         name=name,
@@ -70,12 +76,12 @@ def tournament_create(
         min_games=min_games,
         round_days=round_days,
     )
-    fields["featured"] = _featured(creator, featured)
-    _refuse_without_games(creator)
+    fields["featured"] = _featured(account, featured)
+    _refuse_without_games(account)
     with transaction.atomic():
-        lock_user(creator.pk)  # two creations at once count each other
+        lock_user(account.pk)  # two creations at once count each other
         mine = Tournament.objects.filter(
-            creator=creator, status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING]
+            creator=account, status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING]
         ).count()
         if mine >= MAX_OPEN_PER_USER:
             raise GameError(
@@ -83,16 +89,18 @@ def tournament_create(
                 gettext_noop("You already run %(n)s tournaments; wait until one ends."),
                 n=mine,
             )
-        tournament = Tournament.objects.create(creator=creator, due=fields["starts_at"], **fields)
+        tournament = Tournament.objects.create(creator=account, due=fields["starts_at"], **fields)
         tell_lobby(tournament)
     return tournament
 
 
-def tournament_feature(*, tournament_id: Any, user: Any, featured: Any) -> Tournament:
+def tournament_feature(
+    *, tournament_id: object, user: Visitor | None, featured: object
+) -> Tournament:
     """Staff mark a tournament featured (listed first) or not."""
-    require_account(user)
+    account = require_account(user)
     value = _flag("featured", featured)
-    _featured(user, True)  # staff only, whichever way
+    _featured(account, True)  # staff only, whichever way
     with transaction.atomic():
         tournament = locked_tournament(tournament_id)
         tournament.featured = value
@@ -101,7 +109,7 @@ def tournament_feature(*, tournament_id: Any, user: Any, featured: Any) -> Tourn
     return tournament
 
 
-def _refuse_without_games(user: Any) -> None:
+def _refuse_without_games(user: User) -> None:
     """A setting may ask creators for some finished games first (default 0)."""
     needed = settings.TOURNAMENT_CREATOR_MIN_GAMES
     if needed <= 0:
@@ -115,20 +123,16 @@ def _refuse_without_games(user: Any) -> None:
         )
 
 
-def _clean_fields(**raw: Any) -> dict[str, Any]:
+def _clean_fields(**raw: object) -> dict[str, Any]:
     rs = _ruleset(raw["ruleset"])
     system = raw["system"]
-    if system not in Tournament.System.values:
+    if not isinstance(system, str) or system not in Tournament.System.values:
         raise GameError("bad_request", gettext_noop('"system" must be "swiss" or "round_robin".'))
     seats = clean_seat_count(rs, raw["seat_count"])
     if seats > 2 and system != Tournament.System.SWISS:
         raise GameError(
             "bad_request", gettext_noop("Tables of more than two seats are played as a Swiss.")
         )
-    try:
-        options = rs.validate_options(raw["options"] if raw["options"] is not None else {})
-    except InvalidOptions as exc:
-        raise GameError("bad_options", exc.template, **exc.params) from None
     return {
         "name": _name(raw["name"]),
         "ruleset": rs.slug,
@@ -138,7 +142,7 @@ def _clean_fields(**raw: Any) -> dict[str, Any]:
         "double": _flag("double", raw["double"]) and system == Tournament.System.ROUND_ROBIN,
         "clock": clocks.clean_clock(raw["clock"]),
         "rated": _flag("rated", raw["rated"]),
-        "options": options,
+        "options": _options(rs, raw["options"]),
         "starts_at": _starts_at(raw["starts_at"]),
         "round_pause_seconds": _whole(
             "round_pause_seconds", raw["round_pause_seconds"], 0, MAX_PAUSE_SECONDS
@@ -149,7 +153,19 @@ def _clean_fields(**raw: Any) -> dict[str, Any]:
     }
 
 
-def _round_days(value: Any, clock: dict[str, Any]) -> int | None:
+def _options(rs: Ruleset, options: object) -> dict[str, Any]:
+    """The games' options, checked by their ruleset (None: its defaults)."""
+    try:
+        if options is None:
+            return rs.validate_options({})
+        if not isinstance(options, dict):
+            raise InvalidOptions(gettext_noop("Options must be a JSON object."))
+        return rs.validate_options(options)
+    except InvalidOptions as exc:
+        raise GameError("bad_options", exc.template, **exc.params) from None
+
+
+def _round_days(value: object, clock: dict[str, Any]) -> int | None:
     """Correspondence only, and long enough for one full move period."""
     days = _optional_whole("round_days", value, 1, MAX_ROUND_DAYS)
     if days is None:
@@ -167,7 +183,7 @@ def _round_days(value: Any, clock: dict[str, Any]) -> int | None:
     return days
 
 
-def _featured(creator: Any, value: Any) -> bool:
+def _featured(creator: User, value: object) -> bool:
     """Staff only: a featured tournament is listed first."""
     featured = _flag("featured", value)
     if featured and not creator.is_staff:
@@ -175,7 +191,7 @@ def _featured(creator: Any, value: Any) -> bool:
     return featured
 
 
-def _ruleset(slug: Any) -> Any:
+def _ruleset(slug: object) -> Ruleset:
     if not isinstance(slug, str) or slug not in RULESETS or slug in NO_TOURNAMENTS:
         raise GameError(
             "bad_request",
@@ -185,7 +201,7 @@ def _ruleset(slug: Any) -> Any:
     return get_ruleset(slug)
 
 
-def _name(name: Any) -> str:
+def _name(name: object) -> str:
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 80:
         raise GameError(
             "bad_request", gettext_noop("Give the tournament a name of 1 to 80 characters.")
@@ -193,13 +209,13 @@ def _name(name: Any) -> str:
     return name.strip()
 
 
-def _rounds(system: str, rounds: Any) -> int:
+def _rounds(system: str, rounds: object) -> int:
     if system == Tournament.System.ROUND_ROBIN:
         return 0  # from the field at the start
     return _whole("rounds", rounds, 1, MAX_SWISS_ROUNDS)
 
 
-def _whole(name: str, value: Any, lo: int, hi: int) -> int:
+def _whole(name: str, value: object, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise GameError(
             "bad_request",
@@ -211,11 +227,11 @@ def _whole(name: str, value: Any, lo: int, hi: int) -> int:
     return value
 
 
-def _optional_whole(name: str, value: Any, lo: int, hi: int) -> int | None:
+def _optional_whole(name: str, value: object, lo: int, hi: int) -> int | None:
     return None if value is None else _whole(name, value, lo, hi)
 
 
-def _flag(name: str, value: Any) -> bool:
+def _flag(name: str, value: object) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
@@ -223,7 +239,7 @@ def _flag(name: str, value: Any) -> bool:
     return value
 
 
-def _starts_at(value: Any) -> datetime | None:
+def _starts_at(value: object) -> datetime | None:
     if value is None:
         return None
     try:

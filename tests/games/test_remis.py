@@ -20,6 +20,7 @@ from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import make_user
 from tests.games.halma_script import RS, _progress, march, pinned_log, repetition_log
+from tests.loops import run_on_own_loop
 
 pytestmark = pytest.mark.django_db
 
@@ -341,8 +342,6 @@ def test_two_admins_decide_at_once_one_counts(repeating_log):
 
 @pytest.mark.django_db(transaction=True)
 def test_filing_through_the_api_and_the_socket(repeating_log):
-    import asyncio
-
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
@@ -376,7 +375,7 @@ def test_filing_through_the_api_and_the_socket(repeating_log):
         await comm.disconnect()
         return filed, event
 
-    filed, event = asyncio.run(file_over_socket())
+    filed, event = run_on_own_loop(file_over_socket())
     assert event["state"]["paused"] and event["state"]["remis"]["move_numbers"] == numbers
     assert RemisRequest.objects.get().pk == filed["id"]
 

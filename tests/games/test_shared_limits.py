@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from games import ratelimit, redis_clients
+from tests.loops import run_on_own_loop
 
 pytestmark = pytest.mark.redis
 
@@ -61,7 +62,7 @@ def test_racing_chat_budget_from_the_event_loop(redis_cache):
             finally:
                 await redis_clients.close_loop_clients()
 
-        return asyncio.run(counted())
+        return run_on_own_loop(counted())
 
     limit, _ = ratelimit.USER_LIMITS["chat"]
     results = race(limit + 4, one_socket)

@@ -7,6 +7,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from games.errors import GameError
@@ -128,7 +129,15 @@ def test_bad_inputs_are_clear_errors_and_change_nothing():
     assert code_of(lambda: swiss(creator, ruleset="hexenhalma")) == "bad_request"
     assert code_of(lambda: swiss(creator, starts_at="tomorrow")) == "bad_request"
     assert code_of(lambda: swiss(creator, clock={"kind": "sundial"})) == "bad_clock"
+    # What a client sent is checked for its type, not trusted to be one.
+    assert code_of(lambda: swiss(creator, system=["swiss"])) == "bad_request"
+    assert code_of(lambda: swiss(creator, options=["x"])) == "bad_options"
+    assert code_of(lambda: swiss(creator, options={"nope": 1})) == "bad_options"
+    assert code_of(lambda: swiss(AnonymousUser())) == "login_required"
+    assert code_of(lambda: swiss(None)) == "login_required"
     assert Tournament.objects.count() == 0
+    for no_id in (True, "x", None, 2**70, ["1"]):
+        assert code_of(lambda i=no_id: svc.tournament_join(tournament_id=i, user=a)) == "not_found"
     t = swiss(creator, rounds=3)
     joined(t, a)
     assert code_of(lambda: joined(t, a)) == "already_joined"
