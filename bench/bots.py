@@ -14,7 +14,9 @@ from the score (a draw counts half), its interval from the score's Wilson
 interval. A bar is checked on the win rate (draws are no wins); Idiotenspiel
 also bars the draws of strong against greedy (at most 15 %) and the score of
 strong against medium (at least 60 %, a draw counting half). A game that
-passes its ply cap counts as a draw (the line says how many were capped); the
+passes its ply cap counts as a draw (the line says how many were capped, and
+for Daschax what each left and its last captures: the action, who took, what
+was left); the
 seconds at the end of a line are the pairing's games' summed wall time. The
 second line of a pairing gives the average length and each player's thinking:
 mean ms per decision (with the median and 95th percentile over all its
