@@ -44,3 +44,22 @@ def test_a_sync_tests_own_loop_ends_although_its_pool_was_just_opened():
     threading.Thread(target=run, daemon=True).start()
     # asyncio.run(_open_pool()) never returns here: its end waits on a worker for good.
     assert ended.wait(timeout=30)
+
+
+async def test_a_task_left_running_that_opens_a_pool_on_its_way_out_ends_too():
+    # A consumer still finishing a move when the test ends may take a
+    # connection, and so open the pool again, after the pool was closed.
+    started = asyncio.Event()
+
+    async def left_running() -> None:
+        try:
+            started.set()
+            await asyncio.Event().wait()
+        finally:
+            await _open_pool()
+
+    task = asyncio.create_task(left_running())
+    await started.wait()
+    await close_loop_clients()
+    assert task.cancelled()
+    assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
