@@ -450,14 +450,12 @@ class DaschaxBot:
         self.level = LEVELS[level]
 
     def accepts_draw(self, state: Any, seat: int) -> bool:
-        """A draw offer is accepted when the game is dead: one piece a side,
-        of the same size. The same moves for both, so a piece that comes in
-        range is taken first; neither can force a capture, and the rules
-        have no other end."""
+        """A draw offer is accepted when the game is dead (``Search.dead``: at
+        most two pieces a side, the same sizes): neither can force a capture,
+        and the rules have no other end."""
         if sum(state.to_place[0]) + sum(state.to_place[1]):
             return False
-        sides = Search(state, self.level, seat).split()
-        return all(len(side) == 1 for side in sides) and sides[0][0][1][1] == sides[1][0][1][1]
+        return Search.dead(*Search(state, self.level, seat).split())
 
     def choose(self, state: Any, seat: int, *, seed: int) -> Action:
         if sum(state.to_place[0]) + sum(state.to_place[1]):

@@ -16,7 +16,9 @@ from tests.games.bots.test_daschax_bot import position
 pytestmark = pytest.mark.django_db
 
 DEAD = [(2, 2, "M", 0, "N"), (7, 7, "M", 1, "S")]  # one medium piece a side
+DEAD_PAIRS = [(2, 2, "M", 0, "N"), (3, 2, "S", 0, "N"), (7, 7, "S", 1, "S"), (6, 7, "M", 1, "S")]
 LIVE = [(2, 2, "L", 0, "N"), (3, 2, "M", 0, "N"), (7, 7, "M", 1, "S")]
+UNEQUAL = [(2, 2, "L", 0, "N"), (3, 2, "S", 0, "N"), (7, 7, "M", 1, "S"), (6, 7, "M", 1, "S")]
 
 
 def daschax_vs_bot(pieces: list) -> tuple[Game, object]:
@@ -65,7 +67,9 @@ def test_a_bot_without_a_judge_declines():
     assert last_event(game).kind == Event.Kind.DRAW_DECLINE
 
 
-@pytest.mark.parametrize(("pieces", "dead"), [(DEAD, True), (LIVE, False)])
+@pytest.mark.parametrize(
+    ("pieces", "dead"), [(DEAD, True), (DEAD_PAIRS, True), (LIVE, False), (UNEQUAL, False)]
+)
 def test_daschax_judges_dead_games_for_either_seat(pieces: list, dead: bool) -> None:
     state = position(pieces)
     for level in ("easy", "medium", "strong"):
