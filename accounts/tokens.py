@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 
 from games import plain_json
 from games.errors import GameError
+from games.users import signed_in
 
 from .models import ApiToken, User
 
@@ -86,7 +87,7 @@ def clean_scopes(scopes: object) -> list[str]:
 
 def token_create(*, user: Visitor, name: object, scopes: object) -> tuple[ApiToken, str]:
     """A new token of ``user``'s and its secret (the only time it is known)."""
-    account = _signed_in(user)
+    account = signed_in(user, gettext_noop("Log in first."))
     clean, chosen = clean_name(name), clean_scopes(scopes)
     with transaction.atomic():
         # One user's tokens one at a time: two at once would both count the cap.
@@ -105,18 +106,15 @@ def token_create(*, user: Visitor, name: object, scopes: object) -> tuple[ApiTok
 
 
 def token_list(*, user: Visitor) -> list[dict[str, Any]]:
-    return [as_dict(t) for t in ApiToken.objects.filter(user=_signed_in(user))]
-
-
-def _signed_in(user: Visitor) -> User:
-    if not user.is_authenticated:
-        raise GameError("login_required", gettext_noop("Log in first."), status=403)
-    return user
+    return [
+        as_dict(t)
+        for t in ApiToken.objects.filter(user=signed_in(user, gettext_noop("Log in first.")))
+    ]
 
 
 def token_revoke(*, user: Visitor, token_id: object) -> None:
     """Delete one of ``user``'s tokens; its open streams end after the commit."""
-    account = _signed_in(user)
+    account = signed_in(user, gettext_noop("Log in first."))
     if not isinstance(token_id, int) or isinstance(token_id, bool):
         raise no_such_token()
     with transaction.atomic():

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
+
+from .errors import GameError
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -15,6 +17,14 @@ if TYPE_CHECKING:
     from accounts.models import User
 
     Visitor: TypeAlias = User | AnonymousUser
+
+
+def signed_in(user: Visitor | None, message: str = gettext_noop("Log in to play.")) -> User:
+    """The caller's account, or the error asking to log in (``message``, a
+    gettext_noop text)."""
+    if user is None or not user.is_authenticated:
+        raise GameError("login_required", message, status=403)
+    return user
 
 
 def is_bot(user: object) -> bool:

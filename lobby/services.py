@@ -23,11 +23,10 @@ from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
 from games.services.guards import clean_seat_count, lock_user, refuse_if_blocked
 from games.services.play import game_start
-from games.users import is_bot, is_guest
+from games.users import is_bot, is_guest, signed_in
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 if TYPE_CHECKING:
-    from accounts.models import User
     from games.users import Visitor
 
 MAX_OPEN_TABLES_PER_USER = 10
@@ -52,13 +51,6 @@ def _clean_options(rs: Ruleset, options: Any) -> dict[str, Any]:
         return rs.validate_options(options if options is not None else {})
     except InvalidOptions as exc:
         raise GameError("bad_options", exc.template, **exc.params) from None
-
-
-def _require_user(user: Visitor | None) -> User:
-    """The signed-in caller, or the error asking to log in."""
-    if user is None or not user.is_authenticated:
-        raise GameError("login_required", gettext_noop("Log in to play."), status=403)
-    return user
 
 
 def _refuse_guest(user: Any) -> None:
@@ -103,7 +95,7 @@ def table_create(
     full, at once with two seats); ``{"levels": [...]}`` (staff) seats one bot
     per level and no host: a bot-against-bot game, started at once.
     """
-    host = _require_user(host)
+    host = signed_in(host)
     refuse_if_suspended(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
@@ -204,7 +196,7 @@ def _close_table(game: Game, reason: str, user: Visitor) -> None:
 
 def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
     """Take a free seat (the first one unless ``seat`` names one)."""
-    user = _require_user(user)
+    user = signed_in(user)
     refuse_if_suspended(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
@@ -240,7 +232,7 @@ def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
 
 def table_leave(*, game_id: int, user: Visitor) -> Game:
     """Leave an open table; when the host leaves, the table closes."""
-    user = _require_user(user)
+    user = signed_in(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
         seat = Seat.objects.filter(game=game, user=user).first()
@@ -258,7 +250,7 @@ def table_leave(*, game_id: int, user: Visitor) -> Game:
 
 def table_decline(*, game_id: int, user: Visitor) -> Game:
     """The challenged player says no: the table closes."""
-    user = _require_user(user)
+    user = signed_in(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
         if game.challenged_id != user.pk:
@@ -280,7 +272,7 @@ def table_decline(*, game_id: int, user: Visitor) -> Game:
 
 def table_start(*, game_id: int, user: Visitor) -> Game:
     """The host starts the game once every seat is taken."""
-    user = _require_user(user)
+    user = signed_in(user)
     with transaction.atomic():
         game = _locked_open_table(game_id)
         if game.host_id != user.pk:
@@ -299,7 +291,7 @@ def table_join_by_invite(*, code: str, user: Visitor) -> Game:
     A visitor already seated just goes to the game; a table that started or
     closed meanwhile is refused like any join.
     """
-    user = _require_user(user)
+    user = signed_in(user)
     game = table_by_invite(code)
     if Seat.objects.filter(game=game, user=user).exists():
         return game
@@ -320,7 +312,7 @@ def table_quickplay(
     seek (``_serialise_seeks``): two players seeking the same game at the same
     instant end at one table, never at two open seeks side by side.
     """
-    user = _require_user(user)
+    user = signed_in(user)
     _refuse_guest(user)
     if is_bot(user):
         raise GameError(
@@ -527,7 +519,7 @@ def table_invite_bot(
     *, game_id: int, user: Visitor, level: object, seat: int | None = None
 ) -> Game:
     """The host seats a bot at an open seat of their open table."""
-    user = _require_user(user)
+    user = signed_in(user)
     clean = bot_accounts.clean_level(level)
     with transaction.atomic():
         game = _locked_open_table(game_id)

@@ -25,6 +25,7 @@ from ..rules import get_ruleset
 from ..selectors.rematch import rematch_summary
 from ..selectors.seats import game_with_seats
 from ..store.rows import LockedGame
+from ..users import signed_in
 from . import notifications
 from .guards import locked_game, refuse_if_blocked
 from .play import game_start
@@ -40,7 +41,7 @@ def rematch_offer(*, game_id: object, user: Visitor) -> dict[str, Any]:
 
     Saying yes twice changes nothing; after a decline a new offer starts over.
     """
-    user = _signed_in(user)
+    user = signed_in(user)
     with transaction.atomic():
         locked, seat = _locked_finished(game_id, user)
         game, holders = locked.game, locked.holders
@@ -71,7 +72,7 @@ def rematch_offer(*, game_id: object, user: Visitor) -> dict[str, Any]:
 
 def rematch_decline(*, game_id: object, user: Visitor) -> dict[str, Any]:
     """Decline the offer (or withdraw one's own): the offer ends for everyone."""
-    user = _signed_in(user)
+    user = signed_in(user)
     with transaction.atomic():
         locked, seat = _locked_finished(game_id, user)
         rematch = Rematch.objects.filter(game=locked.game).first()
@@ -81,12 +82,6 @@ def rematch_decline(*, game_id: object, user: Visitor) -> dict[str, Any]:
         rematch.declined_by = seat
         rematch.save()
         return _published(rematch)
-
-
-def _signed_in(user: Visitor) -> User:
-    if not user.is_authenticated:
-        raise GameError("login_required", gettext_noop("Log in to play."), status=403)
-    return user
 
 
 def _locked_finished(game_id: object, user: User) -> tuple[LockedGame, int]:

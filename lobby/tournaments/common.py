@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -13,10 +13,6 @@ from django.utils.translation import gettext_noop
 from games import publish
 from games.errors import GameError
 from lobby.models import Tournament
-
-if TYPE_CHECKING:
-    from accounts.models import User
-    from games.users import Visitor
 
 log = logging.getLogger(__name__)
 
@@ -29,29 +25,22 @@ def tournament_or_404(tournament_id: object, *, lock: bool = False) -> Tournamen
     """The tournament of ``tournament_id`` (a client's value: an id, or its digits)."""
     found = Tournament.objects.select_for_update() if lock else Tournament.objects
     pk = tournament_pk(tournament_id)
-    try:
-        if pk is not None:
-            return found.get(pk=pk)
-    except (OverflowError, Tournament.DoesNotExist):
-        pass
-    raise GameError("not_found", gettext_noop("There is no such tournament."), status=404)
+    tournament = None if pk is None else found.filter(pk=pk).first()
+    if tournament is None:
+        raise GameError("not_found", gettext_noop("There is no such tournament."), status=404)
+    return tournament
 
 
 def tournament_pk(value: object) -> int | None:
-    """``value`` as a tournament's primary key, or None if it cannot be one."""
+    """``value`` as a tournament's primary key (a positive 64-bit id, or its
+    digits), or None if it cannot be one."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         return None
     try:
-        return int(value)
+        pk = int(value)
     except ValueError:
         return None
-
-
-def require_account(user: Visitor | None) -> User:
-    """The caller's account; a visitor not logged in is refused."""
-    if user is None or not user.is_authenticated:
-        raise GameError("login_required", gettext_noop("Log in to play."), status=403)
-    return user
+    return pk if 0 < pk < 2**63 else None
 
 
 def refuse_unless_open(tournament: Tournament) -> None:

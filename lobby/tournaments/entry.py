@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop
 from games.errors import GameError
 from games.models import Game
 from games.services.endings import game_resign
-from games.users import is_guest
+from games.users import is_guest, signed_in
 from lobby.models import Tournament, TournamentBan, TournamentPairing, TournamentPlayer
 from lobby.pairing import max_round_robin_players
 from moderation.standing import refuse_if_suspended
@@ -21,7 +21,6 @@ from moderation.standing import refuse_if_suspended
 from .common import (
     locked_tournament,
     refuse_unless_open,
-    require_account,
     tell_lobby,
     tournament_or_404,
 )
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
 
 def tournament_join(*, tournament_id: object, user: Visitor | None) -> Tournament:
     """Join an open tournament, or a running Swiss before half its rounds are played."""
-    account = require_account(user)
+    account = signed_in(user)
     refuse_if_suspended(account)
     if is_guest(account):
         raise GameError("guest", gettext_noop("Sign up to play in tournaments."), status=403)
@@ -82,7 +81,7 @@ def _refuse_unless_joinable(tournament: Tournament) -> None:
 
 def tournament_withdraw(*, tournament_id: object, user: Visitor | None) -> Tournament:
     """Leave a tournament; a running game of it is resigned, its points stay."""
-    account = require_account(user)
+    account = signed_in(user)
     with transaction.atomic():
         before = tournament_or_404(tournament_id)  # no lock yet: a game's row comes first
         if before.status == Tournament.Status.FINISHED:

@@ -16,11 +16,11 @@ from games.errors import GameError
 from games.models import Game, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.services.guards import clean_seat_count, lock_user
-from games.users import is_guest
+from games.users import is_guest, signed_in
 from lobby.models import Tournament
 from moderation.standing import refuse_if_suspended
 
-from .common import locked_tournament, require_account, tell_lobby
+from .common import locked_tournament, tell_lobby
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -56,7 +56,7 @@ def tournament_create(
 ) -> Tournament:
     """A new open tournament; ``starts_at`` None: its creator starts it. Every
     field is what a client sent, checked here."""
-    account = require_account(creator)
+    account = signed_in(creator)
     refuse_if_suspended(account)
     if is_guest(account):
         raise GameError("guest", gettext_noop("Sign up to create tournaments."), status=403)
@@ -98,7 +98,7 @@ def tournament_feature(
     *, tournament_id: object, user: Visitor | None, featured: object
 ) -> Tournament:
     """Staff mark a tournament featured (listed first) or not."""
-    account = require_account(user)
+    account = signed_in(user)
     value = _flag("featured", featured)
     _featured(account, True)  # staff only, whichever way
     with transaction.atomic():
