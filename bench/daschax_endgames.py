@@ -3,13 +3,16 @@
   .venv/bin/python bench/daschax_endgames.py                 # both sets, 200-ply cap
   .venv/bin/python bench/daschax_endgames.py --set mssss --seeds 11-24
   .venv/bin/python bench/daschax_endgames.py --set ls --set mss --hunter medium
+  .venv/bin/python bench/daschax_endgames.py --set ms --prey strong --deeper 5,20000
 
 Seeded random positions: White's pieces against Black's (set "lmsss": large,
 medium and three small against a large piece; "mssss": medium and four small
 against a large; "ls": large and small against a large; "mss": medium and two
-small against a medium and a small: the endings medium left unfinished against
-strong in bench/bots.py), White to move. White hunts with --hunter (strong;
-medium), Black flees with the other level. Prints per position the plies to
+small against a medium and a small; "ms": medium and small against a medium:
+the endings medium left unfinished against strong in bench/bots.py), White to
+move. White hunts with --hunter (strong; medium), Black flees with --prey (by
+default the other level). --deeper DEPTH,NODES gives the hunter that depth and
+node budget (is an ending won at all, with a far deeper look?). Prints per position the plies to
 the win or CAPPED, then the capped count, the mean plies of the won and the
 hunter's thinking per decision (median, max). It measures; the exit code is 0
 either way.
@@ -27,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import get_bot
+from games.bots import daschax as bots
 from games.rules.daschax import CELLS, START_COUNTS, DaschaxRuleset, DaschaxState
 
 RS = DaschaxRuleset()
@@ -37,6 +40,7 @@ SETS: dict[str, tuple[Pieces, Pieces, range]] = {
     "mssss": ((2, 1, 1, 1, 1), (3,), range(11, 25)),
     "ls": ((3, 1), (3,), range(71, 83)),
     "mss": ((2, 1, 1), (2, 1), range(91, 103)),
+    "ms": ((2, 1), (2,), range(111, 123)),
 }
 
 
@@ -56,17 +60,22 @@ def position(points: Pieces, seed: int, prey: Pieces = (3,)) -> DaschaxState:
 
 
 def hunt(
-    state: DaschaxState, cap: int, seed: int, spent: list[float], hunter: str = "strong"
+    state: DaschaxState,
+    cap: int,
+    seed: int,
+    spent: list[float],
+    levels: tuple[bots.Level, bots.Level],
 ) -> int | None:
     """Plies until White wins, or None at the cap; the hunter's seconds go to
     ``spent``. A fresh bot makes every decision, as on the site."""
-    levels = (hunter, "medium" if hunter == "strong" else "strong")
     for ply in range(cap):
         if RS.outcome(state) is not None:
             return ply
         seat = state.to_move
         start = time.perf_counter()
-        action = get_bot("daschax", levels[seat]).choose(state, seat, seed=seed + ply)
+        bot = bots.DaschaxBot("strong")
+        bot.level = levels[seat]
+        action = bot.choose(state, seat, seed=seed + ply)
         if seat == 0:
             spent.append(time.perf_counter() - start)
         state, _ = RS.apply(state, seat, action)
@@ -79,7 +88,17 @@ def main() -> None:
     p.add_argument("--seeds", help="first-last, instead of the set's own")
     p.add_argument("--cap", type=int, default=200)
     p.add_argument("--hunter", choices=("strong", "medium"), default="strong")
+    p.add_argument("--prey", choices=("strong", "medium"), help="default: the other level")
+    p.add_argument(
+        "--deeper", help="DEPTH,NODES: the hunter's search budget instead of its level's"
+    )
     args = p.parse_args()
+    hunter = bots.LEVELS[args.hunter]
+    if args.deeper:
+        depth, nodes = map(int, args.deeper.split(","))
+        hunter = dataclasses.replace(hunter, depth=depth, nodes=nodes, cap=3 * nodes)
+    prey_level = args.prey or ("medium" if args.hunter == "strong" else "strong")
+    levels = (hunter, bots.LEVELS[prey_level])
     for name in args.set or ["lmsss", "mssss"]:
         points, prey, seeds = SETS[name]
         if args.seeds:
@@ -88,14 +107,14 @@ def main() -> None:
         spent: list[float] = []
         plies = []
         for seed in seeds:
-            n = hunt(position(points, seed, prey), args.cap, seed, spent, args.hunter)
+            n = hunt(position(points, seed, prey), args.cap, seed, spent, levels)
             plies.append(n)
             print(f"{name} seed {seed}: {'CAPPED' if n is None else f'{n} plies'}", flush=True)
         won = [n for n in plies if n is not None]
         print(
             f"{name}: capped {len(plies) - len(won)}/{len(plies)},"
             f" mean {statistics.mean(won) if won else 0:.0f} plies to the win;"
-            f" {args.hunter} median {statistics.median(spent) * 1000:.0f} ms,"
+            f" {args.hunter}{' (deeper)' if args.deeper else ''} against {prey_level}: median {statistics.median(spent) * 1000:.0f} ms,"
             f" max {max(spent) * 1000:.0f} ms a decision"
         )
 
