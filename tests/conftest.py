@@ -23,6 +23,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # --- real services: fail under CI, skip loudly elsewhere ----------------------
+import collections  # noqa: E402
 import inspect  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
@@ -180,4 +181,18 @@ def django_db_setup(django_db_setup, django_db_blocker):
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
+    """pytest-xdist (bin/test's workers) schedules tests by node id: tests
+    sharing one would run as one, silently. Such a collection stops the run
+    instead; bin/test runs their module in one process."""
+    counts = collections.Counter(ids)
+    shared = sorted(nodeid for nodeid, n in counts.items() if n > 1)
+    if shared:
+        raise pytest.UsageError(
+            f"several tests share the node id {shared[0]} (and {len(shared) - 1} more): "
+            "pytest-xdist would run one of them; run their module without workers (-n 0)"
         )

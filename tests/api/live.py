@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import queue
 import threading
 from typing import Any
@@ -15,6 +14,7 @@ from channels.testing import ChannelsLiveServerTestCase
 from accounts import tokens
 from accounts.bot_upgrade import bot_upgrade
 from tests.factories import make_user
+from tests.live_env import restore_env, server_database_env, set_env
 
 # As tests/browser/helpers.py says: the server process starts fresh, inheriting nothing.
 multiprocessing.set_start_method("spawn", force=True)
@@ -35,8 +35,7 @@ class LiveApiTestCase(ChannelsLiveServerTestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        cls.saved_env = {name: os.environ.get(name) for name in cls.SERVER_ENV}
-        os.environ.update(cls.SERVER_ENV)  # the spawned server reads them
+        cls.saved_env = set_env({**server_database_env(), **cls.SERVER_ENV})
         super().setUpClass()
 
     @classmethod
@@ -44,11 +43,7 @@ class LiveApiTestCase(ChannelsLiveServerTestCase):
         try:
             super().tearDownClass()
         finally:
-            for name, old in cls.saved_env.items():
-                if old is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = old
+            restore_env(cls.saved_env)
 
     def setUp(self) -> None:
         super().setUp()

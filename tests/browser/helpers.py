@@ -4,7 +4,6 @@ page helpers that read the game page's state and click moves like a player."""
 from __future__ import annotations
 
 import multiprocessing
-import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,6 +21,7 @@ from games.models import Game
 from games.services.play import game_act
 from lobby.services import table_create, table_join, table_start
 from tests.conftest import CHROMIUM, chromium_available, require_service
+from tests.live_env import restore_env, server_database_env, set_env
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -173,13 +173,15 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
         # pings from the database each time, as it did before pings were
         # answered from what a process knows (games/realtime/watch.py).
         # The live server is a spawned process: it reads SERVER_ENV afresh.
-        cls._saved_env = _set_env({"PING_REFRESH_SECONDS": "0", **cls.SERVER_ENV})
+        cls._saved_env = set_env(
+            {"PING_REFRESH_SECONDS": "0", **server_database_env(), **cls.SERVER_ENV}
+        )
         super().setUpClass()
         # The sync Playwright API keeps an event loop running in this thread; ORM
         # calls in the tests would otherwise raise SynchronousOnlyOperation.
         # Set for this class only (and after the server started), so the rest of
         # the suite and the server keep the check.
-        cls._saved_env.update(_set_env({"DJANGO_ALLOW_ASYNC_UNSAFE": "true"}))
+        cls._saved_env.update(set_env({"DJANGO_ALLOW_ASYNC_UNSAFE": "true"}))
         try:
             from playwright.sync_api import sync_playwright
 
@@ -207,7 +209,7 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
             cls._stop_browser()
             super().tearDownClass()
         finally:
-            _restore_env(cls._saved_env)
+            restore_env(cls._saved_env)
 
     def setUp(self) -> None:
         super().setUp()
@@ -364,21 +366,6 @@ class InstantBotsLiveTestCase(BrowserLiveTestCase):
     """The live server's bot worker moves at once, without its human-like pause."""
 
     SERVER_ENV = {"BOT_DELAY_MIN": "0", "BOT_DELAY_MAX": "0"}
-
-
-def _set_env(values: dict[str, str]) -> dict[str, str | None]:
-    """Sets ``values`` in this process's environment; returns what they replaced."""
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    return saved
-
-
-def _restore_env(saved: dict[str, str | None]) -> None:
-    for name, old in saved.items():
-        if old is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = old
 
 
 def _path_json(path: list[list[int]]) -> str:
