@@ -125,6 +125,18 @@ def _fresh_rate_limits():
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Django's LocaleMiddleware activates a request's language in the thread
+    and leaves it active: a test that asked for a German page would make the
+    messages of the next test on its worker German."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_process_knowledge():
     """What the process knows of games, the lobby and notifications
     (games/realtime/watch.py) belongs to one database: each test has its own."""
