@@ -12,9 +12,9 @@ small against a medium and a small; "ms": medium and small against a medium:
 the endings medium left unfinished against strong in bench/bots.py), White to
 move. White hunts with --hunter (strong; medium), Black flees with --prey (by
 default the other level). --deeper DEPTH,NODES gives the hunter that depth and
-node budget (is an ending won at all, with a far deeper look?). Prints per position the plies to
-the win or CAPPED, then the capped count, the mean plies of the won and the
-hunter's thinking per decision (median, max). It measures; the exit code is 0
+node budget (is an ending won at all, with a far deeper look?). Prints per
+position the plies to the win or CAPPED, then the capped count, the mean plies
+of the won and the hunter's thinking per decision (median, max). It measures; the exit code is 0
 either way.
 """
 
@@ -99,6 +99,7 @@ def main() -> None:
         hunter = dataclasses.replace(hunter, depth=depth, nodes=nodes, cap=3 * nodes)
     prey_level = args.prey or ("medium" if args.hunter == "strong" else "strong")
     levels = (hunter, bots.LEVELS[prey_level])
+    who = f"{args.hunter}{' (deeper)' if args.deeper else ''} against {prey_level}"
     for name in args.set or ["lmsss", "mssss"]:
         points, prey, seeds = SETS[name]
         if args.seeds:
@@ -114,7 +115,7 @@ def main() -> None:
         print(
             f"{name}: capped {len(plies) - len(won)}/{len(plies)},"
             f" mean {statistics.mean(won) if won else 0:.0f} plies to the win;"
-            f" {args.hunter}{' (deeper)' if args.deeper else ''} against {prey_level}: median {statistics.median(spent) * 1000:.0f} ms,"
+            f" {who}: median {statistics.median(spent) * 1000:.0f} ms,"
             f" max {max(spent) * 1000:.0f} ms a decision"
         )
 
