@@ -22,7 +22,15 @@ import pytest
 from games.models import Game
 from games.rules.idiotenspiel import IdiotenspielRuleset
 
-from .helpers import SHOTS, BrowserLiveTestCase, key, play_scripted, settle, started_table
+from .helpers import (
+    SHOTS,
+    TIMEOUT_MS,
+    BrowserLiveTestCase,
+    key,
+    play_scripted,
+    settle,
+    started_table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -165,7 +173,7 @@ class IdiotenspielPlayTests(BrowserLiveTestCase):
         ctx = self.browser.new_context(
             viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
         )
-        ctx.set_default_timeout(10_000)
+        ctx.set_default_timeout(TIMEOUT_MS)
         self._contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda exc: self.page_errors.append(f"{name}: {exc}"))

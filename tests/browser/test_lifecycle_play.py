@@ -4,6 +4,7 @@ clock that runs out on the live server (its own sweeper applies it)."""
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from games.models import Game
 from lobby import services as lobby
@@ -33,6 +34,17 @@ class LifecycleInTheBrowser(BrowserLiveTestCase):
             every_seat_moves(Game.objects.get(pk=game.pk))
         return Game.objects.get(pk=game.pk), white, black
 
+    @staticmethod
+    def _six_seconds_from_now(game):
+        """Both seats get 6 seconds from now; then a move each (running out of
+        time before that would abort the game, not lose it)."""
+        Game.objects.filter(pk=game.pk).update(
+            clock={"kind": "realtime", "minutes": 0.1, "increment": 0},
+            clocks=[6.0, 6.0],
+            turn_started=timezone.now(),
+        )
+        every_seat_moves(Game.objects.get(pk=game.pk))
+
     def open(self, name, user, game):
         page = self.new_page(name, user)
         page.goto(f"{self.live_server_url}/g/{game.pk}/")
@@ -40,11 +52,13 @@ class LifecycleInTheBrowser(BrowserLiveTestCase):
         return page
 
     def test_clock_runs_out_and_both_pages_show_the_result(self):
-        game, white, black = self.started(
-            {"kind": "realtime", "minutes": 0.1, "increment": 0}, every_seat_moved=True
-        )
+        # The 6-second clock starts only once both pages are open: under load a
+        # page can take longer than that to open, and the flag would fall before
+        # the running clock could be seen.
+        game, white, black = self.started({"kind": "realtime", "minutes": 1, "increment": 0})
         w = self.open("white", white, game)
         b = self.open("black", black, game)
+        off_loop(self._six_seconds_from_now, game)
         w.wait_for_selector("#players .clock.running")
         self.shot(w, "clock-running")
         for page in (w, b):
