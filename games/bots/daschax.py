@@ -23,12 +23,20 @@ Every variant is played: placement (a fixed template of the start row),
 turns with "move on after a capture" and "backward" steps. The bot never
 removes its own pieces (a turn is always legal, removals never are needed).
 Budgets are depth and node limits, never the clock.
+
+Speed (the same scores, so the same moves, only sooner): play and undo keep
+each side's pieces by field, as bit masks and as exact codes, so no node
+scans the board; the evaluation works on per-field tables and masks, and
+the search caches by those codes what depends only on part of a position
+(a side's closeness and threats, the moves, the captures).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from games.bots.base import Action, Bot, check_clock, view_rng
@@ -118,6 +126,80 @@ def reach(cell: int, facing: int, points: int, backward: bool) -> Reach:
     return found
 
 
+# What the evaluation asks of every piece at every node, as bit masks (bit
+# ``cell`` stands for a field): a reach's ends, those with a way that crosses
+# no field (never blocked), and per other end the masks of its ways' fields.
+Span = tuple[int, int, dict[int, tuple[int, ...]]]
+_UNSPANNED: list[Span | None] = [None] * (CELLS * 24)
+_SPANS = (_UNSPANNED, _UNSPANNED.copy())  # without and with backward steps
+
+
+def span(cell: int, piece: Piece, backward: bool) -> Span:
+    """``reach`` as masks (cached per piece situation)."""
+    spans = _SPANS[backward]
+    index = cell * 24 + piece[1] * 6 + piece[2]  # Search._side_of inlines this
+    found = spans[index]
+    if found is None:
+        ends = free = 0
+        ways: dict[int, tuple[int, ...]] = {}
+        for target, routes in reach(cell, piece[2], piece[1], backward).items():
+            ends |= 1 << target
+            masks = tuple(sum(1 << c for c in set(crossed)) for crossed, _ in routes)
+            if 0 in masks:
+                free |= 1 << target
+            else:
+                ways[target] = masks
+        found = spans[index] = (ends, free, ways)
+    return found
+
+
+def cells(mask: int) -> Iterator[int]:
+    """The fields of a mask, in ascending order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def open_ends(piece_span: Span, among: int, occupied: int) -> int:
+    """Those fields of ``among`` the piece can end a move on: a way there
+    crosses no occupied field."""
+    ends, free, ways = piece_span
+    hits = ends & among
+    out = hits & free
+    for target in cells(hits & ~free):
+        if any(not way & occupied for way in ways[target]):
+            out |= 1 << target
+    return out
+
+
+def _nearness() -> tuple[tuple[int, ...], ...]:
+    """Per cell * 6 + facing: for every field, twice its distance from the
+    cell, less one if the field ahead is nearer to it. The least of these over
+    the enemy fields is 2 d, less one if the field ahead is nearer than d to
+    some enemy piece (d: the distance to the nearest one). One minimum for
+    both: the field ahead is at most one nearer to any field than the cell,
+    so it can be nearer than d only to one of the nearest."""
+    rows = []
+    for cell in range(CELLS):
+        for facing in range(6):
+            ahead = NEIGHBOUR[cell][facing]
+            here = DIST[cell]
+            there = DIST[ahead] if ahead >= 0 else here
+            rows.append(tuple([2 * h - (a < h) for h, a in zip(here, there, strict=True)]))
+    return tuple(rows)
+
+
+NEAR = _nearness()
+# Per chase (1 or 2) and least nearness k (see _nearness): the score of the
+# distance d = ceil(k / 2) to the nearest enemy piece, and 6 for facing it.
+CLOSING = {
+    chase: tuple(-chase * ((k + 1) >> 1) + 6 * (k & 1) for k in range(2 * CELLS))
+    for chase in (1, 2, CLOSE_IN)
+}
+THREAT = tuple(4 + v // 25 for v in VALUE)  # per points of a piece that could be taken
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     depth: int
@@ -140,6 +222,11 @@ LEVELS = {
 }
 
 
+# What undo needs of a move: its start field, the piece as it started, the
+# end field, and the (field, piece) of every capture.
+Undo = tuple[int, Piece, int, list[tuple[int, Piece]]]
+
+
 class Search:
     def __init__(self, state: DaschaxState, level: Level, me: int) -> None:
         self.board: Board = list(state.board)
@@ -150,20 +237,35 @@ class Search:
         self.nodes = 0
         self.ply = 0  # plies below the root: a nearer win scores higher
         self.table: dict[tuple[Any, ...], Entry[Move]] = {}
-        self.count = [0, 0]
-        for p in self.board:
+        # Per seat, kept by _put and _lift so that no node scans the board:
+        # its pieces by field, their fields as a mask, exact codes of them
+        # (5 bits a field for points and facing, 2 for points) and their values.
+        self.pieces: tuple[dict[int, Piece], dict[int, Piece]] = ({}, {})
+        self.mask = [0, 0]
+        self.code = [0, 0]
+        self.sizes = [0, 0]
+        self.material = [0, 0]
+        for cell, p in enumerate(state.board):
             if p is not None:
-                self.count[p[0]] += 1
+                self._put(p[0], cell, p)
+        self.spans = _SPANS[self.backward]
+        # Caches by exactly what each result depends on. A side's pieces and
+        # the other's often stand as at an earlier node (only one of them
+        # moved since), and iterative deepening visits nodes again: about
+        # half the calls in midgame searches are answered here.
+        self.sides: dict[tuple[int, int, int], int] = {}  # _side
+        self.known_moves: dict[tuple[int, int], list[Move]] = {}
+        self.known_captures: dict[tuple[int, int], list[tuple[int, Move]]] = {}
 
     # -- making moves ----------------------------------------------------------
-    def play(self, s: int, move: Move) -> list[tuple[int, Piece | None]]:
-        """Play ``move``; returns what undo needs (cells and their old contents)."""
+    def play(self, s: int, move: Move) -> Undo:
+        """Play ``move``; returns what undo needs."""
         board = self.board
         start, steps = move
         piece = board[start]
         assert piece is not None
         facing, at, stopped = piece[2], start, False
-        changed: list[tuple[int, Piece | None]] = [(start, piece)]
+        taken: list[tuple[int, Piece]] = []
         for step in steps:
             if step == "L":
                 facing = (facing - 1) % 6
@@ -173,45 +275,73 @@ class Search:
                 at = NEIGHBOUR[at][facing if step == "F" else (facing + 3) % 6]
                 occ = board[at]
                 if occ is not None and at != start and occ[0] != s:
-                    changed.append((at, occ))
-                    board[at] = None
-                    self.count[1 - s] -= 1
+                    taken.append((at, self._lift(1 - s, at)))
                     stopped = not self.move_on
-        if at != start:
-            changed.append((at, board[at]))
-        board[start] = None
-        board[at] = (s, piece[1], facing)
+        self._lift(s, start)
+        self._put(s, at, (s, piece[1], facing))
         self.ply += 1
-        return changed
+        return start, piece, at, taken
 
-    def undo(self, s: int, changed: list[tuple[int, Piece | None]]) -> None:
-        board = self.board
+    def undo(self, s: int, record: Undo) -> None:
+        start, piece, end, taken = record
         self.ply -= 1
-        for cell, old in reversed(changed):
-            board[cell] = old
-            if old is not None and old[0] != s:
-                self.count[1 - s] += 1
-        board[changed[0][0]] = changed[0][1]
+        self._lift(s, end)
+        self._put(s, start, piece)
+        for cell, victim in taken:
+            self._put(1 - s, cell, victim)
+
+    def _put(self, s: int, cell: int, piece: Piece) -> None:
+        """Put a piece of seat ``s`` on an empty field."""
+        self.board[cell] = self.pieces[s][cell] = piece
+        self.mask[s] |= 1 << cell
+        self.code[s] += (piece[1] * 6 + piece[2] - 5) << 5 * cell
+        self.sizes[s] += piece[1] << 2 * cell
+        self.material[s] += VALUE[piece[1]]
+
+    def _lift(self, s: int, cell: int) -> Piece:
+        """Take the piece of seat ``s`` off a field; returns it."""
+        piece = self.pieces[s].pop(cell)
+        self.board[cell] = None
+        self.mask[s] ^= 1 << cell
+        self.code[s] -= (piece[1] * 6 + piece[2] - 5) << 5 * cell
+        self.sizes[s] -= piece[1] << 2 * cell
+        self.material[s] -= VALUE[piece[1]]
+        return piece
 
     def moves(self, s: int) -> list[Move]:
-        acts = turn_actions(tuple(self.board), s, self.move_on, self.backward)
-        return [(a["at"][1] * COLS + a["at"][0], tuple(a["steps"])) for a in acts]
+        """The turns of ``s`` (cached: the list must not be changed)."""
+        key = (self.code[s], self.mask[1 - s])  # own pieces, enemy fields
+        found = self.known_moves.get(key)
+        if found is None:
+            acts = turn_actions(tuple(self.board), s, self.move_on, self.backward)
+            found = [(a["at"][1] * COLS + a["at"][0], tuple(a["steps"])) for a in acts]
+            self.known_moves[key] = found
+        return found
 
     def split(self) -> tuple[list[tuple[int, Piece]], list[tuple[int, Piece]]]:
-        """Each seat's (cell, piece) list."""
-        sides: tuple[list[tuple[int, Piece]], list[tuple[int, Piece]]] = ([], [])
-        for cell, p in enumerate(self.board):
-            if p is not None:
-                sides[p[0]].append((cell, p))
-        return sides
+        """Each seat's (cell, piece) list, by field."""
+        return sorted(self.pieces[0].items()), sorted(self.pieces[1].items())
 
     def captures(self, s: int) -> list[tuple[int, Move]]:
-        """(gain, move) for every single capture of ``s``, biggest gain first."""
-        board = self.board
-        sides = self.split()
-        enemies = {cell for cell, _ in sides[1 - s]}
+        """(gain, move) for every single capture of ``s``, biggest gain first
+        (cached: the list must not be changed)."""
+        key = (self.code[s], self.sizes[1 - s])  # own pieces, enemy fields and sizes
+        found = self.known_captures.get(key)
+        if found is None:
+            found = self.known_captures[key] = self._captures(s)
+        return found
+
+    def _captures(self, s: int) -> list[tuple[int, Move]]:
+        board, enemy = self.board, self.mask[1 - s]
+        enemies: set[int] | None = None
         out = []
-        for cell, p in sides[s]:
+        # By field and, per piece, in the order of the set intersection as
+        # it always was: quiescence tries equal gains in this order.
+        for cell, p in sorted(self.pieces[s].items()):
+            if not span(cell, p, self.backward)[0] & enemy:
+                continue
+            if enemies is None:
+                enemies = set(sorted(self.pieces[1 - s]))
             routes = reach(cell, p[2], p[1], self.backward)
             for target in routes.keys() & enemies:
                 victim = board[target]
@@ -224,29 +354,28 @@ class Search:
 
     # -- evaluation -------------------------------------------------------------
     def evaluate(self, s: int) -> int:
-        sides = self.split()
-        mine, theirs = sides[s], sides[1 - s]
+        mine, theirs = self.pieces[s], self.pieces[1 - s]
         if not theirs:
             return WIN - self.ply
         if not mine:
             return self.ply - WIN
-        material = sum(VALUE[p[1]] for _, p in mine) - sum(VALUE[p[1]] for _, p in theirs)
+        material = self.material[s] - self.material[1 - s]
         # The side ahead closes in harder, so that won games get finished.
         score = (
             material
-            + self._side(mine, theirs, self.chase(material, theirs))
-            - self._side(theirs, mine, self.chase(-material, mine))
+            + self._side(s, self.chase(material, len(theirs)))
+            - self._side(1 - s, self.chase(-material, len(mine)))
         )
         if material > 0 and len(theirs) <= ENDGAME and self.nets(s):
-            score += self._net(mine, theirs)
+            score += self._net(mine.items(), theirs.items())
         elif material < 0 and len(mine) <= ENDGAME and self.nets(1 - s):
-            score -= self._net(theirs, mine)
-        if self.level.contempt and self.dead(mine, theirs):
+            score -= self._net(theirs.items(), mine.items())
+        if self.level.contempt and self.dead(mine.items(), theirs.items()):
             return self.drawn(s, score, len(mine))
         return score
 
     @staticmethod
-    def dead(mine: list[tuple[int, Piece]], theirs: list[tuple[int, Piece]]) -> bool:
+    def dead(mine: Collection[tuple[int, Piece]], theirs: Collection[tuple[int, Piece]]) -> bool:
         """An ending no side can win: at most ``DEAD`` pieces a side, the same
         sizes on both. Pieces of a size move alike, so neither side can force
         a capture (a piece that comes in range is taken first); the rules
@@ -270,58 +399,59 @@ class Search:
         return self.level.net == "both" or (self.level.net == "hunt" and hunter == self.me)
 
     @staticmethod
-    def chase(material: int, prey: list[tuple[int, Piece]]) -> int:
-        """How hard a side closes in: harder ahead, hardest on a few pieces left."""
+    def chase(material: int, prey: int) -> int:
+        """How hard a side closes in on ``prey`` pieces: harder ahead, hardest
+        on a few pieces left."""
         if material <= 0:
             return 1
-        return CLOSE_IN if len(prey) <= ENDGAME else 2
+        return CLOSE_IN if prey <= ENDGAME else 2
 
-    def covered(self, pieces: list[tuple[int, Piece]], fields: set[int]) -> set[int]:
-        """Those of ``fields`` one of ``pieces`` could end a move on next turn."""
-        board, out = self.board, set[int]()
+    def covered(self, pieces: Collection[tuple[int, Piece]], fields: int) -> int:
+        """Those of ``fields`` (a mask) one of ``pieces`` could end a move on next turn."""
+        occupied, out = self.mask[0] | self.mask[1], 0
         for cell, p in pieces:
-            routes = reach(cell, p[2], p[1], self.backward)
-            for target in (routes.keys() & fields) - out:
-                if any(all(board[c] is None for c in crossed) for crossed, _ in routes[target]):
-                    out.add(target)
+            out |= open_ends(span(cell, p, self.backward), fields, occupied)
         return out
 
-    def _net(self, hunters: list[tuple[int, Piece]], prey: list[tuple[int, Piece]]) -> int:
+    def _net(
+        self, hunters: Collection[tuple[int, Piece]], prey: Collection[tuple[int, Piece]]
+    ) -> int:
         """The hunters' score for the net around the few ``prey`` pieces: fewer
         fields they could flee to unharmed, and a piece with none is as good as
         taken (it may stay and turn, so its own field counts too)."""
-        board, score = self.board, 0
+        occupied, score = self.mask[0] | self.mask[1], 0
         for cell, p in prey:
-            fields = {cell}
-            for target, routes in reach(cell, p[2], p[1], self.backward).items():
-                if board[target] is None and any(
-                    all(board[c] is None for c in crossed) for crossed, _ in routes
-                ):
-                    fields.add(target)
-            safe = len(fields) - len(self.covered(hunters, fields))
+            fields = 1 << cell | open_ends(span(cell, p, self.backward), ~occupied, occupied)
+            safe = fields.bit_count() - self.covered(hunters, fields).bit_count()
             score -= ESCAPE * safe
             if safe == 0:
                 score += TRAPPED
         return score
 
-    def _side(
-        self, mine: list[tuple[int, Piece]], theirs: list[tuple[int, Piece]], chase: int
-    ) -> int:
-        board, score = self.board, 0
-        targets = [c for c, _ in theirs]
-        enemies = set(targets)
-        for cell, p in mine:
-            d = min(map(DIST[cell].__getitem__, targets))
-            score -= chase * d
-            ahead = NEIGHBOUR[cell][p[2]]
-            if ahead >= 0 and min(map(DIST[ahead].__getitem__, targets)) < d:
-                score += 6
-            routes = reach(cell, p[2], p[1], self.backward)
-            for target in routes.keys() & enemies:
-                if any(all(board[c] is None for c in crossed) for crossed, _ in routes[target]):
-                    victim = board[target]
-                    assert victim is not None
-                    score += 4 + VALUE[victim[1]] // 25
+    def _side(self, s: int, chase: int) -> int:
+        """Seat ``s``'s closeness to the enemy, facing and threats (cached)."""
+        key = (self.code[s], self.sizes[1 - s], chase)
+        found = self.sides.get(key)
+        if found is None:
+            found = self.sides[key] = self._side_of(s, chase)
+        return found
+
+    def _side_of(self, s: int, chase: int) -> int:
+        spans, closing = self.spans, CLOSING[chase]
+        theirs, enemy = self.pieces[1 - s], self.mask[1 - s]
+        occupied = enemy | self.mask[s]
+        # A row's entries at the enemy fields (one repeated: itemgetter
+        # returns a tuple only for two fields or more).
+        near = itemgetter(*theirs, next(iter(theirs)))
+        score = 0
+        for cell, p in self.pieces[s].items():
+            # Nearer the nearest enemy piece, and a front turned towards it.
+            score += closing[min(near(NEAR[cell * 6 + p[2]]))]
+            # span(), its cache lookup inlined (the hottest loop).
+            piece_span = spans[cell * 24 + p[1] * 6 + p[2]] or span(cell, p, self.backward)
+            if piece_span[0] & enemy:
+                for target in cells(open_ends(piece_span, enemy, occupied)):
+                    score += THREAT[theirs[target][1]]
         return score
 
     # -- search -------------------------------------------------------------------
@@ -334,7 +464,7 @@ class Search:
 
     def quiesce(self, s: int, alpha: int, beta: int, depth: int) -> int:
         self.tick()
-        if self.count[s] == 0:
+        if not self.pieces[s]:
             return self.ply - WIN
         stand = self.evaluate(s)
         if depth == 0 or stand >= beta:
@@ -352,21 +482,21 @@ class Search:
     def ordered(self, s: int, moves: list[Move], first: Move | None) -> list[Move]:
         """The table's move, then captures (biggest victim, smallest attacker), then the rest."""
         gains = {move: gain for gain, move in self.captures(s)}
-
-        def key(move: Move) -> int:
-            if move == first:
-                return 1 << 30
-            return gains.get(move, -1)
-
-        return sorted(moves, key=key, reverse=True)
+        if first is not None:
+            gains[first] = 1 << 30
+        if not gains:
+            return moves
+        # A stable sort by gain, the rest (no gain) after them in their order.
+        ahead = sorted((m for m in moves if m in gains), key=gains.__getitem__, reverse=True)
+        return ahead + [m for m in moves if m not in gains]
 
     def negamax(self, s: int, depth: int, alpha: int, beta: int) -> int:
-        if self.count[s] == 0:
+        if not self.pieces[s]:
             return self.ply - WIN
         if depth == 0:
             return self.quiesce(s, alpha, beta, self.level.quiet)
         self.tick()
-        key = (tuple(self.board), s)
+        key = (self.code[0], self.code[1], s)  # the board, exactly
         known, first = probe(self.table.get(key), depth, alpha, beta)
         if known is not None:
             return known

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import random
 from typing import Any
 
 import pytest
@@ -226,3 +228,71 @@ def test_a_dead_ending_is_even_less_the_contempt() -> None:
         position([(2, 2, "M", 0, "N"), (7, 7, "L", 1, "S")]), daschax.LEVELS["strong"], 0
     )
     assert not live.dead(*live.split())
+
+
+# Determinism harness: the search's decisions, node counts, evaluations and
+# capture orders on fixed positions, digested. A change meant to make the
+# search faster must keep all of them; a change meant to make it play
+# differently updates the digests (print them with ``harness_digests()``).
+HARNESS_OPTIONS = [{}, {"move_on": True, "backward": True}, {"backward": True}, {"move_on": True}]
+# Pieces kept per side (White, Black) when a random position is thinned out.
+THIN = [(10, 10), (6, 5), (3, 3), (2, 1), (2, 2), (1, 1)]
+
+
+def harness_positions() -> list[DaschaxState]:
+    """Random-play positions of every variant, thinned out to all kinds of
+    piece counts (threats, endgames, dead endings), and the hand-made ones."""
+    out = []
+    for index, options in enumerate(HARNESS_OPTIONS):
+        rng = random.Random(index)
+        state = RS.setup(options, 2, index)
+        for ply in range(120):
+            state, _ = RS.apply(
+                state, state.to_move, rng.choice(RS.legal_actions(state, state.to_move))
+            )
+            if ply < 30 or ply % 15:
+                continue
+            keep = THIN[(ply // 15 + index) % len(THIN)]
+            board: list[tuple[int, int, int] | None] = list(state.board)
+            for seat in (0, 1):
+                cells = [c for c, p in enumerate(board) if p is not None and p[0] == seat]
+                for cell in rng.sample(cells, max(0, len(cells) - keep[seat])):
+                    board[cell] = None
+            out.append(dataclasses.replace(state, board=tuple(board), to_move=ply // 15 % 2))
+    out += [position(p) for p in ENDGAMES] + [position(TRADE_INTO_DEAD)]
+    # A side ahead with recent boards: the root marks down repetitions.
+    ahead = position([*ENDGAMES[0][:5], (2, 9, "L", 1, "N")])
+    made = [after(ahead, 0, a).board for a in RS.legal_actions(ahead, 0)[::7]]
+    out.append(dataclasses.replace(ahead, recent=tuple(board_digest(b) for b in made)))
+    return out
+
+
+def harness_digests() -> tuple[str, str]:
+    """(decisions: move and nodes per position and level; evaluations: both
+    sides' scores and the replier's captures (quiescence tries them in that
+    order) after every other move, per level)."""
+    decisions: list[str] = []
+    evaluations: list[str] = []
+    for index, state in enumerate(harness_positions()):
+        me = state.to_move
+        for name in LEVELS:
+            level = daschax.LEVELS[name]
+            search = daschax.Search(state, level, me)
+            move = search.root(random.Random(index), state.recent)
+            decisions.append(f"{index} {name} {move} {search.nodes}")
+            search = daschax.Search(state, level, me)
+            evaluations.append(f"{index} {name} {search.captures(0)} {search.captures(1)}")
+            for m in search.moves(me)[::2]:
+                changed = search.play(me, m)
+                scores = search.evaluate(0), search.evaluate(1)
+                evaluations.append(f"{m} {scores} {search.captures(1 - me)}")
+                search.undo(me, changed)
+    return digest(decisions), digest(evaluations)
+
+
+def digest(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:24]
+
+
+def test_search_decisions_and_evaluations_are_unchanged() -> None:
+    assert harness_digests() == ("f1fa3b50173232aea29a3ca5", "66abb448f658e44359eb0845")
