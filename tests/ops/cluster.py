@@ -37,10 +37,24 @@ SETUP_MARK = "OPS-SETUP "
 GOAL = {0: (0, 0), 1: (9, 9)}
 
 
+# Ports for the servers these tests start, below the kernel's ephemeral range
+# (32768 and up here), where every server that binds port 0 (the browser
+# tests' live servers) and every outgoing connection gets its port; one block
+# per pytest-xdist worker. A port the kernel handed out (bind to 0, close)
+# could be taken by such a server before ours binds it.
+PORT_BLOCK = 1000
+_BLOCK_START = 20_000 + PORT_BLOCK * int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
+_tried = itertools.count(os.getpid())  # where in the block a run starts
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port of this worker's block that nothing is bound to now."""
+    for _ in range(PORT_BLOCK):
+        port = _BLOCK_START + next(_tried) % PORT_BLOCK
+        with socket.socket() as s, contextlib.suppress(OSError):
+            s.bind(("127.0.0.1", port))
+            return port
+    raise AssertionError("no free port left in this worker's block")
 
 
 def unique(prefix: str) -> str:
