@@ -16,28 +16,25 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
 class LifecycleInTheBrowser(BrowserLiveTestCase):
-    def started(self, clock, *, every_seat_moved=False):
-        return off_loop(self._started, clock, every_seat_moved)
+    def started(self, clock):
+        return off_loop(self._started, clock)
 
-    def _started(self, clock, every_seat_moved):
+    def _started(self, clock):
         white, black = make_user("wendy"), make_user("bruno")
         game = lobby.table_create(
             host=white, ruleset="halma", clock={"kind": "realtime", "minutes": 1, "increment": 0}
         )
         lobby.table_join(game_id=game.pk, user=black)
-        # Shorter than the lobby allows, so the test does not wait a minute.
         Game.objects.filter(pk=game.pk).update(clock=clock)
         lobby.table_start(game_id=game.pk, user=white)
-        if every_seat_moved:
-            # A game ending before every seat made a move of its own is aborted,
-            # unrated; after a move each, running out of time loses it.
-            every_seat_moves(Game.objects.get(pk=game.pk))
         return Game.objects.get(pk=game.pk), white, black
 
     @staticmethod
     def _six_seconds_from_now(game):
-        """Both seats get 6 seconds from now; then a move each (running out of
-        time before that would abort the game, not lose it)."""
+        """Both seats get 6 seconds from now (shorter than the lobby allows, so
+        the test does not wait a minute); then a move each: a game ending before
+        every seat made a move of its own is aborted, unrated, and after a move
+        each, running out of time loses it."""
         Game.objects.filter(pk=game.pk).update(
             clock={"kind": "realtime", "minutes": 0.1, "increment": 0},
             clocks=[6.0, 6.0],
