@@ -148,15 +148,21 @@ def client_event(rs: Ruleset, event: Event, seat: int | None) -> dict[str, Any]:
 # further behind starts its move list there; older events come from the
 # replay API's pages (``/api/games/<id>/replay/?views=0``) as it is scrolled.
 EVENTS_TAIL = 30
+# A client that asks for what it missed gets up to this many: enough that a
+# page behind by a burst of moves (or a phone back from its pocket) keeps its
+# move list whole, while a request still costs a bounded amount.
+SYNC_TAIL = 100
 
 
-def events_since(game: Game, version: int, seat: int | None) -> list[dict[str, Any]]:
+def events_since(
+    game: Game, version: int, seat: int | None, tail: int = EVENTS_TAIL
+) -> list[dict[str, Any]]:
     """Events after ``version`` up to the state read in ``game`` (never ahead
     of it, even when a move commits between the two reads: a client taking the
     events would otherwise hold a state older than its version), at most the
-    last ``EVENTS_TAIL``."""
+    last ``tail``."""
     rs = get_ruleset(game.ruleset)
-    first = max(version, game.version - EVENTS_TAIL, 0)
+    first = max(version, game.version - tail, 0)
     rows = Event.objects.filter(game=game, version__gt=first, version__lte=game.version).order_by(
         "version"
     )
@@ -173,6 +179,7 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
     seat = seat_of(game, user)
     eye = viewing_seat(game, seat)
     state = rs.decode(game.state) if game.state is not None else None
+    since = since if 0 <= since <= game.version else 0
     return {
         "type": "hello",
         "game": game.pk,
@@ -182,8 +189,10 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         "table": table_summary(game),
         "state": snapshot(game, rs, state, eye),
         "chat": without_blocked(chat_history(game.pk), blocked_names(user)),
-        "since": since if 0 <= since <= game.version else 0,
-        "events": events_since(game, since if 0 <= since <= game.version else 0, eye),
+        "since": since,
+        # A fresh page gets hello's short tail; one back from a lost
+        # connection, what it missed (as a sync would give it).
+        "events": events_since(game, since, eye, SYNC_TAIL if since else EVENTS_TAIL),
         "rematch": rematch_of(game),
     }
 
@@ -204,7 +213,7 @@ def sync_frame(game_id: int, user: Any, version: int) -> tuple[dict[str, Any], i
         "seat": seat,
         "seats": seat_list(game),
         "table": table_summary(game),
-        "events": events_since(game, version, eye),
+        "events": events_since(game, version, eye, SYNC_TAIL),
         "state": snapshot(game, rs, state, eye),
         "rematch": rematch_of(game),
     }

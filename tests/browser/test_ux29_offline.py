@@ -11,11 +11,15 @@ Run: .venv/bin/pytest tests/browser/test_ux29_offline.py -rA
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
 from games.models import Game
+from games.rules import get_ruleset
+from games.selectors.frames import EVENTS_TAIL
+from games.services.play import game_act
 from tests.factories import make_user
 
 from .helpers import BrowserLiveTestCase, key, off_loop, started_table
@@ -117,6 +121,29 @@ class OfflineTests(BrowserLiveTestCase):
             print(f"the link went silent while idle ({after_ping:.1f} s after the unanswered ping)")
         self.assertEqual(self.page_errors, [])
 
+    def test_a_page_back_after_a_burst_of_moves_keeps_its_whole_move_list(self):
+        """Offline while more moves are made than a first hello carries: the
+        reconnect's hello brings all it missed, so the list has no gap."""
+        white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
+        users = [white, black]
+        game_id = started_table("halma", users)
+        burst = EVENTS_TAIL + 10
+        host, port = self.live_server_url.split("//", 1)[1].split(":")
+        with TcpProxy(host, int(port)) as proxy:
+            page = self.new_page("spectator")
+            page.goto(f"http://localhost:{proxy.port}/g/{game_id}/")
+            self.wait_connected(page)
+            self.assertEqual(self.state(page)["eventVersions"], [1])
+            proxy.drop(refuse=True)
+            page.wait_for_function(OFFLINE_JS)
+            version = off_loop(play_random, game_id, users, burst)
+            self.assertEqual(version, 1 + burst)
+            proxy.allow()
+            self.wait_version(page, version)
+        self.assertEqual(self.state(page)["eventVersions"], list(range(1, version + 1)))
+        self.assertTrue(page.locator("[data-testid=earlier-moves]").is_hidden())
+        self.assertEqual(self.page_errors, [])
+
     def test_the_browser_going_offline_closes_the_socket_at_once(self):
         white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
         game_id = started_table("halma", [white, black])
@@ -132,3 +159,20 @@ class OfflineTests(BrowserLiveTestCase):
         page.wait_for_function(LIVE_JS)
         self.wait_connected(page)
         self.assertEqual(self.page_errors, [])
+
+
+def play_random(game_id: int, users: list, moves: int) -> int:
+    """``moves`` random legal moves through the services; the game's version after."""
+    rs, rng = get_ruleset("halma"), random.Random(5)
+    game = Game.objects.get(pk=game_id)
+    version, state = game.version, rs.decode(game.state)
+    for _ in range(moves):
+        seat = rs.to_act(state)[0]
+        version = game_act(
+            game_id=game_id,
+            user=users[seat],
+            version=version,
+            action=rs.random_action(state, seat, rng),
+        )
+        state = rs.decode(Game.objects.get(pk=game_id).state)
+    return version

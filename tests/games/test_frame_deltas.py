@@ -16,7 +16,7 @@ from games.models import Event, Game
 from games.realtime import acts, sending
 from games.rules import get_ruleset
 from games.selectors import delta
-from games.selectors.frames import EVENTS_TAIL, dumps, hello_frame, sync_frame
+from games.selectors.frames import EVENTS_TAIL, SYNC_TAIL, dumps, hello_frame, sync_frame
 from games.services import play
 from tests.db_threads import sync_to_async
 from tests.factories import FIRST_MOVE, client_for, make_user, started_game
@@ -60,8 +60,13 @@ def test_the_hello_of_a_1000_event_game_carries_the_state_and_a_bounded_tail():
     body = got.json()
     assert body["state"]["version"] == 1001 and body["state"]["status"] == "active"
     assert body["state"]["legal"] == hello["state"]["legal"]
-    # A client far behind gets the same tail; one just behind, only what it lacks.
-    assert len(sync_frame(game.pk, mover, 3)[0]["events"]) == EVENTS_TAIL
+    # A client far behind gets a bounded tail; one just behind, only what it lacks.
+    far_behind = sync_frame(game.pk, mover, 3)[0]["events"]
+    assert [e["version"] for e in far_behind] == list(range(1002 - SYNC_TAIL, 1002))
+    # Behind by a burst longer than hello's tail: everything it lacks, no gap.
+    seen = 1001 - SYNC_TAIL
+    behind = sync_frame(game.pk, mover, seen)[0]["events"]
+    assert [e["version"] for e in behind] == list(range(seen + 1, 1002))
     assert [e["version"] for e in sync_frame(game.pk, mover, 999)[0]["events"]] == [1000, 1001]
     # The events before the tail: the replay API's pages.
     page = client_for(mover).get(f"/api/games/{game.pk}/replay/?views=0&from=900&limit=72")

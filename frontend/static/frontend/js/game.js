@@ -134,8 +134,9 @@ function nextState(frame) {
   }
 }
 
-/** hello and sync carry the latest events only: a list that would leave a
- * gap starts afresh from them; earlier ones come from the replay pages. */
+/** A first hello carries the latest events only; a sync, or the hello of a
+ * reconnect, what this page missed (up to a bound). A list that would still
+ * leave a gap starts afresh from them; earlier ones come from the replay pages. */
 function mergeEvents(events) {
   const last = model.events.at(-1)?.version ?? 0;
   if (events.length && events[0].version > last + 1) model.events = [];
