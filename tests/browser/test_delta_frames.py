@@ -52,11 +52,14 @@ COUNT_FRAMES_JS = """() => {
 # The page's model next to a fresh hello for its user, in the hello's terms.
 MODEL_AND_HELLO_JS = """async (id) => {
   const m = window.__game.model;
+  // Keys sorted: PostgreSQL's jsonb hands an event back in its own key order.
+  const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === "object" && !Array.isArray(x)
+    ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
   const hello = await (await fetch(`/api/games/${id}/`, { credentials: "same-origin" })).json();
   const pick = (st, events) => ({
     version: st.version, status: st.status, to_act: st.to_act, legal: st.legal, view: st.view,
     draw_offers: st.draw_offers, remis_allowed: st.remis_allowed,
-    events: events.slice(-hello.events.length).map((e) => JSON.stringify(e)),
+    events: events.slice(-hello.events.length).map(canonical),
   });
   return { model: pick(m.state, m.events), hello: pick(hello.state, hello.events) };
 }"""
