@@ -33,6 +33,24 @@ OFFLINE_JS = """() => { const n = document.getElementById('conn-text');
 LIVE_JS = """() => { const n = document.getElementById('conn-text');
   return n.checkVisibility() && n.dataset.state === 'live'; }"""
 
+# The page loses the next event frame on its way in; counts the syncs it gets
+# and those it asks for.
+LOSE_NEXT_EVENT_JS = """() => {
+  const s = window.__game.socket;
+  const lost = (window.__lost = { dropped: 0, syncs: 0, asked: 0 });
+  const onFrame = s.handlers.onFrame;
+  s.handlers.onFrame = (f) => {
+    if (f.type === "event" && !lost.dropped) return void (lost.dropped = 1);
+    if (f.type === "sync") lost.syncs += 1;
+    onFrame(f);
+  };
+  const send = s.send.bind(s);
+  s.send = (f) => {
+    if (f.type === "sync") lost.asked += 1;
+    return send(f);
+  };
+}"""
+
 
 class OfflineTests(BrowserLiveTestCase):
     def test_a_lost_connection_shows_within_2_s_and_a_move_meanwhile_is_pending(self):
@@ -142,6 +160,28 @@ class OfflineTests(BrowserLiveTestCase):
             self.wait_version(page, version)
         self.assertEqual(self.state(page)["eventVersions"], list(range(1, version + 1)))
         self.assertTrue(page.locator("[data-testid=earlier-moves]").is_hidden())
+        self.assertEqual(self.page_errors, [])
+
+    def test_a_lost_push_comes_with_the_sync_after_the_next_pong_unasked(self):
+        """The page misses an event frame; its next ping is answered with a
+        pong and the sync it lacks, so the page asks for nothing itself."""
+        white, black = (off_loop(make_user, n) for n in ("wanda", "bodo"))
+        game_id = started_table("halma", [white, black])
+        mover, page = self.new_page("wanda", user=white), self.new_page("spectator")
+        for p in (mover, page):
+            p.goto(f"{self.live_server_url}/g/{game_id}/")
+            self.wait_connected(p)
+        page.evaluate(LOSE_NEXT_EVENT_JS)
+        # Through the mover's socket, so the move reaches the page as a push.
+        version = self.move(mover, FIRST)
+        page.wait_for_function("() => window.__lost.dropped === 1")
+        self.assertEqual(self.state(page)["version"], version - 1)
+        page.evaluate("() => window.__game.socket.heartbeat()")
+        self.wait_version(page, version)
+        self.assertEqual(
+            page.evaluate("() => window.__lost"), {"dropped": 1, "syncs": 1, "asked": 0}
+        )
+        self.assertEqual(self.state(page)["eventVersions"], list(range(1, version + 1)))
         self.assertEqual(self.page_errors, [])
 
     def test_the_browser_going_offline_closes_the_socket_at_once(self):

@@ -91,7 +91,9 @@ function onFrame(frame) {
       render();
       break;
     case "pong":
-      if (frame.version > model.version || tableMoved(frame)) requestSync();
+      // Behind, the server's sync follows the pong unasked; only a table that
+      // moved without a version is ours to fetch.
+      if (tableMoved(frame)) requestSync();
       break;
     case "ack":
       break;

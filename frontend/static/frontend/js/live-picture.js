@@ -37,9 +37,7 @@ export class LivePicture {
     if (frame.game !== undefined && frame.game !== this.gameId) return; // the game we left
     if (frame.type === "hello" || frame.type === "sync") this.show(frame.state.version, frame.state);
     else if (frame.type === "event") this.show(frame.version, frame.state);
-    else if (frame.type === "pong" && frame.version > this.version) {
-      this.socket.send({ type: "sync", game: this.gameId, version: this.version });
-    }
+    // A pong ahead of us needs no answer: the server's sync follows it.
   }
 
   /**
