@@ -63,6 +63,7 @@ def test_the_hello_of_a_1000_event_game_carries_the_state_and_a_bounded_tail():
     # A client far behind gets a bounded tail; one just behind, only what it lacks.
     far_behind = sync_frame(game.pk, mover, 3)[0]["events"]
     assert [e["version"] for e in far_behind] == list(range(1002 - SYNC_TAIL, 1002))
+    assert len(dumps(sync_frame(game.pk, mover, 3)[0]).encode()) < 25_000
     # Behind by a burst longer than hello's tail: everything it lacks, no gap.
     seen = 1001 - SYNC_TAIL
     behind = sync_frame(game.pk, mover, seen)[0]["events"]
