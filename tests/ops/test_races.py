@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .cluster import greedy, settle
+from .cluster import greedy, settle, wait_until
 
 pytestmark = [pytest.mark.live, pytest.mark.postgres, pytest.mark.redis]
 
@@ -53,7 +53,15 @@ async def test_move_racing_the_timeout(cluster):
         return action, await client.act(action, version=1)
 
     answers = await asyncio.gather(*(move_at(c, o) for c, o in zip(movers, OFFSETS, strict=True)))
-    await asyncio.sleep(1.0)  # any timeout still to come has been applied by now
+    # A refused move's game ends by the timeout: wait for the sweeper to apply it.
+    refused = [
+        gid for gid, (_, answer) in zip(ids, answers, strict=True) if answer["type"] != "ack"
+    ]
+    await wait_until(
+        lambda: all(db.game(gid)["status"] == "finished" for gid in refused),
+        30,
+        "the timeouts of the refused moves",
+    )
 
     outcomes = []
     for gid, offset, (action, answer) in zip(ids, OFFSETS, answers, strict=True):
