@@ -144,13 +144,13 @@ def client_event(rs: Ruleset, event: Event, seat: int | None) -> dict[str, Any]:
     }
 
 
-# The most events a hello or sync carries: the latest ones. A page that was
-# further behind starts its move list there; older events come from the
-# replay API's pages (``/api/games/<id>/replay/?views=0``) as it is scrolled.
+# The most events a first hello carries: the latest ones. Older events come
+# from the replay API's pages (``/api/games/<id>/replay/?views=0``) as the
+# move list is scrolled.
 EVENTS_TAIL = 30
-# A client that asks for what it missed gets up to this many: enough that a
-# page behind by a burst of moves (or a phone back from its pocket) keeps its
-# move list whole, while a request still costs a bounded amount.
+# The most a client that says what it has (a sync, a reconnect's hello) gets:
+# a page behind by a burst keeps its move list whole; one further behind
+# starts its list there, and each request still costs a bounded amount.
 SYNC_TAIL = 100
 
 
