@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Min
 
-from ..models import Event, Game, Rating, RatingChange
+from ..models import PROVISIONAL_GAMES, Event, Game, Rating, RatingChange
 from ..users import is_bot, is_guest
 
 # openskill's Plackett-Luce starts everybody at mu 25, sigma 25/3.
@@ -22,8 +22,6 @@ BASE_SIGMA = 25.0 / 3.0
 # 1 mu ≈ 400 / (c · ln 10) ≈ 29.5 points).
 BASE_DISPLAY = 1500
 POINTS_PER_MU = 30
-# Fewer rated games than this: the rating is marked provisional ("?").
-PROVISIONAL_GAMES = 10
 
 SPEEDS = (Rating.Speed.REALTIME.value, Rating.Speed.CORRESPONDENCE.value)
 LEADERBOARD_SIZE = 100
