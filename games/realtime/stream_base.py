@@ -48,10 +48,13 @@ NDJSON = [(b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-st
 
 
 class KeepAlive:
-    """Every open stream of this event loop; one task writes an empty line to
-    each that wrote nothing for half the keep-alive period, so no stream is
-    silent for the whole period, and joins each stream's groups again when
-    that is due."""
+    """Every open stream of this event loop; one task, ticking ``TICKS`` times
+    a period, writes an empty line to each stream that has been silent for
+    all but the last tick of the keep-alive period: no stream is silent for a
+    whole period, and an idle one gets one line a period, not two. It joins
+    each stream's groups again when that is due."""
+
+    TICKS = 10
 
     def __init__(self) -> None:
         self.streams: set[NdjsonStream] = set()
@@ -66,10 +69,11 @@ class KeepAlive:
         self.streams.discard(stream)
 
     async def run(self) -> None:
-        half = settings.STREAM_KEEPALIVE_SECONDS / 2
+        period = settings.STREAM_KEEPALIVE_SECONDS
+        tick = period / self.TICKS
         while self.streams:
-            await asyncio.sleep(half)
-            quiet_since = time.monotonic() - half
+            await asyncio.sleep(tick)
+            quiet_since = time.monotonic() - (period - 1.5 * tick)
             for stream in list(self.streams):
                 if rejoin_due(stream.joined):
                     await stream.rejoin()

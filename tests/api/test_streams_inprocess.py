@@ -123,6 +123,25 @@ async def test_a_game_stream_starts_with_an_empty_line_then_the_full_state():
     await comm.wait(timeout=5)
 
 
+async def test_an_idle_stream_gets_one_keep_alive_line_a_period_not_two(settings):
+    """Issue 54: an idle stream costs one empty line per keep-alive period
+    (ticking at half the period wrote one every half period)."""
+    settings.STREAM_KEEPALIVE_SECONDS = 1.0
+    user = await sync_to_async(make_user)()
+    _, secret = await sync_to_async(tokens.token_create)(user=user, name="t", scopes=["read"])
+    comm, _ = await opened("/api/stream/events/", secret)
+    assert (await body(comm))["body"] == b"\n"  # the first line, at once
+    loop = asyncio.get_running_loop()
+    seen = [loop.time()]
+    for _ in range(3):
+        assert (await body(comm))["body"] == b"\n"  # nothing but keep-alive lines
+        seen.append(loop.time())
+    gaps = [later - earlier for earlier, later in zip(seen, seen[1:], strict=False)]
+    assert min(gaps) >= 0.8, gaps  # one a period (a late tick only makes a gap longer)
+    await comm.send_input({"type": "http.disconnect"})
+    await comm.wait(timeout=5)
+
+
 async def test_a_revoked_tokens_stream_ends_at_once():
     user = await sync_to_async(make_user)()
     made, secret = await sync_to_async(tokens.token_create)(user=user, name="t", scopes=["read"])
