@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+from itertools import pairwise
 
 import pytest
 from channels.layers import get_channel_layer
@@ -136,7 +137,7 @@ async def test_an_idle_stream_gets_one_keep_alive_line_a_period_not_two(settings
     for _ in range(3):
         assert (await body(comm))["body"] == b"\n"  # nothing but keep-alive lines
         seen.append(loop.time())
-    gaps = [later - earlier for earlier, later in zip(seen, seen[1:], strict=False)]
+    gaps = [later - earlier for earlier, later in pairwise(seen)]
     assert min(gaps) >= 0.8, gaps  # one a period (a late tick only makes a gap longer)
     await comm.send_input({"type": "http.disconnect"})
     await comm.wait(timeout=5)
