@@ -7,9 +7,11 @@ think in a pool of bot processes (a search is seconds of pure Python: in a
 thread of this process it would hold the GIL, and every frame the event loop
 sends would wait for it), pause the rest of a human-like delay on the loop
 (holding nothing), then move through the services, publishing from the loop
-like a socket's move. The pause is paid once per turn: while the same bot
-is to act again (a roll, then the move; twenty unit moves) the task goes on
-at once, so a turn of many actions reads as one turn. A turn is never
+like a socket's move. The pause is paid once per turn, and a turn is thought
+in one round trip to the bot processes (games/bots/turns.py: a roll, then the
+move; twenty unit moves), its actions stored one by one as they come; a turn
+longer than ``TURN_THINK_SECONDS`` of thinking goes on at once in the same
+task, so a turn of many actions reads as one turn. A turn is never
 started from a socket request, and a game whose bot is to act after a
 restart is found by the next poll.
 
@@ -29,9 +31,10 @@ import asyncio
 import logging
 import multiprocessing
 import random
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -39,6 +42,7 @@ from django.conf import settings
 
 from ..bots import decide_or_report
 from ..bots.parent_watch import exit_with_parent
+from ..bots.turns import decide_turn_or_report
 from ..rules import get_ruleset
 from ..services import bots
 from ..threads import closing_connections
@@ -50,6 +54,9 @@ log = logging.getLogger(__name__)
 RETRY_FIRST_SECONDS = 2.0
 RETRY_MAX_SECONDS = 120.0
 MACHINERY_LIMIT = 3  # pool failures in a row on one turn before a random legal action
+# Thinking a turn's actions in one round trip stops after this much thinking
+# (the rest of the turn is the next round trip's): its first moves show soon.
+TURN_THINK_SECONDS = 1.0
 
 
 class Thinkers:
@@ -71,10 +78,18 @@ class Thinkers:
 
     async def decide(self, *args: Any) -> dict[str, Any]:
         """``decide_or_report``'s answer; raises only when the pool fails."""
+        return await self.run(decide_or_report, *args)
+
+    async def decide_turn(self, *args: Any) -> dict[str, Any]:
+        """``decide_turn_or_report``'s answer (a turn's actions in one round
+        trip); raises only when the pool fails."""
+        return await self.run(decide_turn_or_report, *args)
+
+    async def run(self, func: Any, *args: Any) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         pool = self.executor()
         try:
-            return await loop.run_in_executor(pool, decide_or_report, *args)
+            return await loop.run_in_executor(pool, func, *args)
         except BrokenProcessPool:
             self.replace(pool)
             raise
@@ -178,33 +193,49 @@ class BotWorker:
             self.busy.discard(turn.game_id)
 
     async def take_one(self, turn: bots.BotTurn, *, pause: bool) -> bots.BotTurn | None:
-        """Claim, think, pause (the first action of a turn only) and move;
-        the game's next bot turn, if a bot is to act again."""
+        """Claim, think (the turn's actions in one round trip to the bot
+        processes), pause (the first action of a turn only) and move; the
+        game's next bot turn, if a bot is to act again."""
         loop = asyncio.get_running_loop()
         began = loop.time()
         claim = sync_to_async(closing_connections(bots.bot_turn_claim), thread_sensitive=False)
         encoded = await claim(turn)
         if encoded is None:
             return None
-        action = await self.think(turn, encoded)
-        if action is None:
+        actions = await self.think(turn, encoded)
+        if not actions:
             await in_thread_then_publish(bots.bot_turn_give_up)(turn)
             return None
         if pause:
             await asyncio.sleep(max(0.0, pause_for(turn) - (loop.time() - began)))
-        moved = await in_thread_then_publish(bots.bot_turn_move)(turn, action=action)
+        moved = await self.move(turn, actions)
         self.retries.pop(turn.game_id, None)
         if moved is None:
             return None
         after = sync_to_async(closing_connections(bots.bot_turn_after), thread_sensitive=False)
         return await after(turn.game_id)
 
-    async def think(self, turn: bots.BotTurn, encoded: dict[str, Any]) -> dict[str, Any] | None:
-        """The bot's action, or None when the bot itself failed (logged). A
-        failing pool raises: that is no reason for the bot to give up; the
-        ``MACHINERY_LIMIT``th failure in a row plays a random legal action."""
+    async def move(self, turn: bots.BotTurn, actions: Sequence[dict[str, Any]]) -> int | None:
+        """Store the actions one by one, each published as it is stored (a
+        person sees the turn unfold); the last new version, or None when the
+        game moved on under the bot (the next poll looks again)."""
+        version = turn.version
+        for action in actions:
+            step = replace(turn, version=version)
+            moved = await in_thread_then_publish(bots.bot_turn_move)(step, action=action)
+            if moved is None or moved != version + 1:
+                return moved
+            version = moved
+        return version
+
+    async def think(self, turn: bots.BotTurn, encoded: dict[str, Any]) -> list[dict[str, Any]]:
+        """The bot's actions for the turn, or none when the bot itself failed
+        (logged). A failing pool raises: that is no reason for the bot to give
+        up; the ``MACHINERY_LIMIT``th failure in a row plays a random legal
+        action."""
+        args = (turn.ruleset, turn.level, encoded, turn.seat, turn.game_id, turn.version)
         try:
-            answer = await thinkers.decide(*bots.bot_turn_think_args(turn, encoded=encoded))
+            answer = await thinkers.decide_turn(*args, TURN_THINK_SECONDS)
         except Exception:
             retry = self.retries.get(turn.game_id)
             if (retry.failures if retry else 0) + 1 < MACHINERY_LIMIT:
@@ -214,7 +245,8 @@ class BotWorker:
                 MACHINERY_LIMIT,
                 turn.game_id,
             )
-            return await sync_to_async(random_action, thread_sensitive=False)(turn, encoded)
+            action = await sync_to_async(random_action, thread_sensitive=False)(turn, encoded)
+            return [] if action is None else [action]
         if "failed" in answer:
             log.error(
                 "the %s bot found no action in game %s: %s",
@@ -222,8 +254,8 @@ class BotWorker:
                 turn.game_id,
                 answer["failed"],
             )
-            return None
-        return answer["action"]
+            return []
+        return list(answer["actions"])
 
     async def retry_later(self, turn: bots.BotTurn) -> None:
         """Release the claim (best effort: it lapses anyway) and back off."""

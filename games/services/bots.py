@@ -17,7 +17,6 @@ one, so a bot never moves twice.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -30,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from ..bots import decide
+from ..bots.turns import turn_seed
 from ..errors import GameError
 from ..models import Game
 from ..reasons import REASON_RESIGNED
@@ -56,9 +56,9 @@ class BotTurn:
 
 
 def bot_turn_seed(game_id: int, *, version: int, seat: int) -> int:
-    """The bot's seed for one turn: from the game, so a turn is reproducible."""
-    text = f"bot:{game_id}:{version}:{seat}".encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
+    """The bot's seed for one action: from the game, so a turn is reproducible
+    (the bot processes compute the same seeds for a whole turn)."""
+    return turn_seed(game_id, version=version, seat=seat)
 
 
 def _claim_is_fresh(claim: int, claim_at: datetime | None, version: int, now: datetime) -> bool:

@@ -8,9 +8,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from games.bots import decide
+from games.bots.turns import decide_turn_or_report
 from games.models import Event, Game
 from games.realtime import bot_worker
 from games.realtime.bot_worker import BotWorker
@@ -110,3 +113,92 @@ async def test_two_bots_in_a_row_pay_one_pause_each(settings, monkeypatch):
     turns = [s for i, s in enumerate(seats) if i == 0 or seats[i - 1] != s]
     assert len(seats) > len(turns)  # turns of more than one action
     assert seats_paused[: len(turns)] == turns[: len(seats_paused)]
+
+
+class CountingPool(ThreadPoolExecutor):
+    """The bot processes, stood in for by a thread: counts the round trips."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.round_trips = 0
+
+    def submit(self, *args, **kwargs):  # type: ignore[override]
+        self.round_trips += 1
+        return super().submit(*args, **kwargs)
+
+
+def idiotenspiel_bot_to_move() -> bots.BotTurn:
+    """An Idiotenspiel game against the easy bot (no sandglass), played (the
+    person randomly, the bot action by action) until the bot's movement turn."""
+    human = make_user()
+    game = lobby.table_create(
+        host=human, ruleset="idiotenspiel", options={"sandglass": 0}, bot={"level": "easy"}
+    )
+    rs, rng = get_ruleset("idiotenspiel"), random.Random(3)
+    while True:
+        game.refresh_from_db()
+        state = rs.decode(game.state)
+        if 1 in game.to_act and state.phase == "move":
+            (turn,) = bots.bot_turns_due()
+            return turn
+        if 1 in game.to_act:
+            bots.play_due_bots()
+            continue
+        action = rs.random_action(state, 0, rng)
+        game_act(game_id=game.pk, user=human, version=game.version, action=action)
+
+
+async def test_an_idiotenspiel_turn_is_one_pause_and_one_round_trip(settings, monkeypatch):
+    """A movement turn of many unit moves: one pause and one round trip to the
+    bot processes (before: one round trip per action, each with a claim and a
+    look-up of its own, 39 s for a turn on a busy machine)."""
+    settings.BOT_DELAY_MIN = settings.BOT_DELAY_MAX = 0.05
+    pauses: list[int] = []
+    real_pause = bot_worker.pause_for
+
+    def counted(turn: bots.BotTurn) -> float:
+        pauses.append(turn.version)
+        return real_pause(turn)
+
+    monkeypatch.setattr(bot_worker, "pause_for", counted)
+    pool = CountingPool()
+    monkeypatch.setattr(bot_worker.thinkers, "pool", pool)
+    turn = await sync_to_async(idiotenspiel_bot_to_move)()
+    try:
+        await asyncio.wait_for(BotWorker().take(turn), timeout=60)
+    finally:
+        pool.shutdown()
+    seats = await sync_to_async(bot_actions)(turn.game_id, turn.version)
+    first_run = list(itertools.takewhile(lambda s: s == 1, seats))
+    assert len(first_run) >= 5, seats  # a turn of many unit moves
+    assert pauses == [turn.version]
+    assert pool.round_trips == 1
+
+
+def test_a_turn_thought_in_one_go_is_the_same_as_action_by_action():
+    """The bot processes' whole-turn answer holds the very actions the bot
+    chooses when asked once per action (same blinded state, same seeds)."""
+    rs = get_ruleset("idiotenspiel")
+    state = rs.setup(rs.validate_options({}), 2, 11)
+    rng, checked = random.Random(2), 0
+    while rs.outcome(state) is None and checked < 3:
+        seat = rs.to_act(state)[0]
+        if seat == 0 or state.phase != "move":
+            action = rs.random_action(state, seat, rng) if seat == 0 else None
+            if action is None:
+                action = decide("idiotenspiel", "strong", rs.encode(state), seat, 5)
+            state, _ = rs.apply(state, seat, action)
+            continue
+        version = 100 + checked
+        answer = decide_turn_or_report(
+            "idiotenspiel", "strong", rs.encode(state), seat, 42, version, 1e9
+        )
+        one_by_one, s = [], state
+        for k, _ in enumerate(answer["actions"]):
+            seed = bots.bot_turn_seed(42, version=version + k, seat=seat)
+            one_by_one.append(decide("idiotenspiel", "strong", rs.encode(s), seat, seed))
+            s, _ = rs.apply(s, seat, one_by_one[-1])
+        assert answer["actions"] == one_by_one
+        assert rs.to_act(s) != [seat] or rs.outcome(s) is not None  # the whole turn
+        state, checked = s, checked + 1
+    assert checked == 3

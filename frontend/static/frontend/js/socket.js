@@ -10,6 +10,11 @@ const PING_MS = 10000;
 const ANSWER_MS = 3000;
 const CONNECT_MS = 6000; // a handshake that hangs this long is tried afresh
 const MAX_BACKOFF_MS = 5000;
+// A short loss (a network switch, a server restart) is retried every
+// RETRY_MS or so, so the page is back within a second of the link; only a
+// loss longer than QUICK_RETRIES_MS backs off, up to MAX_BACKOFF_MS.
+const RETRY_MS = 250;
+const QUICK_RETRIES_MS = 20000;
 // The server's close when an address has too many sockets open: the error
 // frame before it says so in the page's language; shown, and tried again
 // much later.
@@ -25,7 +30,8 @@ export class LiveSocket {
   constructor(path, handlers) {
     this.path = path;
     this.handlers = handlers;
-    this.backoff = 250;
+    this.backoff = RETRY_MS;
+    this.lostAt = 0; // when the socket was lost (0: open)
     this.ws = null;
     this.lastHeard = 0;
     this.answerTimer = 0; // set while the page waits for any answer
@@ -53,7 +59,8 @@ export class LiveSocket {
     const hanging = setTimeout(() => ws.readyState === WebSocket.CONNECTING && ws.close(), CONNECT_MS);
     ws.onopen = () => {
       clearTimeout(hanging);
-      this.backoff = 250;
+      this.backoff = RETRY_MS;
+      this.lostAt = 0;
       this.lastHeard = Date.now();
       this.status("open");
     };
@@ -84,10 +91,18 @@ export class LiveSocket {
         toast(this.refusal || ev.reason, "error", FULL_BACKOFF_MS);
         this.backoff = FULL_BACKOFF_MS;
       }
-      const wait = this.backoff + Math.random() * 250;
-      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-      setTimeout(() => this.connect(), wait);
+      setTimeout(() => this.connect(), this.nextWait());
     };
+  }
+
+  /** How long to wait before the next try: short while the loss is. */
+  nextWait() {
+    const now = Date.now();
+    if (!this.lostAt) this.lostAt = now;
+    const wait = this.backoff + Math.random() * RETRY_MS;
+    const quick = now - this.lostAt < QUICK_RETRIES_MS && this.backoff < FULL_BACKOFF_MS;
+    this.backoff = quick ? RETRY_MS : Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    return wait;
   }
 
   reconnectNow() {
