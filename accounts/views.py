@@ -47,6 +47,9 @@ def signup(request):
             user = form.save()
             if guest:
                 guests.guest_claim(user=user)
+                # The new password already ends the guest's other sessions
+                # (Django checks each session's password hash); tokens too.
+                tokens.tokens_revoke_all(user=user)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             response = redirect(next_url or "lobby")
             devices.remember(request, response, user.get_username())
@@ -214,7 +217,7 @@ def token_new(request):
         )
     except GameError as exc:
         context = _settings_context(request, form, token_error=exc.message)
-        return render(request, "accounts/settings.html", context, status=400)
+        return render(request, "accounts/settings.html", context, status=exc.status)
     context = _settings_context(request, form, new_token=secret, new_token_name=token.name)
     return render(request, "accounts/settings.html", context)
 
