@@ -360,6 +360,8 @@ SPECTACULAR_SETTINGS = {
 
 # --- e-mail ---------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Where Django's file backend writes (development and tests read mail there).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or None
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "brettspiele@localhost")
 # Mail goes out from an outbox in the background (games/services/mail.py); a hung
 # server holds up only that, and only this long per message.
