@@ -40,7 +40,9 @@ class ObtainToken(ObtainAuthToken):
         except ValidationError:
             if getattr(request, "axes_locked_out", False):
                 return Response(
-                    lockout_json(), status=429, headers={"Retry-After": str(lockout_seconds())}
+                    lockout_json(request.data.get("username")),
+                    status=429,
+                    headers={"Retry-After": str(lockout_seconds())},
                 )
             raise
         devices.remember(request, response, request.data.get("username", ""))

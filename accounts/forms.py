@@ -3,6 +3,7 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from . import names
 from .models import User
 
 
@@ -13,14 +14,26 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         # None when Django's check found the name taken, in any case (its
-        # error is already on the field, in the page's language).
+        # error is already on the field, in the page's language). Django
+        # has NFKC-normalised it already (UsernameField).
         name = super().clean_username()
+        if not name:
+            return name
+        shape = names.skeleton(name)
         # "bot-": the bots' accounts (games/services/bot_accounts.py).
-        if name and name.lower().startswith("bot-"):
+        if shape.startswith(names.skeleton("bot-x")[:-1]):
             raise forms.ValidationError(_("Names starting with “bot-” are kept for the bots."))
         # "guest-": visitors' temporary accounts (games/services/guests.py).
-        if name and name.lower().startswith("guest-"):
+        if shape.startswith(names.skeleton("guest-x")[:-1]):
             raise forms.ValidationError(_("Names starting with “guest-” are kept for guests."))
+        if names.is_reserved(name):
+            raise forms.ValidationError(_("This name is kept for the site's staff."))
+        # A guest signing up keeps its row: its own generated name is no rival.
+        others = User.objects.exclude(pk=self.instance.pk) if self.instance.pk else User.objects
+        if others.filter(name_skeleton=shape).exists():
+            raise forms.ValidationError(
+                _("This name looks too much like a player's; choose another.")
+            )
         return name
 
 

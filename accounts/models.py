@@ -1,7 +1,11 @@
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from .names import MAX_LENGTH, skeleton
 
 
 class User(AbstractUser):
@@ -42,9 +46,21 @@ class User(AbstractUser):
         help_text=_("Tell me when a player I follow starts a live game."),
     )
 
+    # The name's look-alike form (accounts/names.py): a sign-up whose
+    # skeleton is taken is refused (accounts/forms.py). Kept on every save.
+    name_skeleton = models.CharField(max_length=MAX_LENGTH, db_index=True, editable=False)
+
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fields = kwargs.get("update_fields")
+        if fields is None or "username" in fields:
+            self.name_skeleton = skeleton(self.username)
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "name_skeleton"}
+        super().save(*args, **kwargs)
 
     def language_or_default(self) -> str:
         """The language of everything sent to this user (mail, notifications)."""

@@ -3,7 +3,7 @@
 ``read`` covers every GET (and the streams), ``play`` the seat's writes
 (moves, resigning, draws, chat, joining, rematches), ``challenge`` tables
 that name a challenged user. Anything else a token may not do (its own
-tokens, the settings): 403 ``scope``. The scope is checked here, where the
+tokens, the settings, the staff's queues): 403 ``scope``. The scope is checked here, where the
 token is known, from the URL's name: every view is covered, whatever its
 own permission classes.
 """
@@ -59,6 +59,19 @@ PLAY_URLS = frozenset(
 ACCOUNT_URLS = frozenset(
     {"api-token", "api-account-tokens", "api-account-token", "api-bot-upgrade"}
 )
+# The staff's queues and actions (moderation/urls.py, games/api/urls.py): no
+# scope of a personal token reaches them, ``read`` included, so a moderator's
+# token lent to a bot or a board never reads the reports.
+STAFF_URLS = frozenset(
+    {
+        "api-moderation-reports",
+        "api-moderation-case",
+        "api-moderation-user",
+        "api-remis-queue",
+        "api-remis-detail",
+        "api-remis-decide",
+    }
+)
 
 
 def bearer_secret(header: bytes) -> str | None:
@@ -78,7 +91,7 @@ def required_scope(request: Any) -> str | None:
     """The scope this request needs; None: no personal token may make it."""
     match = getattr(request, "resolver_match", None)
     name = match.url_name if match is not None else None
-    if name in ACCOUNT_URLS:
+    if name in ACCOUNT_URLS or name in STAFF_URLS:
         return None
     if request.method in permissions.SAFE_METHODS:
         return "read"

@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
+from rest_framework.authtoken.models import Token
 
 from games import plain_json
 from games.errors import GameError
@@ -88,6 +89,10 @@ def clean_scopes(scopes: object) -> list[str]:
 def token_create(*, user: Visitor, name: object, scopes: object) -> tuple[ApiToken, str]:
     """A new token of ``user``'s and its secret (the only time it is known)."""
     account = signed_in(user, gettext_noop("Log in first."))
+    if account.is_guest:
+        # A guest's account may become someone else's (sign-up in a shared
+        # browser claims it): nothing that outlives the guest is handed out.
+        raise GameError("guest", gettext_noop("Sign up to make API tokens."), status=403)
     clean, chosen = clean_name(name), clean_scopes(scopes)
     with transaction.atomic():
         # One user's tokens one at a time: two at once would both count the cap.
@@ -122,6 +127,18 @@ def token_revoke(*, user: Visitor, token_id: object) -> None:
         if not deleted:
             raise no_such_token()
         transaction.on_commit(partial(_tell_streams, token_id))
+
+
+def tokens_revoke_all(*, user: User) -> None:
+    """Every personal token of ``user`` and its account ``Token`` deleted,
+    their open streams ended (a guest claimed by a sign-up: whoever was the
+    guest keeps nothing that reads or plays for the new account)."""
+    with transaction.atomic():
+        ids = list(ApiToken.objects.filter(user=user).values_list("pk", flat=True))
+        ApiToken.objects.filter(pk__in=ids).delete()
+        Token.objects.filter(user=user).delete()
+        for token_id in ids:
+            transaction.on_commit(partial(_tell_streams, token_id))
 
 
 def no_such_token() -> GameError:

@@ -12,5 +12,7 @@ urlpatterns = [
     path("settings/tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
     path("settings/bot/", views.bot_account, name="bot-account"),
     path("login/", views.LoginView.as_view(), name="login"),
+    path("login/link/", views.login_link_request, name="login-link-request"),
+    path("login/link/<str:token>/", views.login_link, name="login-link"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -22,7 +22,7 @@ from games.selectors import relations
 from games.services import guests
 from games.services import vacation as vacations
 
-from . import devices, tokens
+from . import devices, login_links, tokens
 from .bot_upgrade import bot_upgrade
 from .forms import SettingsForm, SignUpForm
 from .language import remember_language
@@ -47,6 +47,9 @@ def signup(request):
             user = form.save()
             if guest:
                 guests.guest_claim(user=user)
+                # The new password already ends the guest's other sessions
+                # (Django checks each session's password hash); tokens too.
+                tokens.tokens_revoke_all(user=user)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             response = redirect(next_url or "lobby")
             devices.remember(request, response, user.get_username())
@@ -100,6 +103,46 @@ class LoginView(auth_views.LoginView):
         response = super().form_valid(form)
         devices.remember(self.request, response, form.get_user().get_username())
         return response
+
+
+@require_http_methods(["GET", "POST"])
+def login_link_request(request):
+    """Ask for a one-time log-in link (the lock-out page's offer): the same
+    answer whatever the name, so it tells nobody which accounts exist."""
+    username = (request.POST.get("username") or request.GET.get("username") or "")[:150]
+    context = {"username": username, "sent": False}
+    if request.method == "POST" and username:
+        wait = login_links.address_wait(request_key(request))
+        if wait is not None:
+            context["error"] = _too_many_links(wait)
+            return render(request, "accounts/login_link_request.html", context, status=429)
+        login_links.link_send(username=username)
+        context["sent"] = True
+    return render(request, "accounts/login_link_request.html", context)
+
+
+def _too_many_links(wait: int) -> str:
+    minutes = max(1, math.ceil(wait / 60))
+    return ngettext(
+        "Too many log-in links asked for from your address; try again in %(n)s minute.",
+        "Too many log-in links asked for from your address; try again in %(n)s minutes.",
+        minutes,
+    ) % {"n": minutes}
+
+
+@require_http_methods(["GET", "POST"])
+def login_link(request, token: str):
+    """A mailed link: GET shows a button (mail scanners that fetch links
+    must not use it up), POST logs the owner in and trusts the browser."""
+    user = login_links.link_user(token)
+    if user is None:
+        return render(request, "accounts/login_link.html", {"bad": True}, status=400)
+    if request.method == "GET":
+        return render(request, "accounts/login_link.html", {"name": user.get_username()})
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    response = redirect("lobby")
+    devices.remember(request, response, user.get_username())
+    return response
 
 
 @login_required
@@ -214,7 +257,7 @@ def token_new(request):
         )
     except GameError as exc:
         context = _settings_context(request, form, token_error=exc.message)
-        return render(request, "accounts/settings.html", context, status=400)
+        return render(request, "accounts/settings.html", context, status=exc.status)
     context = _settings_context(request, form, new_token=secret, new_token_name=token.name)
     return render(request, "accounts/settings.html", context)
 

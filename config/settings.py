@@ -249,12 +249,20 @@ TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
 
-# django-axes counts failed logins (form, /api/token/, admin) per account and,
-# separately, per client address in the cache above; either one over the limit
-# refuses every try, the right password too, until the account or address has
-# been quiet for the cool-off time.
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# django-axes counts failed logins (form, /api/token/, admin) per (account,
+# address) and, separately, per address in the cache above; either one over
+# the limit refuses that address's tries, the right password too, until it
+# has been quiet for the cool-off time: a stranger locks out only the
+# stranger's own address. The whole account locks only when
+# LOGIN_SPREAD_LIMIT addresses fail for it within LOGIN_SPREAD_MINUTES
+# (accounts/spread.py); its owner then gets in by a one-time log-in link
+# mailed to the account (accounts/login_links.py).
+AXES_HANDLER = "accounts.spread.SpreadLockHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+LOGIN_SPREAD_LIMIT = int(os.environ.get("LOGIN_SPREAD_LIMIT", "20"))
+LOGIN_SPREAD_MINUTES = int(os.environ.get("LOGIN_SPREAD_MINUTES", "15"))
+LOGIN_LINK_MINUTES = int(os.environ.get("LOGIN_LINK_MINUTES", "15"))
+LOGIN_LINKS_PER_HOUR = int(os.environ.get("LOGIN_LINKS_PER_HOUR", "5"))  # per asking address
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
@@ -352,6 +360,8 @@ SPECTACULAR_SETTINGS = {
 
 # --- e-mail ---------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Where Django's file backend writes (development and tests read mail there).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or None
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "brettspiele@localhost")
 # Mail goes out from an outbox in the background (games/services/mail.py); a hung
 # server holds up only that, and only this long per message.

@@ -30,6 +30,7 @@ LAYERS = [
     (2, ("games.addresses",)),
     (2, ("games.users",)),
     (2, ("moderation.roles",)),
+    (2, ("accounts.names",)),
     (3, ("games.models", "accounts.models", "moderation.models", "lobby.models")),
     (4, ("games.clocks", "games.store")),
     (5, ("games.selectors", "moderation.selectors", "moderation.standing", "lobby.selectors")),

@@ -1,5 +1,7 @@
-"""Failed logins lock out per account and per client address (django-axes),
-for the login form and /api/token/ alike; sign-ups are limited per address."""
+"""Failed logins lock out per (account, address) and per address
+(django-axes), the whole account only after failures from many addresses
+(accounts/spread.py), for the login form and /api/token/ alike; sign-ups are
+limited per address."""
 
 from __future__ import annotations
 
@@ -71,14 +73,32 @@ def test_a_few_failures_do_not_lock_anyone_out(limit):
     assert token_login(dora.username, PASSWORD).json()["token"]
 
 
-def test_the_login_form_locks_an_account_out_from_any_address(limit):
+def test_one_address_locks_out_only_itself_for_the_account(limit):
+    """Issue 47, item 9: a stranger's failures from one address refuse that
+    address for the account; the owner from anywhere else gets in."""
     make_user("dora")
-    answers = [form_login("dora", "wrong", f"203.0.113.{i}") for i in range(limit)]
+    answers = [form_login("dora", "wrong", "203.0.113.1") for _ in range(limit)]
     assert [a.status_code for a in answers[:-1]] == [200] * (limit - 1)
     assert_locked_page(answers[-1])  # the try that reached the limit is told at once
-    # The right password, from an address never seen, is refused too.
-    assert_locked_page(form_login("dora", PASSWORD, "192.0.2.77"))
-    assert_locked_json(token_login("dora", PASSWORD, "192.0.2.78"))
+    assert_locked_page(form_login("dora", PASSWORD, "203.0.113.1"))
+    assert form_login("dora", PASSWORD, "192.0.2.77").status_code == 302
+    assert token_login("dora", PASSWORD, "192.0.2.78").json()["token"]
+
+
+def test_many_addresses_lock_the_account_and_offer_a_log_in_link(settings, limit):
+    make_user("dora")
+    spread = settings.LOGIN_SPREAD_LIMIT
+    answers = [form_login("dora", "wrong", f"203.0.113.{i}") for i in range(spread)]
+    assert [a.status_code for a in answers[:-1]] == [200] * (spread - 1)
+    page = form_login("dora", PASSWORD, "192.0.2.77")
+    assert page.status_code == 429 and page["Retry-After"] == "900"
+    text = page.content.decode()
+    assert "get a one-time log-in link by e-mail" in text
+    assert 'data-testid="login-link-offer"' in text and 'value="dora"' in text
+    refused = token_login("dora", PASSWORD, "192.0.2.78")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "locked_out"
+    assert refused.json()["login_link"] == "/accounts/login/link/"
     # Other accounts are not affected.
     make_user("emil")
     assert form_login("emil", PASSWORD, "192.0.2.79").status_code == 302
@@ -103,13 +123,14 @@ def test_the_locked_login_page_keeps_the_username_and_tells_how_long(limit):
     assert german.status_code == 429 and 'lang="de"' in german.content.decode()
 
 
-def test_the_token_view_locks_an_account_out_from_any_address(limit):
+def test_the_token_view_locks_one_address_out_for_the_account(limit):
     make_user("hans")
-    answers = [token_login("hans", "wrong", f"203.0.113.{i}") for i in range(limit)]
+    answers = [token_login("hans", "wrong", "203.0.113.3") for _ in range(limit)]
     assert [a.status_code for a in answers[:-1]] == [400] * (limit - 1)
     assert_locked_json(answers[-1])
-    assert_locked_json(token_login("hans", PASSWORD, "192.0.2.1"))
-    assert_locked_page(form_login("hans", PASSWORD, "192.0.2.2"))
+    assert_locked_json(token_login("hans", PASSWORD, "203.0.113.3"))
+    assert token_login("hans", PASSWORD, "192.0.2.1").json()["token"]
+    assert form_login("hans", PASSWORD, "192.0.2.2").status_code == 302
 
 
 def test_the_token_view_locks_an_address_out_for_every_account(limit):

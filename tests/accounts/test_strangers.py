@@ -68,7 +68,7 @@ def test_a_known_client_gets_its_token_while_the_account_is_locked():
     api = APIClient()
     first = api.post("/api/token/", {"username": "wim", "password": PASSWORD}, format="json")
     assert first.status_code == 200 and "device" in api.cookies
-    attack("wim", 10)
+    attack("wim", 20)
     again = api.post("/api/token/", {"username": "wim", "password": PASSWORD}, format="json")
     assert again.status_code == 200, again.content
     stranger = APIClient().post(
@@ -81,7 +81,7 @@ def test_a_stolen_device_cookie_buys_a_few_guesses_not_a_brute_force(settings):
     settings.DEVICE_FAILURE_LIMIT = 3
     make_user("xaver")
     thief = known_browser("xaver")
-    attack("xaver", 10)
+    attack("xaver", 20)
     answers = [login(thief, "xaver", f"guess{i}").status_code for i in range(5)]
     # Three wrong guesses on its own budget, then a stranger facing the lock.
     assert answers == [200, 200, 200, 429, 429]
@@ -92,11 +92,11 @@ def test_a_device_cookie_counts_only_for_its_own_accounts_and_only_when_signed()
     make_user("yara")
     make_user("zeno")
     browser = known_browser("yara")
-    attack("zeno", 10)
+    attack("zeno", 20)
     assert login(browser, "zeno", PASSWORD).status_code == 429
     forged = Client()
     forged.cookies["device"] = browser.cookies["device"].value[:-2] + "xx"
-    attack("yara", 10)
+    attack("yara", 20)
     assert login(forged, "yara", PASSWORD).status_code == 429
     assert login(browser, "yara", PASSWORD).status_code == 302
 
