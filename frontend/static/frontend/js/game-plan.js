@@ -38,8 +38,9 @@ export function createPlanner({ gameId, ruleset, boardModule, model, seatName, c
   const area = h("section", "plan-area card", null, { id: "plan-area", "data-testid": "plan-area", hidden: "" });
   const banner = h("p", "plan-banner", gettext("Planning — not sent"), { role: "status", "data-testid": "plan-banner" });
   const hint = h("p", "hint", null, { "data-testid": "plan-hint" });
-  // Focusable (as the live board is): opening the planner puts the keyboard here.
-  const boardBox = h("div", "board plan-board", null, { "aria-label": gettext("planning board"), tabindex: "-1" });
+  // A named group (a label on a plain div is not read out), focusable: opening
+  // the planner puts the keyboard here.
+  const boardBox = h("div", "board plan-board", null, { role: "group", "aria-label": gettext("planning board"), tabindex: "-1" });
   const current = h("p", "plan-current", null, { "data-testid": "plan-current" });
   const list = h("ol", "plan-lines", null, { "data-testid": "plan-lines" });
   const undoBtn = button(gettext("Undo"), undo, "button small", { "data-testid": "plan-undo" });

@@ -600,6 +600,7 @@ function chatEchoed(message) {
 function chatRefused(frame) {
   chatSent = null;
   clearInterval(chatWait);
+  if (frame.code === "muted") chatForm?.querySelectorAll("input, button").forEach((el) => el.setAttribute("disabled", "")); // muted while here
   if (frame.code !== "rate_limited" || !frame.retry_after) return chatNote(frame.message);
   const until = Date.now() + frame.retry_after * 1000;
   const tick = () => {
