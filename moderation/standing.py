@@ -1,5 +1,7 @@
 """What an account's sanctions refuse: chat (``muted``), play (``suspended``),
-new realtime tables and quick play (``playban`` with ``retry_after``).
+new realtime tables and quick play (``playban`` with ``retry_after``); and
+what the pages tell before the player tries (``playban_notice``, a warning
+not yet acknowledged: ``warning_pending``).
 
 Each check is one indexed read of a small table, asked by the services that
 a sanction refuses; none of them runs on a move's hot path (the game socket
