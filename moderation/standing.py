@@ -1,7 +1,5 @@
 """What an account's sanctions refuse: chat (``muted``), play (``suspended``),
-new realtime tables and quick play (``playban`` with ``retry_after``); and
-what the pages tell before the player tries (``playban_notice``, a warning
-not yet acknowledged: ``warning_pending``).
+new realtime tables and quick play (``playban`` with ``retry_after``).
 
 Each check is one indexed read of a small table, asked by the services that
 a sanction refuses; none of them runs on a move's hot path (the game socket
@@ -19,9 +17,7 @@ from django.utils.translation import gettext_noop
 
 from games.errors import GameError
 
-from .models import PlayBan, Sanction, Standing
-
-UNTIL_FORMAT = "%Y-%m-%d %H:%M UTC"  # how an end time is told (TIME_ZONE is UTC)
+from .models import PlayBan, Standing
 
 
 def standing_of(user_id: int | None) -> Standing | None:
@@ -113,6 +109,9 @@ def refuse_if_playbanned(user: object, clock: dict[str, Any] | None) -> None:
     )
 
 
+# How an end time is told (TIME_ZONE is UTC).
+UNTIL_FORMAT = "%Y-%m-%d %H:%M UTC"
+
 # Told where the player would seek a game (the lobby), before they try.
 PLAYBAN_NOTICES = {
     "abort": gettext_noop(
@@ -144,16 +143,3 @@ def playban_notice(user_id: int | None, now: datetime | None = None) -> dict[str
         "until": ban.until,
         "until_text": ban.until.strftime(UNTIL_FORMAT),
     }
-
-
-def warning_pending(user_id: int | None) -> Sanction | None:
-    """The oldest warning its player has not acknowledged yet: every page
-    shows it as a banner until they do (``detail["acknowledged"]``)."""
-    if user_id is None:
-        return None
-    return (
-        Sanction.objects.filter(user_id=user_id, action=Sanction.Action.WARN)
-        .exclude(detail__has_key="acknowledged")
-        .order_by("created", "pk")
-        .first()
-    )

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from games.models import Game
 from games.rules import RULESETS
 
-from .. import roles, selectors, standing
+from .. import roles, selectors
 from ..models import Report, Sanction, Standing
 
 register = template.Library()
@@ -31,7 +31,7 @@ def warning_pending(context) -> Sanction | None:
     user = getattr(context.get("request"), "user", None)
     if user is None or not user.is_authenticated:
         return None
-    return standing.warning_pending(user.pk)
+    return selectors.warning_pending(user.pk)
 
 
 @register.simple_tag
