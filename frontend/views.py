@@ -22,7 +22,7 @@ from games.selectors.relations import friends_playing, relation_to
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from games.users import is_bot
 from lobby.services import table_join_by_invite
-from moderation import roles
+from moderation import roles, standing
 
 from .budget import write_budget
 from .charts import rating_chart, summary
@@ -65,7 +65,11 @@ def _ruleset_catalog() -> list[dict]:
 
 @require_safe
 def lobby(request):
-    context = {"catalog": _ruleset_catalog(), "friends_playing": _friends_playing(request.user)}
+    context = {
+        "catalog": _ruleset_catalog(),
+        "friends_playing": _friends_playing(request.user),
+        "playban": _playban_text(request.user),
+    }
     return render(request, "frontend/lobby.html", context)
 
 
@@ -90,12 +94,24 @@ def game_page(request, game_id: int):
         "title": gettext(rs.title),
         "seat": seat_of(game, request.user),
         "has_board": has_board(game.ruleset),
+        # Decided here, at render time: the chat box says so before they type.
+        "muted_until": _until_text(standing.muted_until(getattr(request.user, "pk", None))),
         "invite_url": request.build_absolute_uri(f"/t/{game.invite_code}/")
         if game.host_id == getattr(request.user, "pk", None)
         else "",
         **_share_context(request, game),
     }
     return render(request, "frontend/game.html", context)
+
+
+def _until_text(until: datetime | None) -> str:
+    return until.strftime(standing.UNTIL_FORMAT) if until else ""
+
+
+def _playban_text(user) -> str:
+    """A play-ban in force, told at the lobby's seek buttons with its end time."""
+    notice = standing.playban_notice(getattr(user, "pk", None))
+    return gettext(notice["template"]) % {"until": notice["until_text"]} if notice else ""
 
 
 def _share_context(request, game: Game) -> dict:

@@ -125,3 +125,27 @@ class Moderate(APIView):
                 "history": selectors.history(entry.user),
             }
         )
+
+
+class WarningAcknowledge(APIView):
+    """The warned player's "Understood" on the warning banner (base.html):
+    their own warnings only, CSRF-checked like every session write."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
+
+    @extend_schema(
+        request=None,
+        responses=answers(
+            {
+                200: inline_serializer(
+                    "WarningAcknowledged",
+                    {"id": serializers.IntegerField(), "acknowledged": serializers.CharField()},
+                )
+            }
+        ),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        entry = services.warning_acknowledge(user=request.user, warning=pk)
+        return Response({"id": entry.pk, "acknowledged": entry.detail["acknowledged"]})

@@ -253,3 +253,16 @@ def user_named(username: object) -> User:
 
 def usernames(ids: list[int]) -> list[tuple[int, str]]:
     return list(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+
+
+def warning_pending(user_id: int | None) -> Sanction | None:
+    """The oldest warning its player has not acknowledged yet: every page
+    shows it as a banner until they do (``detail["acknowledged"]``)."""
+    if user_id is None:
+        return None
+    return (
+        Sanction.objects.filter(user_id=user_id, action=Sanction.Action.WARN)
+        .exclude(detail__has_key="acknowledged")
+        .order_by("created", "pk")
+        .first()
+    )

@@ -21,7 +21,7 @@ from games import publish, ratelimit
 from games.errors import GameError
 from games.models import Game, Notification
 from games.services.notifications import notify
-from games.users import is_bot
+from games.users import is_bot, signed_in
 
 from . import refunds, roles, selectors, signals
 from .models import Report, Sanction, Standing
@@ -172,6 +172,26 @@ def user_moderate(
             user=target, moderator=moderator, action=action, days=span, note=note, detail=detail
         )
         _settle_reports(target, moderator, acted=action != Sanction.Action.CLEAR)
+    return entry
+
+
+def warning_acknowledge(*, user: Visitor | None, warning: object) -> Sanction:
+    """The warned player has read their warning: its banner goes. Only their
+    own; acknowledging twice changes nothing."""
+    player = signed_in(user, gettext_noop("Log in first."))
+    if isinstance(warning, bool) or not isinstance(warning, int):
+        raise GameError("bad_request", gettext_noop("Name the warning by its number."))
+    with transaction.atomic():
+        entry = (
+            Sanction.objects.select_for_update()
+            .filter(pk=warning, user_id=player.pk, action=Sanction.Action.WARN)
+            .first()
+        )
+        if entry is None:  # someone else's, or no warning at all: the same answer
+            raise GameError("not_found", gettext_noop("You have no such warning."), status=404)
+        if "acknowledged" not in entry.detail:
+            entry.detail = {**entry.detail, "acknowledged": timezone.now().isoformat()}
+            entry.save(update_fields=["detail"])
     return entry
 
 

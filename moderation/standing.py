@@ -49,7 +49,7 @@ def refuse_if_muted(user: object) -> None:
             "muted",
             gettext_noop("A moderator muted your chat until %(until)s."),
             status=403,
-            until=until.strftime("%Y-%m-%d %H:%M UTC"),
+            until=until.strftime(UNTIL_FORMAT),
         )
 
 
@@ -58,7 +58,7 @@ def suspended_error(until: datetime) -> GameError:
         "suspended",
         gettext_noop("Your account is suspended until %(until)s: you cannot play until then."),
         status=403,
-        until=until.strftime("%Y-%m-%d %H:%M UTC"),
+        until=until.strftime(UNTIL_FORMAT),
     )
 
 
@@ -107,3 +107,39 @@ def refuse_if_playbanned(user: object, clock: dict[str, Any] | None) -> None:
         retry_after=seconds,
         minutes=math.ceil(seconds / 60),
     )
+
+
+# How an end time is told (TIME_ZONE is UTC).
+UNTIL_FORMAT = "%Y-%m-%d %H:%M UTC"
+
+# Told where the player would seek a game (the lobby), before they try.
+PLAYBAN_NOTICES = {
+    "abort": gettext_noop(
+        "You aborted too many games: no new realtime games until %(until)s."
+        " Correspondence games stay open."
+    ),
+    "leave": gettext_noop(
+        "You left too many games: no new realtime games until %(until)s."
+        " Correspondence games stay open."
+    ),
+    "flag": gettext_noop(
+        "You let the clock run out too often: no new realtime games until %(until)s."
+        " Correspondence games stay open."
+    ),
+}
+
+
+def playban_notice(user_id: int | None, now: datetime | None = None) -> dict[str, Any] | None:
+    """A play-ban in force as the lobby tells it: the sentence (an English
+    msgid and its ``until``) and the end time; None without one."""
+    if user_id is None:
+        return None
+    now = now or timezone.now()
+    ban = PlayBan.objects.filter(user_id=user_id, until__gt=now).order_by("-until").first()
+    if ban is None:
+        return None
+    return {
+        "template": PLAYBAN_NOTICES.get(ban.reason, PLAYBAN_NOTICES["leave"]),
+        "until": ban.until,
+        "until_text": ban.until.strftime(UNTIL_FORMAT),
+    }

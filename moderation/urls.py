@@ -12,4 +12,9 @@ api_urls = [
     path("moderation/reports/", api.Queue.as_view(), name="api-moderation-reports"),
     path("moderation/reports/<int:pk>/", api.Case.as_view(), name="api-moderation-case"),
     path("moderation/users/<str:username>/", api.Moderate.as_view(), name="api-moderation-user"),
+    path(
+        "moderation/warnings/<int:pk>/acknowledge/",
+        api.WarningAcknowledge.as_view(),
+        name="api-warning-acknowledge",
+    ),
 ]

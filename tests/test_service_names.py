@@ -57,6 +57,7 @@ NOUNS = {
     "tournament",
     "user",
     "vacation",
+    "warning",
 }
 
 # Shared helpers, by meaning; their other public names serve only the service layer.

@@ -1,5 +1,6 @@
 """Template tags: the moderators' nav count, a profile's completion rate,
-whether an account was closed, and the case page's codes as people's words."""
+whether an account was closed, a player's warning not yet acknowledged (the
+banner), and the case page's codes as people's words."""
 
 from __future__ import annotations
 
@@ -22,6 +23,15 @@ register = template.Library()
 def staff_roles(context) -> dict[str, bool]:
     user = getattr(context.get("request"), "user", None)
     return {"arbiter": roles.is_arbiter(user), "moderator": roles.is_moderator(user)}
+
+
+@register.simple_tag(takes_context=True)
+def warning_pending(context) -> Sanction | None:
+    """The signed-in player's warning not yet acknowledged: one indexed read per page."""
+    user = getattr(context.get("request"), "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return selectors.warning_pending(user.pk)
 
 
 @register.simple_tag

@@ -38,7 +38,9 @@ export function createPlanner({ gameId, ruleset, boardModule, model, seatName, c
   const area = h("section", "plan-area card", null, { id: "plan-area", "data-testid": "plan-area", hidden: "" });
   const banner = h("p", "plan-banner", gettext("Planning — not sent"), { role: "status", "data-testid": "plan-banner" });
   const hint = h("p", "hint", null, { "data-testid": "plan-hint" });
-  const boardBox = h("div", "board plan-board", null, { "aria-label": gettext("planning board") });
+  // A named group (a label on a plain div is not read out), focusable: opening
+  // the planner puts the keyboard here.
+  const boardBox = h("div", "board plan-board", null, { role: "group", "aria-label": gettext("planning board"), tabindex: "-1" });
   const current = h("p", "plan-current", null, { "data-testid": "plan-current" });
   const list = h("ol", "plan-lines", null, { "data-testid": "plan-lines" });
   const undoBtn = button(gettext("Undo"), undo, "button small", { "data-testid": "plan-undo" });
@@ -58,23 +60,28 @@ export function createPlanner({ gameId, ruleset, boardModule, model, seatName, c
   let active = false;
   let dirty = false;
 
+  /** Planning is for the opponent's turn: on one's own the live board is the place. */
   function possible() {
     const st = model.state;
     const clock = model.table?.clock?.kind ?? st?.clock?.kind;
-    return !!st && PLANNED.has(ruleset) && model.seat !== null && st.status === "active" && model.seats.length === 2 && clock === "correspondence";
+    return (
+      !!st && PLANNED.has(ruleset) && model.seat !== null && st.status === "active" && model.seats.length === 2 &&
+      clock === "correspondence" && !st.to_act.includes(model.seat)
+    );
   }
 
   /** Called by the page on every render: the button, and a position that moved on. */
   function update() {
     toggle.hidden = !possible() || active;
     if (active) $("board").hidden = true; // the page's render shows it again
-    if (active && (!possible() || model.state.to_act.includes(model.seat))) {
+    if (active && !possible()) {
       toast(gettext("The game moved on: planning closed. Your saved lines stay."), "info");
       open(false);
     }
   }
 
   async function open(on) {
+    if (on && !possible()) return; // a click that raced the turn changing
     if (on && dirty === false) {
       try {
         lines = (await api(`/api/games/${gameId}/conditional/`)).lines;
@@ -89,8 +96,11 @@ export function createPlanner({ gameId, ruleset, boardModule, model, seatName, c
     if (on) {
       line = [];
       await refresh();
-      boardBox.focus?.();
-    } else dirty = false;
+      boardBox.focus();
+    } else {
+      dirty = false;
+      $("board").focus(); // the close button is gone: the keyboard goes back to the live board
+    }
   }
 
   /** The position the line leads to, from the server (it knows the rules). */

@@ -6,18 +6,19 @@ import { botFor, nameText, nameWithBadge } from "./bot-badge.js";
 import { botInvite, renderHandover } from "./game-bots.js";
 import { renderRematch } from "./game-rematch.js";
 import { hideChatOf, loadRelations, mine, renderRelations } from "./relations.js";
-import { bankText, renderVacation } from "./game-corr.js";
+import { renderVacation } from "./game-corr.js";
 import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
 import { applyPatch } from "./patch.js";
 import { clockText } from "./tables.js";
 import { createPlanner } from "./game-plan.js";
+import { clockTiming, seatClock, timerLine } from "./clock.js";
 
 const root = document.getElementById("game");
 const gameId = Number(root.dataset.game);
 const ruleset = root.dataset.ruleset;
 const me = root.dataset.user || null;
 
-const model = { version: 0, seat: null, seats: [], events: [], state: null, table: null, pending: null, rematch: null };
+const model = { version: 0, seat: null, seats: [], events: [], state: null, table: null, pending: null, rematch: null, timing: clockTiming(null) };
 const boardModule = await import(`./boards/${ruleset}.js`);
 const board = boardModule.createBoard($("board"), {
   act,
@@ -185,9 +186,7 @@ $("moves").addEventListener("scroll", () => {
 function setState(state, event = null) {
   model.version = state.version;
   model.state = state;
-  // Countdowns run from the server's deadline: remember how far our clock is off.
-  model.clockOffset = state.clock ? Date.now() - Date.parse(state.clock.now) : 0;
-  model.clockReceived = Date.now();
+  model.timing = clockTiming(state); // countdowns run from the server's deadlines
   model.pending = null;
   render(event);
 }
@@ -543,63 +542,20 @@ function abortable() {
   return acted.size < model.seats.length;
 }
 
-// --- clocks: drawn from the server's numbers, ticking locally -------------------
-function secondsLeft(iso) {
-  return (Date.parse(iso) + model.clockOffset - Date.now()) / 1000;
-}
-
-function formatDuration(sec) {
-  sec = Math.max(0, sec);
-  if (sec >= 86400) return fmt(gettext("%(d)s d %(h)s h"), { d: Math.floor(sec / 86400), h: Math.floor((sec % 86400) / 3600) });
-  if (sec >= 3600) return fmt(gettext("%(h)s h %(m)s min"), { h: Math.floor(sec / 3600), m: Math.floor((sec % 3600) / 60) });
-  const m = Math.floor(sec / 60);
-  const s = Math.floor(sec % 60);
-  return sec < 10 ? `${m}:${String(s).padStart(2, "0")}.${Math.floor((sec * 10) % 10)}` : `${m}:${String(s).padStart(2, "0")}`;
-}
-
+// --- clocks: drawn from the server's numbers, ticking locally (clock.js) ----------
 function renderClocks() {
-  const st = model.state;
-  const clock = st?.clock;
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .clock"))) {
+    const seat = Number(el.dataset.seat);
+    const clock = seatClock(model.state, seat, model.timing, isReferee(seat));
+    el.textContent = clock.text;
+    el.classList.toggle("running", clock.running);
+    el.classList.toggle("low", clock.low);
+  }
+  const line = model.state ? timerLine(model.state, model.timing) : null;
   const phase = $("phase-timer");
-  for (const el of document.querySelectorAll("#players .clock")) el.textContent = "";
-  phase.hidden = true;
-  if (!clock || st.status !== "active") return;
-  const running = clock.paused ? [] : st.to_act;
-  if (clock.kind === "realtime" && clock.remaining) {
-    const elapsed = (Date.now() - model.clockReceived) / 1000;
-    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .clock"))) {
-      const seat = Number(el.dataset.seat);
-      if (isReferee(seat)) continue; // a game master has no clock
-      const left = clock.remaining[seat] - (running.includes(seat) ? elapsed : 0);
-      el.textContent = formatDuration(left);
-      el.classList.toggle("running", running.includes(seat));
-      el.classList.toggle("low", left < 20);
-    }
-  }
-  if (clock.kind === "correspondence" && clock.banks) {
-    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .clock"))) {
-      const seat = Number(el.dataset.seat);
-      const mine = clock.timer === "move" && running.includes(seat) && running.length === 1;
-      el.textContent = bankText(clock, seat, mine && clock.deadline ? secondsLeft(clock.deadline) : null, formatDuration);
-    }
-  }
-  if (clock.deadline && clock.timer !== "clock") {
-    const left = secondsLeft(clock.deadline);
-    phase.hidden = false;
-    phase.classList.toggle("low", left < 10);
-    phase.textContent =
-      clock.timer === "phase"
-        ? fmt(gettext("Time left in this phase: %(t)s"), { t: formatDuration(left) })
-        : clock.timer === "work"
-          ? gettext("Resolving…")
-          : clock.timer === "vacation"
-            ? fmt(gettext("A vacation ends in %(t)s."), { t: formatDuration(left) })
-          : fmt(gettext("Time left for this move: %(t)s"), { t: formatDuration(left) });
-  }
-  if (clock.paused) {
-    phase.hidden = false;
-    phase.textContent = gettext("The clock is paused.");
-  }
+  phase.hidden = line === null;
+  phase.textContent = line?.text ?? "";
+  phase.classList.toggle("low", !!line?.low);
 }
 setInterval(renderClocks, 200);
 
@@ -644,6 +600,7 @@ function chatEchoed(message) {
 function chatRefused(frame) {
   chatSent = null;
   clearInterval(chatWait);
+  if (frame.code === "muted") chatForm?.querySelectorAll("input, button").forEach((el) => el.setAttribute("disabled", "")); // muted while here
   if (frame.code !== "rate_limited" || !frame.retry_after) return chatNote(frame.message);
   const until = Date.now() + frame.retry_after * 1000;
   const tick = () => {

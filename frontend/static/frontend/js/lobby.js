@@ -153,7 +153,9 @@ if (form) {
   $("clock-kind", HTMLSelectElement).addEventListener("change", () => {
     $("clock-correspondence").hidden = $("clock-kind", HTMLSelectElement).value !== "correspondence";
     $("clock-realtime").hidden = $("clock-kind", HTMLSelectElement).value !== "realtime";
+    showPlayban();
   });
+  showPlayban();
 
   form.addEventListener("change", () => ($("quickplay-offer").hidden = true));
   $("quickplay-btn").addEventListener("click", async () => {
@@ -174,6 +176,22 @@ if (form) {
       rated: $("rated", HTMLInputElement).checked,
     });
   });
+}
+
+/** A play-ban (told by the server in #playban-note) bars new realtime games:
+ * the seek buttons are off while the realtime clock is chosen, and say why. */
+function showPlayban() {
+  const note = document.getElementById("playban-note");
+  if (!note) return;
+  const barred = $("clock-kind", HTMLSelectElement).value === "realtime";
+  for (const id of ["quickplay-btn", "create-table"]) {
+    const btn = /** @type {HTMLButtonElement | null} */ (document.getElementById(id));
+    if (!btn) continue;
+    btn.disabled = barred;
+    if (barred) btn.setAttribute("aria-describedby", "playban-note");
+    else btn.removeAttribute("aria-describedby");
+  }
+  note.classList.toggle("barring", barred);
 }
 
 /** Open seeks someone could join now: quick play tables not full, for anyone. */

@@ -1,7 +1,7 @@
 // TV (/tv/, /tv/<ruleset>/): the featured live game, live. The server picks
 // it (games/selectors/tv.py); this page asks which it is when its game ends
 // (the game's socket says so) and once a minute, and follows the answer.
-import { LivePicture } from "./live-picture.js";
+import { LivePicture, LivePlayers } from "./live-picture.js";
 import { fmt, gettext } from "./socket.js";
 
 const ASK_EVERY_MS = 60000;
@@ -13,6 +13,11 @@ const link = /** @type {HTMLAnchorElement} */ (document.getElementById("tv-link"
 const players = /** @type {HTMLElement} */ (document.getElementById("tv-players"));
 const statusLine = /** @type {HTMLElement} */ (document.getElementById("tv-status"));
 const none = /** @type {HTMLElement} */ (document.getElementById("tv-none"));
+const clocks = new LivePlayers(
+  /** @type {HTMLElement} */ (document.getElementById("tv-clocks")),
+  /** @type {HTMLElement} */ (document.getElementById("tv-turn")),
+  players,
+);
 
 /** @type {LivePicture | null} */
 let picture = null;
@@ -41,7 +46,7 @@ async function ask() {
 function show(featured) {
   none.hidden = featured !== null;
   board.hidden = link.hidden = featured === null;
-  if (!featured) return;
+  if (!featured) return clocks.hide();
   link.href = `/g/${featured.game}/`;
   link.textContent = `${featured.title} #${featured.game}`;
   players.textContent = featured.players.join(", ");
@@ -53,8 +58,9 @@ function show(featured) {
   }
 }
 
-/** @param {{status: string, result_text?: string}} state */
-function onState(state) {
+/** @param {{status: string, result_text?: string}} state @param {any[]} seats */
+function onState(state, seats) {
+  clocks.show(state, seats);
   if (state.status === "active") {
     statusLine.textContent = gettext("live");
     return;
