@@ -66,6 +66,12 @@ class CreateTournamentIn(serializers.Serializer):
         default=False,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
         help_text="staff only: listed first",
     )
+    play = serializers.JSONField(
+        allow_null=False,
+        required=False,
+        default=True,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
+        help_text="false: the creator organises and does not play (default: entered as a player)",
+    )
 
 
 class PairingOut(serializers.Serializer):

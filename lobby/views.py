@@ -96,6 +96,7 @@ def _form_fields(form: Any) -> dict[str, Any]:
         "rated": form.get("rated") == "on",
         "round_pause_seconds": whole("round_pause_seconds", 0),
         "round_days": whole("round_days", None),
+        "play": form.get("organise_only") != "on",
     }
 
 
@@ -119,6 +120,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     data = read.detail(tournament)
     me = request.user.username if request.user.is_authenticated else None
     mine = next((row for row in data["standings"] if row["username"] == me), None)
+    playing = {row["username"] for row in data["standings"] if not row["withdrawn"]}
     context = {
         "t": data,
         "title": gettext(RULESETS[tournament.ruleset].title)
@@ -129,6 +131,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         and request.user.is_authenticated
         and (request.user.pk == tournament.creator_id or request.user.is_staff),
         "me": me,
+        "organiser_plays": data["creator"] in playing,
         "rounds": list(reversed(data["rounds"])),
         "round_deadline": tournament.round_deadline,
         "chat": read.chat_lines(tournament),

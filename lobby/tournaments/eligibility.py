@@ -1,19 +1,84 @@
-"""Who plays a tournament's rounds: its entry conditions, no-show bans and
-the starting ranks. Shared by joining (entry.py) and the rounds (rounds.py)."""
+"""Who plays a tournament's rounds: who may enter (joining, and a creator
+who plays), its entry conditions, no-show bans and the starting ranks. Shared
+by joining (entry.py), creating (setup.py) and the rounds (rounds.py)."""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.errors import GameError
 from games.models import Game, Rating, Seat
 from games.selectors.ratings import speed_of
+from games.users import is_bot, is_guest
 from lobby.models import Tournament, TournamentBan, TournamentPlayer
+from lobby.pairing import max_round_robin_players
+from moderation.standing import refuse_if_playbanned, refuse_if_suspended
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 FIRST_BAN_DAYS = 1
 MAX_BAN_DAYS = 30
+
+
+def refuse_unfit_player(account: User) -> None:
+    """What keeps an account out of every tournament: a suspension, being a
+    guest, a no-show ban."""
+    refuse_if_suspended(account)
+    if is_guest(account):
+        raise GameError("guest", gettext_noop("Sign up to play in tournaments."), status=403)
+    _refuse_if_banned(account.pk)
+
+
+def refuse_entry(tournament: Tournament, account: User) -> int:
+    """What keeps ``account`` (``refuse_unfit_player`` asked first) out of the
+    locked ``tournament``; else the number of its players so far. A realtime
+    tournament refuses a play-ban as a realtime table does; a bot plays
+    casual tournaments only, as it sits at casual tables only."""
+    if is_bot(account) and tournament.rated:
+        raise GameError(
+            "bot_account",
+            gettext_noop("Bot accounts play casual tournaments only: this one is rated."),
+            status=403,
+        )
+    refuse_if_playbanned(account, tournament.clock)
+    found = TournamentPlayer.objects.filter(tournament=tournament, user=account).first()
+    if found is not None and not found.withdrawn:
+        raise GameError("already_joined", gettext_noop("You are already in this tournament."))
+    if found is not None:
+        raise GameError(
+            "withdrawn", gettext_noop("You withdrew from this tournament; you cannot rejoin.")
+        )
+    reason = ineligible(tournament, account.pk)
+    if reason is not None:
+        raise reason
+    players = TournamentPlayer.objects.filter(tournament=tournament).count()
+    if tournament.system == Tournament.System.ROUND_ROBIN and players >= max_round_robin_players():
+        raise GameError(
+            "full",
+            gettext_noop("A round robin takes at most %(n)s players."),
+            n=max_round_robin_players(),
+        )
+    return players
+
+
+def _refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
+    now = now or timezone.now()
+    ban = TournamentBan.objects.filter(user_id=user_id, until__gt=now).first()
+    if ban is not None and ban.until is not None:
+        hours = math.ceil((ban.until - now).total_seconds() / 3600)
+        raise GameError(
+            "tournament_ban",
+            gettext_noop("You missed tournament games: no tournaments for %(hours)s more hours."),
+            status=403,
+            hours=hours,
+            retry_after=math.ceil((ban.until - now).total_seconds()),
+        )
 
 
 def ineligible(tournament: Tournament, user_id: int) -> GameError | None:

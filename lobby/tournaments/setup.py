@@ -17,10 +17,11 @@ from games.models import Game, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.services.guards import clean_seat_count, lock_user
 from games.users import is_guest, signed_in
-from lobby.models import Tournament
+from lobby.models import Tournament, TournamentPlayer
 from moderation.standing import refuse_if_suspended
 
 from .common import locked_tournament, tell_lobby
+from .eligibility import refuse_entry, refuse_unfit_player
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -53,13 +54,19 @@ def tournament_create(
     min_games: object = None,
     round_days: object = None,
     featured: object = False,
+    play: object = False,
 ) -> Tournament:
     """A new open tournament; ``starts_at`` None: its creator starts it. Every
-    field is what a client sent, checked here."""
+    field is what a client sent, checked here. ``play``: the creator is entered
+    as its first player, refused as a joiner would be (the API and the page
+    send true unless the creator only organises; callers in the code say so)."""
     account = signed_in(creator)
     refuse_if_suspended(account)
     if is_guest(account):
         raise GameError("guest", gettext_noop("Sign up to create tournaments."), status=403)
+    plays = _flag("play", play)
+    if plays:
+        refuse_unfit_player(account)
     fields = _clean_fields(
         name=name,
         ruleset=ruleset,
@@ -90,6 +97,9 @@ def tournament_create(
                 n=mine,
             )
         tournament = Tournament.objects.create(creator=account, due=fields["starts_at"], **fields)
+        if plays:  # a refusal rolls the tournament back: nothing is left half made
+            refuse_entry(tournament, account)
+            TournamentPlayer.objects.create(tournament=tournament, user=account)
         tell_lobby(tournament)
     return tournament
 

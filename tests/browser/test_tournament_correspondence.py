@@ -75,6 +75,7 @@ class CorrespondenceRoundRobin(BrowserLiveTestCase):
         desk.select_option("[data-testid=tournament-clock]", "correspondence")
         desk.fill("input[name=days]", "1")
         desk.fill("[data-testid=tournament-round-days]", "1")
+        desk.check("[data-testid=tournament-organise-only]")  # boss only organises
         desk.click("[data-testid=tournament-create]")
         desk.wait_for_url("**/tournaments/*/")
         url = desk.url

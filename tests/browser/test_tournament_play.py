@@ -30,6 +30,7 @@ class TournamentInTheBrowser(BrowserLiveTestCase):
         desk.goto(f"{self.live_server_url}/tournaments/")
         desk.fill("[data-testid=tournament-name]", "Friday Swiss")
         desk.fill("[data-testid=tournament-rounds]", "2")
+        desk.check("[data-testid=tournament-organise-only]")  # boss only organises
         self.shot(desk, "create-1280")
         desk.click("[data-testid=tournament-create]")
         desk.wait_for_url("**/tournaments/*/")

@@ -251,6 +251,7 @@ def test_api_shapes_and_errors():
             "starts_at": None,
             "round_pause_seconds": 0,
             "options": {},
+            "play": False,  # the owner only organises
         },
         format="json",
     )

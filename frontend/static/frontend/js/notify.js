@@ -39,13 +39,23 @@ function render() {
   );
 }
 
+/** Open or close the panel; the button says which to screen readers. */
+function setOpen(open) {
+  $("bell-panel").hidden = !open;
+  $("bell-btn").setAttribute("aria-expanded", String(open));
+}
+
 $("bell-btn").addEventListener("click", (e) => {
   e.stopPropagation();
-  const panel = $("bell-panel");
-  panel.hidden = !panel.hidden;
-  $("bell-btn").setAttribute("aria-expanded", String(!panel.hidden));
+  setOpen($("bell-panel").hidden);
 });
 $("bell-read").addEventListener("click", () => socket.send({ type: "read" }));
 document.addEventListener("click", (e) => {
-  if (!$("bell").contains(/** @type {Node} */ (e.target))) $("bell-panel").hidden = true;
+  if (!$("bell").contains(/** @type {Node} */ (e.target))) setOpen(false);
+});
+// Escape closes an open panel and gives the focus back to the bell.
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape" || $("bell-panel").hidden) return;
+  setOpen(false);
+  $("bell-btn").focus();
 });
