@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
+from games.rules.daschax.ruleset import REASON_STALL
+
 REASON_RESIGNED = gettext_noop("%(player)s resigned.")
 REASON_FLAGGED = gettext_noop("%(player)s ran out of time.")
 REASON_DRAW_AGREED = gettext_noop("Drawn by agreement.")
@@ -23,3 +25,7 @@ REASON_APPROVED = {
     "repetition": gettext_noop("Remis by repetition, approved by an admin."),
     "deadlock": gettext_noop("Remis: neither side could win, approved by an admin."),
 }
+# The Daschax house rule's draw (RULES.md section 2): the site's rule, so it
+# is listed here; the ruleset returns it from ``outcome`` (the rules stay free
+# of Django), with ``reason_params`` {"turns": the table's limit}.
+REASON_DASCHAX_STALL = REASON_STALL

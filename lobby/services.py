@@ -21,7 +21,12 @@ from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
-from games.services.guards import clean_seat_count, lock_user, refuse_if_blocked
+from games.services.guards import (
+    clean_seat_count,
+    lock_user,
+    refuse_if_blocked,
+    refuse_rated_options,
+)
 from games.services.play import game_start
 from games.users import is_bot, is_guest, signed_in
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
@@ -114,6 +119,8 @@ def table_create(
     opponent = _challenged_user(host, challenge)
     if is_bot(host) or is_bot(opponent):
         _refuse_rated_bot(rated)
+    elif rated is not False and not for_bot:  # people only: rated unless chosen casual
+        refuse_rated_options(rs, clean)
     time_control = clocks.clean_clock(clock)
     refuse_if_playbanned(host, time_control)
     with transaction.atomic():
@@ -322,6 +329,7 @@ def table_quickplay(
         )
     rs = _check_ruleset(ruleset)
     clean = _clean_options(rs, options)
+    refuse_rated_options(rs, clean)  # a quick play game is rated
     seats = clean_seat_count(rs, seat_count)
     time_control = clocks.clean_clock(clock)
     refuse_if_suspended(user)

@@ -33,14 +33,17 @@ the search caches by those codes what depends only on part of a position
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from games.bots.base import Action, Bot, check_clock, view_rng
+from games.bots.base import Action, Bot, check_clock
 from games.bots.search import Entry, OutOfNodes, bound, deepen, probe
+from games.rules import get_ruleset
 from games.rules.daschax import (
     CELLS,
     COLS,
@@ -590,9 +593,25 @@ class DaschaxBot:
     def choose(self, state: Any, seat: int, *, seed: int) -> Action:
         if sum(state.to_place[0]) + sum(state.to_place[1]):
             return placement(state, seat)
-        rng = view_rng("daschax", state, seat, seed)
+        rng = seeded_rng(state, seat, seed)
         start, steps = Search(state, self.level, seat).root(rng, state.recent)
         return {"type": "turn", "at": [start % COLS, start // COLS], "steps": list(steps)}
+
+
+# The house rule's count and limit (issue 50) in the view. The bots do not
+# read them, and they stay out of the seed too: the bots break ties as they
+# did before the rule, whatever the count.
+HOUSE_RULE_KEYS = ("capture_free_turns", "stall_turns", "stall_warning")
+
+
+def seeded_rng(state: Any, seat: int, seed: int) -> random.Random:
+    """``base.view_rng`` for Daschax (the same digest of the seat's view and
+    the caller's seed), with the house rule's keys left out of the view."""
+    full = get_ruleset("daschax").view(state, seat)
+    view = {k: v for k, v in full.items() if k not in HOUSE_RULE_KEYS}
+    view["options"] = {k: v for k, v in view["options"].items() if k != "stall_turns"}
+    data = json.dumps([seed, seat, view], sort_keys=True, default=str).encode()
+    return random.Random(int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big"))
 
 
 def make(level: str) -> Bot:

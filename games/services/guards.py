@@ -113,6 +113,23 @@ def clean_seat_count(rs: Ruleset, seat_count: object) -> int:
     return seat_count
 
 
+def refuse_rated_options(rs: Ruleset, options: dict[str, Any]) -> None:
+    """A rated table plays the options a ruleset fixes for rated games
+    (``rated_options``: the Daschax house rule's 150 turns); another value
+    is for casual tables only, so every rated game is played alike."""
+    for name, value in getattr(rs, "rated_options", {}).items():
+        if options.get(name, value) != value:
+            raise GameError(
+                "bad_options",
+                gettext_noop(
+                    "Rated tables play option %(name)s at %(value)s; "
+                    "make the table casual (not rated) to change it."
+                ),
+                name=name,
+                value=value,
+            )
+
+
 def require_active(game: Game) -> None:
     if game.status == Game.Status.OPEN:
         raise GameError(

@@ -15,7 +15,7 @@ from games import clocks
 from games.errors import GameError
 from games.models import Game, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
-from games.services.guards import clean_seat_count, lock_user
+from games.services.guards import clean_seat_count, lock_user, refuse_rated_options
 from games.users import is_guest, signed_in
 from lobby.models import Tournament, TournamentPlayer
 from moderation.standing import refuse_if_suspended
@@ -152,7 +152,7 @@ def _clean_fields(**raw: object) -> dict[str, Any]:
         "double": _flag("double", raw["double"]) and system == Tournament.System.ROUND_ROBIN,
         "clock": clocks.clean_clock(raw["clock"]),
         "rated": _flag("rated", raw["rated"]),
-        "options": _options(rs, raw["options"]),
+        "options": _options(rs, raw["options"], rated=_flag("rated", raw["rated"])),
         "starts_at": _starts_at(raw["starts_at"]),
         "round_pause_seconds": _whole(
             "round_pause_seconds", raw["round_pause_seconds"], 0, MAX_PAUSE_SECONDS
@@ -163,16 +163,20 @@ def _clean_fields(**raw: object) -> dict[str, Any]:
     }
 
 
-def _options(rs: Ruleset, options: object) -> dict[str, Any]:
-    """The games' options, checked by their ruleset (None: its defaults)."""
+def _options(rs: Ruleset, options: object, *, rated: bool) -> dict[str, Any]:
+    """The games' options, checked by their ruleset (None: its defaults); a
+    rated tournament's games play the ruleset's ``rated_options``."""
     try:
         if options is None:
             return rs.validate_options({})
         if not isinstance(options, dict):
             raise InvalidOptions(gettext_noop("Options must be a JSON object."))
-        return rs.validate_options(options)
+        clean = rs.validate_options(options)
     except InvalidOptions as exc:
         raise GameError("bad_options", exc.template, **exc.params) from None
+    if rated:
+        refuse_rated_options(rs, clean)
+    return clean
 
 
 def _round_days(value: object, clock: dict[str, Any]) -> int | None:

@@ -29,6 +29,7 @@ from .state import (
     placing,
     plus_one,
     replace_state,
+    stalled,
     total,
 )
 from .views import taken_view
@@ -231,6 +232,8 @@ def apply_turn(state: DaschaxState, seat: int, action: Action) -> tuple[DaschaxS
         recent=(*state.recent, board_digest(board))[-RECENT:],
         last=Last("turn", seat, cell, piece, steps, captures, state.pending),
         pending=(),
+        # Removing own pieces is no capture: only taking an enemy restarts the count.
+        since_capture=0 if captures else state.since_capture + 1,
     )
     event: Event = {
         "type": "turned",
@@ -250,4 +253,6 @@ def apply_turn(state: DaschaxState, seat: int, action: Action) -> tuple[DaschaxS
     events = [event]
     if on_board(new, 1 - seat) == 0:
         events.append({"type": "won", "seat": seat, "reason": "all pieces captured"})
+    elif stalled(new):
+        events.append({"type": "stalled", "turns": new.since_capture})
     return new, events

@@ -35,6 +35,9 @@ from .geometry import (
     xy,
 )
 from .state import (
+    STALL_MAX,
+    STALL_TURNS,
+    STALL_WARNING,
     DaschaxState,
     Variants,
     counts_pair,
@@ -44,9 +47,15 @@ from .state import (
     encode_taken,
     on_board,
     placing,
+    stalled,
 )
 from .tree import turn_actions
 from .views import last_view, options_view, sizes_view, taken_view
+
+# The house rule's draw (RULES.md section 2); ``turns`` is the table's limit.
+REASON_STALL = gettext_noop(
+    "Drawn: %(turns)s turns in a row without a capture (the site's house rule)."
+)
 
 
 class DaschaxRuleset(Ruleset[DaschaxState]):
@@ -60,6 +69,9 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
         "turn": frozenset({"type", "at", "steps"}),
         "remove": frozenset({"type", "at"}),
     }
+    # Options a rated table keeps at these values (lobby services refuse
+    # others): the house rule's limit is the same in every rated game.
+    rated_options: ClassVar[dict[str, Any]] = {"stall_turns": STALL_TURNS}
 
     # -- options ---------------------------------------------------------
     def option_fields(self) -> list[OptionField]:
@@ -118,6 +130,19 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
                 "default": "coin",
                 "choices": who,
             },
+            {
+                "name": "stall_turns",
+                "kind": "int",
+                "label": gettext_noop("Turns without a capture to a draw"),
+                "default": STALL_TURNS,
+                "min": 0,
+                "max": STALL_MAX,
+                "help": gettext_noop(
+                    "The site's house rule: this many turns in a row without a capture "
+                    "(placing does not count) end the game drawn. 0 turns it off. "
+                    "Rated tables always play 150."
+                ),
+            },
         ]
 
     def validate_options(self, options: Options) -> Options:
@@ -148,6 +173,7 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             backward=opts["backward"],
             place_first=opts["place_first"],
             move_first=opts["move_first"],
+            stall_turns=opts["stall_turns"],
         )
         counter = 0
         tosses: list[tuple[str, int, str]] = []
@@ -198,6 +224,14 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
         for seat in (0, 1):
             if on_board(state, seat) == 0:
                 return {"winners": [1 - seat], "draw": False, "reason": "all pieces captured"}
+        if stalled(state):
+            limit = state.variants.stall_turns
+            return {
+                "winners": [],
+                "draw": True,
+                "reason": REASON_STALL,
+                "reason_params": {"turns": limit},
+            }
         return None
 
     def legal_actions(self, state: DaschaxState, seat: int) -> list[Action]:
@@ -253,6 +287,7 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             "pieces": pieces,
             "to_move": None if result else state.to_move,
             "turns": state.turns,
+            **_stall_view(state),
             "to_place": [sizes_view(c) for c in state.to_place],
             "captured": [sizes_view(c) for c in state.captured],
             "removed": [sizes_view(c) for c in state.removed],
@@ -296,6 +331,7 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             "last": None if state.last is None else encode_last(state.last),
             "pending": encode_taken(state.pending),
             "recent": list(state.recent),
+            "since_capture": state.since_capture,
             "seed": state.seed,
             "counter": state.counter,
         }
@@ -312,17 +348,32 @@ class DaschaxRuleset(Ruleset[DaschaxState]):
             removed=counts_pair(data["removed"]),
             first_mover=data["first_mover"],
             tosses=tuple((str(a), int(b), str(c)) for a, b, c in data["tosses"]),
-            variants=Variants(**data["variants"]),
+            # A game stored before the house rule keeps playing without it.
+            variants=Variants(**{"stall_turns": 0, **data["variants"]}),
             turns=data["turns"],
             last=None if data["last"] is None else decode_last(data["last"]),
             pending=decode_taken(data["pending"]),
             seed=data["seed"],
             counter=data["counter"],
             recent=tuple(data.get("recent", ())),  # games stored before it have none
+            since_capture=data.get("since_capture", 0),
         )
 
 
 # -- helpers of the ruleset -------------------------------------------------------
+
+
+def _stall_view(state: DaschaxState) -> dict[str, Any]:
+    """The house rule's count for both players: ``stall_warning`` once at most
+    STALL_WARNING capture-free turns are left (from 100 of 150 on) in play."""
+    limit = state.variants.stall_turns
+    return {
+        "capture_free_turns": state.since_capture,
+        "stall_turns": limit,
+        "stall_warning": limit > 0
+        and not placing(state)
+        and state.since_capture >= limit - STALL_WARNING,
+    }
 
 
 def _normalise_formation(text: str) -> str:

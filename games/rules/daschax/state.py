@@ -8,6 +8,14 @@ from typing import Any
 
 from .geometry import PIECES_PER_SIDE, Board, Counts, Piece, Taken
 
+# The site's house rule (RULES.md section 2): this many movement turns in a row
+# without a capture end the game drawn; a table may set 0 (off) to STALL_MAX.
+STALL_TURNS = 150
+STALL_MAX = 10_000
+# The page warns once at most this many capture-free turns are left (100 of 150),
+# as Halma warns from move 40 of 50.
+STALL_WARNING = 50
+
 
 @dataclass(frozen=True, slots=True)
 class Variants:
@@ -19,6 +27,7 @@ class Variants:
     backward: bool = False  # "B" steps
     place_first: str = "coin"  # "coin" | "white" | "black"
     move_first: str = "coin"
+    stall_turns: int = STALL_TURNS  # the house rule's limit; 0: off
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +63,18 @@ class DaschaxState:
     # Digests of the boards after the last RECENT turns (board_digest): what
     # a player (or a bot, made fresh for every move) needs to see repetition.
     recent: tuple[int, ...] = ()
+    # Movement turns in a row without a capture (the house rule's count):
+    # placements leave it alone, a turn with any capture sets it to 0.
+    since_capture: int = 0
 
 
 RECENT = 12
+
+
+def stalled(state: DaschaxState) -> bool:
+    """Whether the house rule ends the game: the table's limit of capture-free turns reached."""
+    limit = state.variants.stall_turns
+    return 0 < limit <= state.since_capture
 
 
 def board_digest(board: Board | list[Piece | None]) -> int:

@@ -29,6 +29,7 @@ def options_view(v: Variants) -> dict[str, Any]:
         "backward": v.backward,
         "place_first": v.place_first,
         "move_first": v.move_first,
+        "stall_turns": v.stall_turns,
     }
 
 

@@ -172,6 +172,7 @@ def test_options_are_validated() -> None:
         "backward": False,
         "place_first": "coin",
         "move_first": "coin",
+        "stall_turns": 150,
     }
     assert RS.validate_options({"formation": "smsl smsl sm"})["formation"] == "SMSLSMSLSM"
     assert RS.validate_options({"formation": list("SMSLSMSLSM")})["formation"] == "SMSLSMSLSM"
@@ -423,16 +424,24 @@ def check_invariants(state: DaschaxState) -> None:
     removal=st.booleans(),
     backward=st.booleans(),
     formation=st.sampled_from(["", "SMSLSMSLSM", "LLMMMSSSSS"]),
+    stall=st.sampled_from([150, 0, 3, 9]),  # the house rule's limit (issue 50)
     data=st.data(),
 )
 def test_random_playouts(
-    seed: int, move_on: bool, removal: bool, backward: bool, formation: str, data: Any
+    seed: int,
+    move_on: bool,
+    removal: bool,
+    backward: bool,
+    formation: str,
+    stall: int,
+    data: Any,
 ) -> None:
     options = {
         "move_on": move_on,
         "removal": removal,
         "backward": backward,
         "formation": formation,
+        "stall_turns": stall,
     }
     state = RS.setup(options, 2, seed)
     for n in range(70):

@@ -5,7 +5,7 @@ import { key } from "./toolkit.js";
 import { fmt, gettext } from "../socket.js";
 import { FACINGS, POINTS, SIZES, fieldName, simulate } from "./daschax-rules.js";
 import { pieceIcon } from "./daschax-draw.js";
-import { STEP_LABELS, facingName, pieceName, piecesOn, tossLines, variantsLine, whyNot } from "./daschax-text.js";
+import { STEP_LABELS, facingName, pieceName, piecesOn, stallCount, tossLines, variantsLine, whyNot } from "./daschax-text.js";
 
 const STEP_SYMBOL = { F: "↑", L: "↺", R: "↻", B: "↓" };
 
@@ -21,6 +21,13 @@ export function renderHead(head, view, seatLabel) {
   }
   const variants = variantsLine(view.options);
   if (variants) items.push(h("span", "dx-variants", variants));
+  // The house rule's count, from 100 of 150 on (the server says when), like Halma's house warning.
+  if (view.stall_warning) {
+    items.push(h("span", "dx-stall", stallCount(view), {
+      "data-testid": "dx-stall",
+      title: fmt(gettext("At %(limit)s turns in a row without a capture the game ends drawn (the site's house rule)."), { limit: view.stall_turns }),
+    }));
+  }
   head.replaceChildren(...items);
 }
 

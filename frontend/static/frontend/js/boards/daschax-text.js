@@ -27,6 +27,7 @@ export function piecesOn(list) {
 }
 
 export function describe(item, { seatName }) {
+  if (item.type === "stalled") return fmt(gettext("%(n)s turns in a row without a capture: the game is drawn (the site's house rule)."), { n: item.turns });
   const player = seatName(item.seat);
   if (item.type === "placed") {
     return fmt(gettext("%(player)s places %(piece)s on %(field)s."), { player, piece: aPiece(item.size), field: fieldName(item.at) });
@@ -87,7 +88,16 @@ export function variantsLine(options) {
   if (options.move_on) on.push(gettext("moving on after a capture"));
   if (options.removal) on.push(gettext("removing own pieces"));
   if (options.backward) on.push(gettext("moving backward"));
+  if (options.stall_turns === 0) on.push(gettext("no draw for turns without a capture"));
+  else if (options.stall_turns && options.stall_turns !== 150) {
+    on.push(fmt(gettext("drawn after %(n)s turns without a capture"), { n: options.stall_turns }));
+  }
   return on.length ? fmt(gettext("Variants: %(list)s."), { list: on.join(", ") }) : "";
+}
+
+/** "Capture-free turns: 112 / 150": the house rule's count (view.stall_turns 0: off). */
+export function stallCount(view) {
+  return fmt(gettext("Capture-free turns: %(n)s / %(limit)s"), { n: view.capture_free_turns, limit: view.stall_turns });
 }
 
 export const STEP_LABELS = () => ({

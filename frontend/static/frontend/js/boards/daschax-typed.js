@@ -3,7 +3,7 @@
 import { fmt, gettext } from "../socket.js";
 import { fieldName, pieceMap, simulate } from "./daschax-rules.js";
 import { key } from "./toolkit.js";
-import { aPiece, facingName } from "./daschax-text.js";
+import { aPiece, facingName, stallCount } from "./daschax-text.js";
 
 export const moveHelp = gettext("A turn: the piece's field and its steps, e.g. e1 F R F. Placing: size and field, e.g. small e1.");
 
@@ -33,11 +33,14 @@ export function parseMove(text, state) {
   return sim.ok ? { action: { type: "turn", at, steps } } : bad;
 }
 
-/** Each side's pieces with field and facing, for a screen reader. */
+/** Each side's pieces with field and facing, for a screen reader; then the house rule's count. */
 export function textView(state, { seatName }) {
+  const view = state.view;
   const bySeat = [[], []];
-  for (const p of state.view.pieces) {
+  for (const p of view.pieces) {
     bySeat[p.seat]?.push(fmt(gettext("%(piece)s on %(field)s facing %(facing)s"), { piece: aPiece(p.size), field: fieldName(p.at), facing: facingName(p.facing) }));
   }
-  return bySeat.map((list, seat) => fmt(gettext("%(player)s: %(pieces)s"), { player: seatName(seat), pieces: list.join("; ") || "—" }));
+  const lines = bySeat.map((list, seat) => fmt(gettext("%(player)s: %(pieces)s"), { player: seatName(seat), pieces: list.join("; ") || "—" }));
+  if (view.stall_turns && view.phase !== "placement") lines.push(stallCount(view));
+  return lines;
 }
