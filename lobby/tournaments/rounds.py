@@ -29,11 +29,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DUE_BATCH = 10
+# Fields up to this size have round 1 paired in the start's own transaction
+# (ARCHITECTURE.md's shape); bigger ones by the sweeper's tournament thread.
+INLINE_FIELD = 200
 
 
 def tournament_start(*, tournament_id: object, user: Visitor | None) -> Tournament:
     """The creator (or staff) starts an open tournament: round 1 is paired and
-    its games started in this transaction."""
+    its games started in this transaction, for a field of up to
+    ``INLINE_FIELD``. A bigger one is handed to the sweeper's tournament
+    thread (due now, as a timed start): the answer comes at once, saying
+    ``pairing``, and the round follows within a sweep and its few seconds."""
     with publish.sending_together(), transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if (
@@ -48,7 +54,15 @@ def tournament_start(*, tournament_id: object, user: Visitor | None) -> Tourname
             raise GameError(
                 "not_open", gettext_noop("This tournament has already started or ended.")
             )
-        _begin(tournament, timezone.now())
+        now = timezone.now()
+        count = TournamentPlayer.objects.filter(tournament=tournament, withdrawn=False).count()
+        if count > INLINE_FIELD:
+            _refuse_field(tournament, count)  # the request's answer, not an empty end
+            tournament.due = now
+            tournament.save(update_fields=["due"])
+            tell_lobby(tournament)
+        else:
+            _begin(tournament, now)
     return tournament
 
 
@@ -56,7 +70,17 @@ def _begin(tournament: Tournament, now: datetime) -> None:
     """Check the field (entry conditions again), fix the starting ranks and pair round 1."""
     _withdraw_ineligible(tournament)
     seed_by_rating(tournament)
-    count = len(read.active_ids(tournament))
+    _refuse_field(tournament, len(read.active_ids(tournament)))
+    if tournament.system == Tournament.System.ROUND_ROBIN:
+        tournament.rounds = len(
+            berger_rounds(read.active_ids(tournament), double=tournament.double)
+        )
+    tournament.status = Tournament.Status.RUNNING
+    _pair_next(tournament, now)
+
+
+def _refuse_field(tournament: Tournament, count: int) -> None:
+    """Too few players, or too many Swiss rounds for them."""
     needed = 3 if tournament.seat_count > 2 else 2
     if count < needed:
         raise GameError(
@@ -73,12 +97,6 @@ def _begin(tournament: Tournament, now: datetime) -> None:
                 players=count,
                 n=most,
             )
-    if tournament.system == Tournament.System.ROUND_ROBIN:
-        tournament.rounds = len(
-            berger_rounds(read.active_ids(tournament), double=tournament.double)
-        )
-    tournament.status = Tournament.Status.RUNNING
-    _pair_next(tournament, now)
 
 
 def _withdraw_ineligible(tournament: Tournament) -> None:

@@ -83,7 +83,8 @@ def test_a_bulk_started_game_has_the_rows_of_one_started_alone(monkeypatch, rule
     from games.rules import get_ruleset
 
     seed = Game._meta.get_field("seed")
-    monkeypatch.setattr(seed, "default", lambda: 12345)  # the same deal on both paths
+    # The same deal on both paths (the field keeps its default in a cached property).
+    monkeypatch.setattr(seed, "_get_default", lambda: 12345, raising=False)
     alone, bulk = [make_user(), make_user()], [make_user(), make_user()]
     fan = make_user()
     for player in (alone[0], bulk[0]):  # a follower of seat 0 on each side
