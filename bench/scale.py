@@ -8,8 +8,9 @@ Run (PostgreSQL, a throwaway test database of its own):
 Level 0 is a database whose listed pages are full and nothing else stored:
 200 rated players (the leaderboard's 100 rows), 1,000 running
 correspondence games (the lobby's 20 live tables and its count up to 1,000,
-TV's 20 candidates) with 1,000 waiting remis requests, 300 open tournaments
-of 8 players (the list shows 100), a player with 5,000 finished rated games
+TV's 20 candidates) with 1,000 waiting remis requests, 1,000 open
+tournaments of 4 to 1,000 players (the list shows 100; one of 1,000 players
+is shown on its own), a player with 5,000 finished rated games
 (My games, the profile, the completion rate's 500), 5,000 rating changes
 and 500 notifications, and a running Halma game of 1,000 events. Each
 further level adds that many running correspondence games and as many
@@ -87,7 +88,8 @@ BOT_GAMES = 1000
 # 1,000 waiting), 200 rated players (leaderboard: 100 rows), 300 tournaments
 # (the list: 100), the busy player's 5,000 games (My games, profile).
 BASE_RUNNING = 1000
-TOURNAMENTS = 300  # open Swiss events of 8 players (the list shows the newest 100)
+TOURNAMENTS = 1000  # open Swiss events of 4 to 1,000 players (the list shows the newest 100)
+FIELDS = (4, 8, 16, 64, 256, 1000)  # their sizes, drawn in turn
 REMIS = 1000
 
 
@@ -176,18 +178,30 @@ class Store:
             made += batch
         return made
 
-    def tournaments(self, count: int, players: int = 8) -> None:
-        """Open Swiss events of ``players`` each: the list pages every status."""
+    def tournaments(self, count: int) -> int:
+        """Open Swiss events of 4 to 1,000 players (``FIELDS`` in turn), from
+        1,000 entrants of their own: the list pages every status. Returns
+        the newest 1,000-player one (its page and API are measured)."""
+        from django.contrib.auth import get_user_model
+
         from lobby.models import Tournament, TournamentPlayer
 
+        User = get_user_model()
+        entrants = User.objects.bulk_create(
+            User(username=f"entrant{n}", password="!") for n in range(max(FIELDS))
+        )
         made = Tournament.objects.bulk_create(
             Tournament(name=f"Scale {n}", ruleset="halma", system="swiss", rounds=5)
             for n in range(count)
         )
-        TournamentPlayer.objects.bulk_create(
-            TournamentPlayer(tournament=t, user=user)
-            for t in made
-            for user in random.Random(t.pk).sample(self.users, players)
+        for start in range(0, count, 50):
+            TournamentPlayer.objects.bulk_create(
+                TournamentPlayer(tournament=t, user=user)
+                for t in made[start : start + 50]
+                for user in entrants[: FIELDS[t.pk % len(FIELDS)]]
+            )
+        return max(
+            (t.pk for t in made if FIELDS[t.pk % len(FIELDS)] == max(FIELDS)), default=made[-1].pk
         )
 
     def busy_player(self) -> Any:
@@ -360,6 +374,7 @@ def pages(call: Callable[[], Any]) -> int:
 EXPLAIN_OVER = int(os.environ.get("BENCH_EXPLAIN_OVER", "100"))
 # --only: measure just the reads whose names hold one of these words.
 ONLY: list[str] = []
+TOURNAMENT: list[int] = []  # the 1,000-player tournament measured
 
 
 def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, int, int]]:
@@ -384,6 +399,8 @@ def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, in
         "TV featured (JSON)": lambda: anon.get("/tv/featured/"),
         "tournaments API (open)": lambda: anon.get("/api/tournaments/?status=open"),
         "tournaments page": lambda: anon.get("/tournaments/"),
+        "tournament API, 1,000 players": lambda: anon.get(f"/api/tournaments/{TOURNAMENT[0]}/"),
+        "tournament page, 1,000 players": lambda: anon.get(f"/tournaments/{TOURNAMENT[0]}/"),
         "position.svg, 1,000 events": lambda: anon.get(f"/g/{long_game}/position.svg"),
         "embed page, 1,000 events": lambda: anon.get(f"/embed/{long_game}/"),
     }
@@ -432,6 +449,12 @@ def reuse(level: int, idle: float = 0) -> bool:
         return False
     long_game = Game.objects.get(version=EVENTS, status=Game.Status.ACTIVE).pk
     player = User.objects.get(username="scale0")
+    from django.db.models import Count
+
+    from lobby.models import Tournament
+
+    biggest = Tournament.objects.annotate(n=Count("players")).order_by("-n", "-pk")
+    TOURNAMENT.append(biggest.values_list("pk", flat=True).first() or 0)
     _clocks_as_made(Game)
     vacuum()
     print(f"# kept database, level {level}: {Game.objects.count()} games stored")
@@ -467,7 +490,7 @@ def run(levels: list[int], idle: float = 0) -> None:
     busy = store.busy_player()
     long_game, player = store.long_game()
     store.ratings()
-    store.tournaments(TOURNAMENTS)
+    TOURNAMENT.append(store.tournaments(TOURNAMENTS))
     store.remis_requests(store.games(BASE_RUNNING, finished=False))
     print(f"# fixtures in {time.perf_counter() - started:.0f} s ({connection.vendor})")
     results: dict[int, dict[str, tuple[float, int, int]]] = {}

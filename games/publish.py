@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
@@ -90,6 +90,31 @@ def sending_with(sender: Sender) -> Iterator[None]:
         _sender.reset(token)
 
 
+@contextmanager
+def sending_together() -> Iterator[None]:
+    """The group messages built inside (after-commit publishing too, when the
+    transaction ends inside) are sent at its end from one trip to the event
+    loop, not one each: a tournament round's thousands of messages. Inside a
+    collector already installed (the realtime layer's), that one collects."""
+    if _sender.get() is not None:
+        yield
+        return
+    queued: list[tuple[str, dict[str, Any]]] = []
+    with sending_with(lambda group, message: queued.append((group, message))):
+        yield
+    layer = get_channel_layer()
+    if layer is not None and queued:
+        async_to_sync(_send_all)(layer, queued)
+
+
+async def _send_all(layer: Any, queued: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in queued:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # best effort, as each publish is (``after_commit``)
+            log.warning("publishing to %s failed", group, exc_info=True)
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
     sender = _sender.get()
     if sender is not None:
@@ -139,6 +164,16 @@ def publish_table(game: Game) -> None:
     _send(game_group(game.pk), {"type": "game.table", "table": summary})
     for user_id in table_accounts(game):
         _send(account_group(user_id), {"type": "account.table", "table": summary})
+
+
+def publish_started_to_accounts(games: Iterable[Game]) -> None:
+    """Games started in bulk (a tournament's round): each seated account's
+    event streams hear it as ``publish_table`` tells them; the lobby hears of
+    the whole round once, from the caller, and no page of a new game is open."""
+    for game in games:
+        summary = table_summary(game)
+        for user_id in table_accounts(game):
+            _send(account_group(user_id), {"type": "account.table", "table": summary})
 
 
 def table_accounts(game: Game) -> set[int]:

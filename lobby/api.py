@@ -103,18 +103,22 @@ class TournamentSummaryOut(serializers.Serializer):
     rounds_planned = serializers.IntegerField()
     status = serializers.CharField()
     current_round = serializers.IntegerField()
+    pairing = serializers.BooleanField(
+        help_text="the sweeper pairs it now: a big field's start or a round under way"
+    )
     rated = serializers.BooleanField()
     clock = serializers.JSONField()
     starts_at = serializers.CharField(allow_null=True)
     round_pause_seconds = serializers.IntegerField()
     creator = serializers.CharField(allow_null=True)
-    players = serializers.ListField(child=serializers.CharField())
+    player_count = serializers.IntegerField(help_text="players entered, withdrawn ones too")
     round_days = serializers.IntegerField(allow_null=True)
     round_deadline = serializers.CharField(allow_null=True)
     featured = serializers.BooleanField()
 
 
 class TournamentOut(TournamentSummaryOut):
+    players = serializers.ListField(child=serializers.CharField())
     rounds = RoundOut(many=True)
     standings = StandingOut(many=True)
 

@@ -9,7 +9,9 @@ The process holding the lease polls for due games; should two ever overlap
 ``game_timeout`` still makes sure exactly one applies each deadline. The outbox's mail (games/services/mail.py)
 goes out from here too, in a thread of its own, and so do web pushes
 (games/services/push.py), in another; imports (games/services/import_jobs.py)
-are replayed in a third, one at a time.
+are replayed in a third, one at a time; tournaments' due starts and rounds
+are paired in a fourth (a 1,000-player round takes seconds: no clock waits
+for it).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ PER_GAME = 64
 MAIL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
 PUSH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="push")
 IMPORT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import")
+TOURNAMENT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournaments")
 
 
 def sweep_once() -> int:
@@ -77,10 +80,6 @@ def sweep_once() -> int:
         applied += handover.handover_offers_expire()
     except Exception:
         log.exception("expiring handover offers failed")
-    try:  # tournaments whose start or next round is due (after a round's pause)
-        applied += tournament_rounds_pair_due()
-    except Exception:
-        log.exception("tournament rounds failed")
     return applied
 
 
@@ -117,6 +116,7 @@ class Sweeper:
         self.presence_task: asyncio.Task | None = None
         self.import_task: asyncio.Task | None = None
         self.guest_task: asyncio.Task | None = None
+        self.tournament_task: asyncio.Task | None = None
         self.stopping = asyncio.Event()
 
     async def stop(self) -> None:
@@ -124,7 +124,7 @@ class Sweeper:
         must not empty tables under a round's query: a deadlock on PostgreSQL)."""
         self.stopping.set()
         every = (self.task, self.mail_task, self.push_task, self.builder, self.import_task)
-        loops = [t for t in (*every, self.guest_task) if t]
+        loops = [t for t in (*every, self.guest_task, self.tournament_task) if t]
         await asyncio.gather(*loops, bot_worker.stop(), return_exceptions=True)
         if self.presence_task is not None:
             self.presence_task.cancel()
@@ -147,6 +147,8 @@ class Sweeper:
             self.import_task = loop.create_task(self.run_imports())
         if self.guest_task is None or self.guest_task.done():
             self.guest_task = loop.create_task(self.run_guests())
+        if self.tournament_task is None or self.tournament_task.done():
+            self.tournament_task = loop.create_task(self.run_tournaments())
         bot_worker.ensure_started()
         if self.presence_task is None:
             # Renews this process's presence entries in Redis (nothing in memory).
@@ -188,6 +190,23 @@ class Sweeper:
             "deadline sweep failed",
             self.stopping,
             lease="deadlines",
+        )
+
+    async def run_tournaments(self) -> None:
+        """Tournaments whose start or next round is due (after a round's
+        pause, or a big field's start handed over by its request), in a
+        thread of their own: a round's games take seconds to create, and the
+        deadline sweep must not wait for them."""
+        await poll_forever(
+            sync_to_async(
+                closing_connections(tournament_rounds_pair_due),
+                thread_sensitive=False,
+                executor=TOURNAMENT_THREAD,
+            ),
+            getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
+            "tournament rounds failed",
+            self.stopping,
+            lease="tournaments",
         )
 
     async def run_guests(self) -> None:

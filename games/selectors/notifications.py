@@ -28,6 +28,12 @@ TEXTS: dict[str, str] = {
 }
 
 
+BYE = gettext_noop(
+    "Round %(round)s of the tournament %(tournament)s has begun: you have a bye this round "
+    "(1 point)."
+)
+
+
 REMATCH = gettext_noop(
     "%(player)s offers a rematch of game #%(game)s (%(title)s): open the game to accept."
 )
@@ -62,6 +68,8 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
         template = REMATCH
     if kind == Notification.Kind.CHALLENGE and values.get("rematch_of"):
         template = REMATCH_BEGUN
+    if kind == Notification.Kind.ROUND_START and values.get("bye"):
+        template = BYE
     if kind == Notification.Kind.DECISION and "approved" in values:
         template = APPROVED if values["approved"] else REJECTED
     if kind == Notification.Kind.DECISION and "report_on" in values:

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from .. import clocks
-from ..models import Event, Game, Seat
+from ..models import Event, Game, Seat, Vacation
 from ..rules import Ruleset
 from .events import append_event
 
@@ -35,3 +35,25 @@ def seats_away(game: Game, now: datetime) -> dict[str, Any]:
         game=game, user__vacations__start__lte=now, user__vacations__end__gt=now
     ).values_list("index", "user__username", "user__vacations__end")
     return {str(i): {"username": name, "until": end.isoformat()} for i, name, end in seats}
+
+
+def seats_away_many(games: list[tuple[Game, list[int]]], now: datetime) -> list[dict[str, Any]]:
+    """``seats_away`` for many games starting at once, each with its seats'
+    user ids in seat order: one query for all of them."""
+    everyone = {uid for game, users in games if _correspondence(game) for uid in users}
+    away = {
+        uid: {"username": name, "until": end.isoformat()}
+        for uid, name, end in Vacation.objects.filter(
+            user_id__in=everyone, start__lte=now, end__gt=now
+        ).values_list("user_id", "user__username", "end")
+    }
+    return [
+        {str(i): away[uid] for i, uid in enumerate(users) if uid in away}
+        if _correspondence(game)
+        else {}
+        for game, users in games
+    ]
+
+
+def _correspondence(game: Game) -> bool:
+    return game.clock.get("kind") == "correspondence"

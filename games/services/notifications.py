@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone, translation
 
 from .. import publish
@@ -80,13 +80,20 @@ def notify_each(*, notes: list[Notification], mail: bool = True) -> None:
 def _trim(user_ids: list[int]) -> None:
     """Keep each user's newest ``KEEP`` notifications: the bell lists the
     newest, and a history nobody reads must not grow its every read. One
-    index walk per user finds the first one past the kept; none is deleted
-    until the user has that many."""
-    for uid in user_ids:
+    statement finds, per user, the first one past the kept (an index walk
+    each); none is deleted until the user has that many."""
+    newest = Notification.objects.filter(user_id=OuterRef("pk")).order_by("-created", "-pk")
+    past = newest[KEEP : KEEP + 1]
+    cuts = (
+        get_user_model()
+        .objects.filter(pk__in=user_ids)
+        .annotate(cut_pk=Subquery(past.values("pk")), cut_created=Subquery(past.values("created")))
+        .filter(cut_pk__isnull=False)
+        .values_list("pk", "cut_created", "cut_pk")
+    )
+    for uid, created, pk in cuts:
         mine = Notification.objects.filter(user_id=uid)
-        cut = mine.order_by("-created", "-pk").values_list("created", "pk")[KEEP : KEEP + 1]
-        for created, pk in cut:
-            mine.filter(Q(created__lt=created) | Q(created=created, pk__lte=pk)).delete()
+        mine.filter(Q(created__lt=created) | Q(created=created, pk__lte=pk)).delete()
 
 
 def notify_once(

@@ -140,6 +140,29 @@ def save_event(game: Game, event: Event, fields: list[str]) -> Event:
     return _saved(game, event, pk)
 
 
+BULK_ROWS = 500  # events per INSERT (SQLite allows 32,766 parameters)
+
+
+def save_events_many(events: list[Event]) -> None:
+    """Insert new games' first events (their games saved already) as
+    ``save_event`` writes one: ``created`` as set, not the insert's time
+    (which ``bulk_create`` would give an auto_now_add field)."""
+    columns = ", ".join(_q(column(Event, f.name)) for f in EVENT_FIELDS)
+    row = "(" + ", ".join(["%s"] * len(EVENT_FIELDS)) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(events), BULK_ROWS):
+            batch = events[start : start + BULK_ROWS]
+            for event in batch:
+                event.game_id = event.game.pk
+            params = [
+                f.get_db_prep_save(getattr(event, f.attname), connection)
+                for event in batch
+                for f in EVENT_FIELDS
+            ]
+            values = ", ".join([row] * len(batch))
+            cursor.execute(f"INSERT INTO {EVENT} ({columns}) VALUES {values}", params)
+
+
 def _saved(game: Game, event: Event, pk: int) -> Event:
     """``event`` as a saved instance with primary key ``pk`` (``Model.from_db``,
     the documented way the ORM builds loaded instances), its game attached."""

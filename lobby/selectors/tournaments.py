@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, QuerySet
+from django.db.models import Count, F, QuerySet
+from django.utils import timezone
 
 from lobby.models import Tournament, TournamentChatMessage, TournamentPairing, TournamentPlayer
 from lobby.pairing import Entrant, Result, standings
@@ -120,11 +121,19 @@ def summary(
     players: list[TournamentPlayer] | None = None,
     who: dict[int, str] | None = None,
 ) -> dict[str, Any]:
-    """A tournament without its rounds and standings (the list's items);
+    """A tournament without its rounds and standings, with its players' names;
     ``who`` names the players and the creator when the caller read them."""
     players = players if players is not None else players_in_order(tournament)
     if who is None:
         who = names({p.user_id for p in players} | {tournament.creator_id or 0})
+    return {
+        **_fields(tournament, who.get(tournament.creator_id or 0), len(players)),
+        "players": [who.get(p.user_id, "?") for p in players],
+    }
+
+
+def _fields(tournament: Tournament, creator: str | None, count: int) -> dict[str, Any]:
+    """What the list and the page both show of a tournament."""
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -134,12 +143,16 @@ def summary(
         "rounds_planned": tournament.rounds,
         "status": tournament.status,
         "current_round": tournament.current_round,
+        # The sweeper pairs it now: a big field's start (or a round) under way.
+        "pairing": tournament.status != Tournament.Status.FINISHED
+        and tournament.due is not None
+        and tournament.due <= timezone.now(),
         "rated": tournament.rated,
         "clock": tournament.clock,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
         "round_pause_seconds": tournament.round_pause_seconds,
-        "creator": who.get(tournament.creator_id) if tournament.creator_id else None,
-        "players": [who.get(p.user_id, "?") for p in players],
+        "creator": creator,
+        "player_count": count,
         "round_days": tournament.round_days,
         "round_deadline": tournament.round_deadline.isoformat()
         if tournament.round_deadline
@@ -186,15 +199,19 @@ def detail(tournament: Tournament) -> dict[str, Any]:
 
 def listing(status: str | None, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
     """The newest tournaments of a status (all statuses: None), featured
-    ones first, at most ``limit``: three statements however many are listed."""
+    ones first, at most ``limit``, each with its number of players (not
+    their names: a list of 100 fields of 1,000 players sent them all): two
+    statements however many are listed and however big their fields."""
     found = Tournament.objects.order_by("-featured", "-created", "-pk")
     if status is not None:
         found = found.filter(status=status)
-    listed = list(found[: min(limit, LIST_LIMIT)])
-    players: dict[int, list[TournamentPlayer]] = {t.pk: [] for t in listed}
-    entries = TournamentPlayer.objects.filter(tournament__in=listed).order_by(*STARTING_RANK)
-    for entry in entries:
-        players[entry.tournament_id].append(entry)
-    everyone = {p.user_id for entries in players.values() for p in entries}
-    who = names(everyone | {t.creator_id for t in listed if t.creator_id})
-    return [summary(t, players[t.pk], who) for t in listed]
+    named = found.annotate(creator_name=F("creator__username"))
+    listed = list(named[: min(limit, LIST_LIMIT)])
+    entries = (
+        TournamentPlayer.objects.filter(tournament__in=[t.pk for t in listed])
+        .values("tournament_id")
+        .annotate(n=Count("pk"))
+        .values_list("tournament_id", "n")
+    )  # the entries' index only, of the listed tournaments only
+    counts = dict(entries)
+    return [_fields(t, t.creator_name, counts.get(t.pk, 0)) for t in listed]

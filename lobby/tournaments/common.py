@@ -62,19 +62,22 @@ def tell_lobby(tournament: Tournament) -> None:
     publish.after_commit(partial(_send_lobby, frame))
 
 
-def tell_players(
-    tournament: Tournament, number: int, game_id: int, ruleset: str, players: list[int]
-) -> None:
+def tell_players(tournament: Tournament, number: int, games: list[tuple[int, list[int]]]) -> None:
     """After the commit (never from inside the pairing's transaction, which
-    may still roll back): each player of a round's game hears on their API
-    event streams that it waits for them."""
+    may still roll back): each player of a round's games (game id, user ids in
+    seat order) hears on their API event streams that it waits for them."""
     summary = {
         "id": tournament.pk,
         "name": tournament.name,
         "round": number,
         "rounds": tournament.rounds,
     }
-    publish.after_commit(partial(publish.publish_round, summary, game_id, ruleset, players))
+    publish.after_commit(partial(_send_round, summary, tournament.ruleset, games))
+
+
+def _send_round(summary: dict[str, Any], ruleset: str, games: list[tuple[int, list[int]]]) -> None:
+    for game_id, players in games:
+        publish.best_effort(publish.publish_round, summary, game_id, ruleset, players)
 
 
 def _send_lobby(frame: dict[str, Any]) -> None:

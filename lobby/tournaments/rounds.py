@@ -11,9 +11,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from games import publish
 from games.errors import GameError
-from games.models import Game, Seat
-from games.services.play import game_start
+from games.models import Game
+from games.services.starting import game_start_many
 from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_tables
 from lobby.selectors import tournaments as read
@@ -28,12 +29,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DUE_BATCH = 10
+# Fields up to this size have round 1 paired in the start's own transaction
+# (ARCHITECTURE.md's shape); bigger ones by the sweeper's tournament thread.
+INLINE_FIELD = 200
 
 
 def tournament_start(*, tournament_id: object, user: Visitor | None) -> Tournament:
     """The creator (or staff) starts an open tournament: round 1 is paired and
-    its games started in this transaction."""
-    with transaction.atomic():
+    its games started in this transaction, for a field of up to
+    ``INLINE_FIELD``. A bigger one is handed to the sweeper's tournament
+    thread (due now, as a timed start): the answer comes at once, saying
+    ``pairing``, and the round follows within a sweep and its few seconds."""
+    with publish.sending_together(), transaction.atomic():
         tournament = locked_tournament(tournament_id)
         if (
             user is None
@@ -47,7 +54,15 @@ def tournament_start(*, tournament_id: object, user: Visitor | None) -> Tourname
             raise GameError(
                 "not_open", gettext_noop("This tournament has already started or ended.")
             )
-        _begin(tournament, timezone.now())
+        now = timezone.now()
+        count = TournamentPlayer.objects.filter(tournament=tournament, withdrawn=False).count()
+        if count > INLINE_FIELD:
+            _refuse_field(tournament, count)  # the request's answer, not an empty end
+            tournament.due = now
+            tournament.save(update_fields=["due"])
+            tell_lobby(tournament)
+        else:
+            _begin(tournament, now)
     return tournament
 
 
@@ -55,7 +70,17 @@ def _begin(tournament: Tournament, now: datetime) -> None:
     """Check the field (entry conditions again), fix the starting ranks and pair round 1."""
     _withdraw_ineligible(tournament)
     seed_by_rating(tournament)
-    count = len(read.active_ids(tournament))
+    _refuse_field(tournament, len(read.active_ids(tournament)))
+    if tournament.system == Tournament.System.ROUND_ROBIN:
+        tournament.rounds = len(
+            berger_rounds(read.active_ids(tournament), double=tournament.double)
+        )
+    tournament.status = Tournament.Status.RUNNING
+    _pair_next(tournament, now)
+
+
+def _refuse_field(tournament: Tournament, count: int) -> None:
+    """Too few players, or too many Swiss rounds for them."""
     needed = 3 if tournament.seat_count > 2 else 2
     if count < needed:
         raise GameError(
@@ -72,12 +97,6 @@ def _begin(tournament: Tournament, now: datetime) -> None:
                 players=count,
                 n=most,
             )
-    if tournament.system == Tournament.System.ROUND_ROBIN:
-        tournament.rounds = len(
-            berger_rounds(read.active_ids(tournament), double=tournament.double)
-        )
-    tournament.status = Tournament.Status.RUNNING
-    _pair_next(tournament, now)
 
 
 def _withdraw_ineligible(tournament: Tournament) -> None:
@@ -106,9 +125,7 @@ def _pair_next(tournament: Tournament, now: datetime) -> None:
             "user_id", flat=True
         )
     )
-    started = [_store_pairing(tournament, number, b, p, forfeits) for b, p in enumerate(games)]
-    waiting = [(game, list(p.players)) for game, p in zip(started, games, strict=True) if game]
-    notices.round_started(tournament, number, [g for g, _ in waiting], [u for _, u in waiting])
+    _store_round(tournament, number, games, forfeits)
     tell_lobby(tournament)
     _advance(tournament, now)  # a round of byes and forfeits only is complete at once
 
@@ -123,45 +140,52 @@ def _round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
     return pair_swiss(entrants)
 
 
-def _store_pairing(
-    tournament: Tournament, number: int, board: int, pairing: Pairing, forfeits: set[int]
-) -> Game | None:
+def _store_round(
+    tournament: Tournament, number: int, pairings: list[Pairing], forfeits: set[int]
+) -> None:
+    """The round's pairings and their games, created and started in bulk
+    (``game_start_many``), and the players' notices (byes too)."""
+    points = [_fixed_points(p, forfeits) for p in pairings]
+    seatings = [list(p.players) for p, fixed in zip(pairings, points, strict=True) if fixed is None]
+    started = iter(
+        game_start_many(
+            ruleset=tournament.ruleset,
+            options=tournament.options,
+            clock=tournament.clock,
+            rated=tournament.rated,
+            seatings=seatings,
+        )
+    )
+    stored = TournamentPairing.objects.bulk_create(
+        TournamentPairing(
+            tournament=tournament,
+            round=number,
+            board=board,
+            game=None if fixed is not None else next(started),
+            players=list(pairing.players),
+            bye=pairing.bye,
+            points=fixed,
+        )
+        for board, (pairing, fixed) in enumerate(zip(pairings, points, strict=True))
+    )
+    waiting = [(p.game, list(p.players)) for p in stored if p.game is not None]
+    tell_players(tournament, number, [(game.pk, users) for game, users in waiting])
+    byes = [p.players[0] for p in stored if p.bye and p.players[0] not in forfeits]
+    notices.round_started(
+        tournament, number, [g for g, _ in waiting], [u for _, u in waiting], byes
+    )
+
+
+def _fixed_points(pairing: Pairing, forfeits: set[int]) -> dict[str, float] | None:
+    """A pairing's points known without a game: a bye (a withdrawn player's
+    round-robin bye scores nothing), or a round-robin game against a
+    withdrawn player; None: it is played."""
     players = list(pairing.players)
-    points = None
-    if pairing.bye:  # (a withdrawn player's round-robin bye scores nothing)
-        points = {str(players[0]): 0.0 if players[0] in forfeits else 1.0}
-    elif forfeits & set(players):  # round robin against a withdrawn player
-        points = {str(u): 0.0 if u in forfeits else 1.0 for u in players}
-    game = None if points is not None else _start_game(tournament, players)
-    TournamentPairing.objects.create(
-        tournament=tournament,
-        round=number,
-        board=board,
-        game=game,
-        players=players,
-        bye=pairing.bye,
-        points=points,
-    )
-    if game is not None:
-        tell_players(tournament, number, game.pk, game.ruleset, players)
-    return game
-
-
-def _start_game(tournament: Tournament, players: list[int]) -> Game:
-    """A game seated as ``players`` say, started at once."""
-    game = Game.objects.create(
-        ruleset=tournament.ruleset,
-        options=tournament.options,
-        seat_count=len(players),
-        clock=tournament.clock,
-        rated=tournament.rated,
-    )
-    now = timezone.now()
-    Seat.objects.bulk_create(
-        [Seat(game=game, index=i, user_id=uid, joined=now) for i, uid in enumerate(players)]
-    )
-    game_start(game=game)
-    return game
+    if pairing.bye:
+        return {str(players[0]): 0.0 if players[0] in forfeits else 1.0}
+    if forfeits & set(players):
+        return {str(u): 0.0 if u in forfeits else 1.0 for u in players}
+    return None
 
 
 def on_game_over(sender: object, game: Game, **kwargs: object) -> None:
@@ -238,7 +262,7 @@ def tournament_rounds_pair_due(now: datetime | None = None) -> int:
 
 
 def _run_due(tournament_id: int, now: datetime) -> int:
-    with transaction.atomic():
+    with publish.sending_together(), transaction.atomic():
         claimed = Tournament.objects.filter(pk=tournament_id, due__lte=now)
         if connection.features.has_select_for_update_skip_locked:
             claimed = claimed.select_for_update(skip_locked=True)
