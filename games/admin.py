@@ -1,3 +1,8 @@
+"""The games in the admin. Every relation to a user or a game is a raw id
+(a select would list every user or game: 22 s a page with 3,400 users),
+and every list reads its related rows in its one query
+(tests/test_admin_queries.py, bench/admin_pages.py)."""
+
 from django.contrib import admin
 
 from .models import ChatMessage, Event, Game, Notification, OutgoingMail, RemisRequest, Seat
@@ -6,6 +11,7 @@ from .models import ChatMessage, Event, Game, Notification, OutgoingMail, RemisR
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
+    raw_id_fields = ("user",)
 
 
 @admin.register(Game)
@@ -13,6 +19,8 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "ruleset", "status", "version", "host", "created")
     list_filter = ("ruleset", "status")
     search_fields = ("id", "host__username")
+    list_select_related = ("host",)
+    raw_id_fields = ("host", "challenged")
     inlines = [SeatInline]
     readonly_fields = ("state", "seed", "version", "result", "to_act")
 
@@ -21,6 +29,7 @@ class GameAdmin(admin.ModelAdmin):
 class EventAdmin(admin.ModelAdmin):
     list_display = ("game", "version", "kind", "seat", "created")
     list_filter = ("kind",)
+    list_select_related = ("game",)
     readonly_fields = ("game", "version", "seat", "kind", "action", "events", "created")
 
 
@@ -37,6 +46,7 @@ class RemisRequestAdmin(admin.ModelAdmin):
         "decided",
     )
     list_filter = ("status", "kind")
+    list_select_related = ("game", "requested_by", "decided_by")
     search_fields = ("game__id", "requested_by__username", "decided_by__username")
     readonly_fields = (
         "game",
@@ -62,12 +72,16 @@ class RemisRequestAdmin(admin.ModelAdmin):
 class ChatMessageAdmin(admin.ModelAdmin):
     list_display = ("game", "user", "seat", "text", "created")
     search_fields = ("text", "user__username")
+    list_select_related = ("game", "user")
+    raw_id_fields = ("game", "user")
 
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
     list_display = ("user", "kind", "game", "read", "created")
     list_filter = ("kind", "read")
+    list_select_related = ("user", "game")
+    raw_id_fields = ("user", "game")
 
 
 @admin.register(OutgoingMail)
@@ -75,4 +89,5 @@ class OutgoingMailAdmin(admin.ModelAdmin):
     """The mail outbox: what waits, what keeps failing (``due`` empty: given up)."""
 
     list_display = ("notification", "due", "attempts", "last_error", "created")
+    list_select_related = ("notification",)
     readonly_fields = ("notification", "attempts", "last_error", "created")

@@ -19,6 +19,7 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("id", "name")
     fields = ("name", "ruleset", "system", "status", "current_round", "creator", "featured")
     readonly_fields = ("name", "ruleset", "system", "status", "current_round", "creator")
+    list_select_related = ("creator",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # created by players, with every check, through the site
