@@ -30,6 +30,8 @@ class ApiTokenAdmin(admin.ModelAdmin):
     fields = list_display = ("user", "name", "scopes", "created", "last_used")
     readonly_fields = fields
     list_select_related = ("user",)
+    ordering = ("-pk",)  # on the primary key's index
+    show_full_result_count = False
     search_fields = ("user__username", "name")
     list_filter = ("created", "last_used")
     actions = ["revoke"]

@@ -173,6 +173,7 @@ def _settings_context(request, form, vacation_error: str = "", **extra) -> dict:
         "followed": relations.followed_names(request.user),
         "vacation": vacations.vacation_status(request.user.pk, now=timezone.now()),
         "vacation_until": _until(request.user.pk),
+        "vacation_next_start": vacations.vacation_next_start(request.user.pk, now=timezone.now()),
         "vacation_error": vacation_error,
     }
 
@@ -206,7 +207,7 @@ def vacation(request):
     except GameError as exc:
         form = SettingsForm(instance=request.user)
         context = _settings_context(request, form, exc.message)
-        return render(request, "accounts/settings.html", context, status=400)
+        return render(request, "accounts/settings.html", context, status=exc.status)
     return redirect("settings")
 
 

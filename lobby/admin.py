@@ -19,6 +19,9 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("id", "name")
     fields = ("name", "ruleset", "system", "status", "current_round", "creator", "featured")
     readonly_fields = ("name", "ruleset", "system", "status", "current_round", "creator")
+    list_select_related = ("creator",)
+    ordering = ("-pk",)  # on the primary key's index
+    show_full_result_count = False
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # created by players, with every check, through the site

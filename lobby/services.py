@@ -142,7 +142,7 @@ def table_create(
             is_quickplay=quickplay,
             clock=time_control,
             auto_start=bool(auto_start) or quickplay,
-            rated=rated,
+            rated=False if is_guest(host) else rated,  # a guest is never rated
         )
         Seat.objects.bulk_create(
             [
@@ -231,10 +231,20 @@ def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
         chosen.user = user
         chosen.joined = timezone.now()
         chosen.save(update_fields=["user", "joined"])
+        _casual_with_guest(game, user)
         if game.auto_start and len(free) == 1:
             game_start(game=game)
         _publish_after_commit(game.pk)
     return game
+
+
+def _casual_with_guest(game: Game, user: Visitor) -> None:
+    """A guest is never rated: the table is stored casual from the moment one
+    sits, so it stays casual when the guest signs up mid-game (the label and
+    the ratings read ``rated``)."""
+    if is_guest(user) and game.rated is not False:
+        game.rated = False
+        game.save(update_fields=["rated"])
 
 
 def table_leave(*, game_id: int, user: Visitor) -> Game:

@@ -2,15 +2,18 @@
 new realtime tables and quick play (``playban`` with ``retry_after``).
 
 Each check is one indexed read of a small table, asked by the services that
-a sanction refuses; none of them runs on a move's hot path (the game socket
-reads the standing once when it opens and is told of a suspension).
+a sanction refuses. A move reads none: the statement that locks the game
+reads the mover's standing too (``games/store/rows.py``), and the decision
+refuses with ``refuse_sanctioned_move`` on both move paths, whatever the
+game socket's cached flag says. A play-ban refuses new realtime games only,
+never a move in a game already running.
 """
 
 from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -18,6 +21,9 @@ from django.utils.translation import gettext_noop
 from games.errors import GameError
 
 from .models import PlayBan, Standing
+
+if TYPE_CHECKING:
+    from games.store.rows import MoverStanding
 
 
 def standing_of(user_id: int | None) -> Standing | None:
@@ -66,6 +72,15 @@ def refuse_if_suspended(user: object) -> None:
     until = suspended_until(getattr(user, "pk", None))
     if until is not None:
         raise suspended_error(until)
+
+
+def refuse_sanctioned_move(standing: MoverStanding, now: datetime) -> None:
+    """A move by a closed or suspended account is refused (the decision's
+    check, from what the game's lock read: no query)."""
+    if standing.closed:
+        raise GameError("closed", gettext_noop("Your account was closed."), status=403)
+    if standing.suspended_until is not None and standing.suspended_until > now:
+        raise suspended_error(standing.suspended_until)
 
 
 def playban_left(user_id: int | None, now: datetime | None = None) -> tuple[int, str] | None:

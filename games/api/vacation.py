@@ -26,6 +26,9 @@ class VacationOut(serializers.Serializer):
     on_vacation = serializers.BooleanField()
     start = serializers.CharField(allow_null=True)
     until = serializers.CharField(allow_null=True)
+    next_start = serializers.CharField(
+        allow_null=True, help_text="when a new vacation may start, if not now (null: now)"
+    )
     year = serializers.IntegerField()
     days_used = serializers.FloatField()
     days_left = serializers.FloatField()

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_noop
 
+from moderation.standing import refuse_sanctioned_move
+
 from ..errors import GameError
 from ..models import Event, Game
 from ..rules import IllegalAction, Ruleset, get_ruleset
@@ -41,6 +43,7 @@ def decide_act(
 
     Returns the ruleset, the new state and the next, unsaved Event.
     """
+    refuse_sanctioned_move(locked.standing, now)
     seat = require_seat(locked, user)
     game = locked.game
     if game.bots or game.handovers:

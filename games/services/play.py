@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from moderation import playbans
-from moderation.standing import refuse_if_suspended
 
 from .. import clocks
 from ..models import (
@@ -56,9 +55,9 @@ def game_act(*, game_id: int, user: Visitor, version: int, action: dict[str, Any
     """Apply one player's action; returns the new version.
 
     Clients' input is parsed before (the API's ActIn, the socket's
-    ``socket_input``); the checks here guard the database against any caller."""
+    ``socket_input``); the checks here guard the database against any caller.
+    The mover's sanctions are read with the lock and refused in the decision."""
     game_act_input_check(version=version, action=action)
-    refuse_if_suspended(user)
     with transaction.atomic():
         locked = locked_game(game_id, user)
         game = locked.game

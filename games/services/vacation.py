@@ -12,6 +12,12 @@ Every running correspondence game the player sits in gets the seat in
 clocks (games/clocks.py) skip those seats, and the sweeper lifts the
 entry when the vacation ends (its end is the game's ``vacation`` deadline).
 Realtime games are untouched.
+
+Each start and end is an event in every such game (a version the opponents'
+pages move to), so toggling is bounded: a new vacation starts at the
+earliest 12 hours after the last one ended and 24 hours after it began
+(``vacation_next_start``), which keeps the "away" notices to one per game a
+day and a start and an end per game for any burst of toggles.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 ALLOWANCE = timedelta(days=30)  # per calendar year
+REST_AFTER_END = timedelta(hours=12)  # before the next vacation may start
+STARTS_APART = timedelta(days=1)  # at most one "away" notice per game a day
 
 
 def vacation_current(user_id: int, *, now: datetime) -> Vacation | None:
@@ -56,12 +64,24 @@ def _used_in_year(user_id: int, year: int, now: datetime) -> timedelta:
     return used
 
 
+def vacation_next_start(user_id: int, *, now: datetime) -> datetime | None:
+    """When a new vacation may start, if not now: 12 hours after the last one
+    ended and a day after it began."""
+    last = Vacation.objects.filter(user_id=user_id, start__lte=now).order_by("-end").first()
+    if last is None:
+        return None
+    earliest = max(last.end + REST_AFTER_END, last.start + STARTS_APART)
+    return earliest if earliest > now else None
+
+
 def vacation_status(user_id: int, *, now: datetime) -> dict[str, Any]:
     """What the settings page and the API show."""
     away = vacation_current(user_id, now=now)
     used = _used_in_year(user_id, now.year, now)
+    following = None if away else vacation_next_start(user_id, now=now)
     return {
         "on_vacation": away is not None,
+        "next_start": following.isoformat() if following else None,
         "start": away.start.isoformat() if away else None,
         "until": away.end.isoformat() if away else None,
         "year": now.year,
@@ -129,12 +149,27 @@ def vacation_start(*, user: User, until: datetime | None, now: datetime | None =
         lock_user(user.pk)  # one at a time
         if vacation_current(user.pk, now=now) is not None:
             raise _bad("already_on_vacation", gettext_noop("You are already on vacation."))
+        _refuse_too_soon(user.pk, now)
         end = _planned_end(user.pk, until, now)
         vacation = Vacation.objects.create(user=user, start=now, end=end)
         entry = {"username": user.username, "until": end.isoformat()}
         for game, seat in _correspondence_seats(user.pk):
             _mark(game, seat, entry, now)
     return vacation
+
+
+def _refuse_too_soon(user_id: int, now: datetime) -> None:
+    following = vacation_next_start(user_id, now=now)
+    if following is not None:
+        raise GameError(
+            "vacation_too_soon",
+            gettext_noop(
+                "Your last vacation ended less than 12 hours ago (or began less than a day "
+                "ago): you can start the next one at %(at)s."
+            ),
+            status=409,
+            at=following.strftime("%Y-%m-%d %H:%M UTC"),
+        )
 
 
 def vacation_stop(*, user: User, now: datetime | None = None) -> Vacation:

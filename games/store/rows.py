@@ -22,11 +22,15 @@ documented way to send several statements at once).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any, cast
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.utils.dateparse import parse_datetime
+
+from moderation.models import Standing
 
 from ..models import DUE_SOURCES, Event, Game, Seat
 from .constraints import column
@@ -44,14 +48,16 @@ def _q(name: str) -> str:
 GAME = _q(Game._meta.db_table)
 EVENT = _q(Event._meta.db_table)
 SEAT = _q(Seat._meta.db_table)
+STANDING = _q(Standing._meta.db_table)
 GAME_FIELDS = _concrete(Game)
 EVENT_FIELDS = [f for f in _concrete(Event) if not f.primary_key]
 
 
 @cache
 def _lock_sql(vendor: str) -> str:
-    """The game row with the user's seat and every seat's holder, locked on
-    PostgreSQL (SQLite's IMMEDIATE transactions hold the write lock from BEGIN)."""
+    """The game row with the user's seat, every seat's holder and the user's
+    sanctions (a suspension, a closed account), locked on PostgreSQL
+    (SQLite's IMMEDIATE transactions hold the write lock from BEGIN)."""
     columns = ", ".join(f"g.{_q(column(Game, f.name))}" for f in GAME_FIELDS)
     index = _q("index")
     # Every seat's holder as "index:user_id" pairs, for publishing each seat's
@@ -61,12 +67,25 @@ def _lock_sql(vendor: str) -> str:
         f"(SELECT {agg}(CAST(s.{index} AS TEXT) || ':' || COALESCE(CAST(s.user_id AS TEXT), ''), ',')"
         f" FROM {SEAT} s WHERE s.game_id = g.id)"
     )
+    # The mover's sanctions in the same statement: the decision refuses a
+    # sanctioned move without another round trip (deciding.decide_act).
+    suspended = _q(column(Standing, "suspended_until"))
+    closed = _q(column(Standing, "closed"))
     lock = " FOR UPDATE OF g" if vendor == "postgresql" else ""
     return (
         f"SELECT {columns}, (SELECT s.{index} FROM {SEAT} s "
-        f"WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1) AS my_seat, {holders} AS holders "
-        f"FROM {GAME} g WHERE g.id = %s{lock}"
+        f"WHERE s.game_id = g.id AND s.user_id = %s LIMIT 1) AS my_seat, {holders} AS holders, "
+        f"st.{suspended} AS my_suspension, st.{closed} AS my_closed "
+        f"FROM {GAME} g LEFT JOIN {STANDING} st ON st.user_id = %s WHERE g.id = %s{lock}"
     )
+
+
+@dataclass(frozen=True)
+class MoverStanding:
+    """The mover's sanctions as the lock read them (no row: none)."""
+
+    suspended_until: datetime | None = None
+    closed: bool = False
 
 
 @dataclass
@@ -78,18 +97,30 @@ class LockedGame:
     game: Game
     seat: int | None  # the caller's seat; None: no seat (or no caller)
     holders: dict[int, int | None]  # every seat's holder (None: left the site)
+    standing: MoverStanding = MoverStanding()  # the caller's sanctions
 
 
 def lock_game(game_id: int, user_id: int | None) -> LockedGame | None:
-    """The game row, locked for the caller's transaction, with the user's seat
-    and the seats' holders."""
-    game = next(iter(Game.objects.raw(_lock_sql(connection.vendor), [user_id, game_id])), None)
+    """The game row, locked for the caller's transaction, with the user's seat,
+    the seats' holders and the user's sanctions."""
+    params = [user_id, user_id, game_id]
+    game = next(iter(Game.objects.raw(_lock_sql(connection.vendor), params)), None)
     if game is None:
         return None
-    # Manager.raw sets the two extra columns as attributes: the value carries them instead.
-    extra = vars(game)  # (the model declares neither)
+    # Manager.raw sets the extra columns as attributes: the value carries them instead.
+    extra = vars(game)  # (the model declares none of them)
     seat, pairs = extra.pop("my_seat"), extra.pop("holders")
-    return LockedGame(game, seat, _seat_users(pairs))
+    standing = _standing(extra.pop("my_suspension"), extra.pop("my_closed"))
+    return LockedGame(game, seat, _seat_users(pairs), standing)
+
+
+def _standing(suspended: object, closed: object) -> MoverStanding:
+    """Raw columns as read (SQLite: text and 0/1) -> the mover's standing."""
+    if isinstance(suspended, str):
+        suspended = parse_datetime(suspended)
+    if isinstance(suspended, datetime) and suspended.tzinfo is None:
+        suspended = suspended.replace(tzinfo=UTC)  # stored in UTC (USE_TZ)
+    return MoverStanding(suspended if isinstance(suspended, datetime) else None, bool(closed))
 
 
 def _seat_users(pairs: str | None) -> dict[int, int | None]:
@@ -219,11 +250,13 @@ async def alock_game(
 
     The pool's connections keep psycopg's own loaders (JSON parsed, aware
     datetimes), so the row's values are the fields' Python values."""
-    row = await _afetchone(conn, "BEGIN; " + _lock_sql("postgresql"), [user_id, game_id])
+    params = [user_id, user_id, game_id]
+    row = await _afetchone(conn, "BEGIN; " + _lock_sql("postgresql"), params)
     if row is None:
         return None
-    game = Game.from_db(DEFAULT_DB_ALIAS, [f.attname for f in GAME_FIELDS], row[:-2])
-    return LockedGame(game, row[-2], _seat_users(row[-1]))
+    game = Game.from_db(DEFAULT_DB_ALIAS, [f.attname for f in GAME_FIELDS], row[:-4])
+    seat, pairs, suspended, closed = row[-4:]
+    return LockedGame(game, seat, _seat_users(pairs), _standing(suspended, closed))
 
 
 async def asave_event(

@@ -58,7 +58,13 @@ class CorrespondenceInTheBrowser(BrowserLiveTestCase):
         self.shot(b, "vacation-360")
 
         a.click("[data-testid=vacation-stop]")
-        a.wait_for_selector("[data-testid=vacation-start]")
+        # Back, and the next vacation waits (a day from this one's start).
+        a.wait_for_selector("[data-testid=vacation-next]")
+        assert a.locator("[data-testid=vacation-start]").count() == 0
+        for width in (1280, 360):
+            a.set_viewport_size({"width": width, "height": 800})
+            a.locator("[data-testid=vacation-next]").scroll_into_view_if_needed()
+            self.shot(a, f"settings-next-vacation-{width}")
         b.wait_for_selector("[data-testid=vacation-note]", state="hidden")
         assert "back from vacation" in b.inner_text("#moves")
         assert not self.page_errors
