@@ -84,7 +84,7 @@ def turns_of(game_id: int) -> list[tuple[int, float]]:
     ]
 
 
-async def play(name: str, turns: int, stall: float = 20.0) -> list[tuple[int, float]]:
+async def play(name: str, turns: int, stall: float = 60.0) -> list[tuple[int, float]]:
     from games.realtime.bot_worker import BotWorker
 
     game_id = await sync_to_async(start_match, thread_sensitive=False)(name)

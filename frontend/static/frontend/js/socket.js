@@ -11,9 +11,9 @@ const ANSWER_MS = 3000;
 const CONNECT_MS = 6000; // a handshake that hangs this long is tried afresh
 const MAX_BACKOFF_MS = 5000;
 // A short loss (a network switch, a server restart) is retried every
-// RETRY_MS or so, so the page is back within a second of the link; only a
+// 0.2-0.3 s, so the page is back within a second of the link; only a
 // loss longer than QUICK_RETRIES_MS backs off, up to MAX_BACKOFF_MS.
-const RETRY_MS = 250;
+const RETRY_MS = 200;
 const QUICK_RETRIES_MS = 20000;
 // The server's close when an address has too many sockets open: the error
 // frame before it says so in the page's language; shown, and tried again
@@ -99,8 +99,8 @@ export class LiveSocket {
   nextWait() {
     const now = Date.now();
     if (!this.lostAt) this.lostAt = now;
-    const wait = this.backoff + Math.random() * RETRY_MS;
     const quick = now - this.lostAt < QUICK_RETRIES_MS && this.backoff < FULL_BACKOFF_MS;
+    const wait = quick ? RETRY_MS + Math.random() * 100 : this.backoff + Math.random() * 250;
     this.backoff = quick ? RETRY_MS : Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     return wait;
   }
