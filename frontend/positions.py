@@ -1,29 +1,39 @@
 """Position pictures: ``/g/<id>/position.svg`` and ``.png`` (``?v=<version>``:
 after a past version), the board as spectators see it.
 
-Drawing costs (a PNG takes a few hundred milliseconds of CPU), so: each
-address has a budget for requests and a smaller one for drawings (the
-"pictures" and "picture_renders" throttle scopes), a drawing is cached by
-(game, version, language), the database is read and let go before drawing,
-and rasterising runs in a worker thread, not in the thread every sync view
-of the process shares.
+Drawing costs CPU (a PNG 15-35 ms), so: each address has a budget for
+requests and a smaller one for drawings (the "pictures" and
+"picture_renders" throttle scopes, counted in Redis across processes), a
+drawing is cached by (game, version, language) in the "pictures" cache
+(Redis: shared by every process, so a version is drawn once), the database
+is read and let go before drawing, and rasterising runs in a small pool of
+its own (``PICTURE_WORKERS`` threads per process), neither on the event
+loop nor in the thread every sync view shares; the same picture asked for
+by many at once is drawn once per process. A URL
+with ``v`` never changes: browsers and proxies keep it (``immutable``) and
+revalidate by ``ETag``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.cache import caches
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language, gettext, gettext_noop
 from django.views.decorators.http import require_safe
 
 from games import ratelimit
 from games.addresses import request_key
 from games.errors import GameError
+from games.models import Game
 from games.rules import get_ruleset
 from games.selectors.positions import position_game, spectator_view
 from games.selectors.replays import ReplayPending
@@ -34,7 +44,12 @@ from .pictures import png_of, svg_of
 CACHE = "pictures"
 KEEP_PAST = 24 * 3600  # a past version never changes
 KEEP_NOW = 10 * 60  # the current one only until the next move changes the key
+FOREVER = 365 * 24 * 3600  # a URL with ``v`` names one drawing for good
 TYPES = {"svg": "image/svg+xml", "png": "image/png"}
+# Bounded: fifty drawings asked for at once queue here instead of taking
+# every core from the process's other requests (docs/performance.md).
+POOL = ThreadPoolExecutor(max_workers=settings.PICTURE_WORKERS, thread_name_prefix="picture")
+_drawing: dict[str, asyncio.Future[bytes]] = {}  # key -> the drawing in progress
 
 
 @dataclass
@@ -59,28 +74,58 @@ async def position_png(request: HttpRequest, game_id: int) -> HttpResponse:
 async def _picture(request: HttpRequest, game_id: int, kind: str) -> HttpResponse:
     try:
         picture = await sync_to_async(_prepare)(request, game_id, kind)
+        body = picture.cached
+        if body is None and kind == "svg":
+            body = picture.svg.encode()  # drawn already: nothing to rasterise
+            await caches[CACHE].aset(picture.key, body, _keep(picture))
+        elif body is None:
+            body = await _drawn(picture)
     except GameError as error:
         refused = JsonResponse(error.as_dict(), status=error.status)
         if error.retry_after:
             refused["Retry-After"] = str(error.retry_after)
         return refused
-    body = picture.cached
-    if body is None:
-        # In a worker thread: the CPU-bound drawing holds neither the
-        # process's shared sync thread nor a database connection.
-        body = (
-            await asyncio.to_thread(png_of, picture.svg) if kind == "png" else picture.svg.encode()
-        )
-        await caches[CACHE].aset(picture.key, body, KEEP_PAST if picture.past else KEEP_NOW)
+    return _answer(request, picture, body, kind)
+
+
+def _answer(request: HttpRequest, picture: Picture, body: bytes, kind: str) -> HttpResponse:
+    """The picture, or 304 when the client holds it (``If-None-Match``)."""
     response = HttpResponse(body, content_type=TYPES[kind])
-    response["Cache-Control"] = f"public, max-age={KEEP_PAST if picture.past else 10}"
+    versioned = "v" in request.GET
+    age = FOREVER if versioned else KEEP_PAST if picture.past else 10
+    response["Cache-Control"] = f"public, max-age={age}" + (", immutable" if versioned else "")
     response["X-Picture-Version"] = str(picture.version)
-    return response
+    response["X-Picture-Cache"] = "hit" if picture.cached is not None else "miss"
+    response["ETag"] = f'"{hashlib.blake2b(body, digest_size=12).hexdigest()}"'
+    return get_conditional_response(request, etag=response["ETag"], response=response) or response
+
+
+async def _drawn(picture: Picture) -> bytes:
+    """The PNG, made in the pool once per process however many requests ask
+    for it at the same time, and cached for every process."""
+    task = _drawing.get(picture.key)
+    if task is None:
+        task = _drawing[picture.key] = asyncio.ensure_future(_draw(picture))
+    return await asyncio.shield(task)  # a caller gone does not stop it for the others
+
+
+async def _draw(picture: Picture) -> bytes:
+    try:
+        body = await asyncio.get_running_loop().run_in_executor(POOL, png_of, picture.svg)
+        await caches[CACHE].aset(picture.key, body, _keep(picture))
+        return body
+    finally:
+        del _drawing[picture.key]
+
+
+def _keep(picture: Picture) -> int:
+    return KEEP_PAST if picture.past else KEEP_NOW
 
 
 def _prepare(request: HttpRequest, game_id: int, kind: str) -> Picture:
     """Count the request, read the game, and either find the drawing cached or
-    build its SVG; the connection is handed back before anything is drawn."""
+    build its SVG (a drawing still to make counted against the address's
+    budget first); the connection is handed back before anything is drawn."""
     try:
         _spend(request, "pictures")
         game = position_game(game_id)
@@ -94,18 +139,22 @@ def _prepare(request: HttpRequest, game_id: int, kind: str) -> Picture:
         if picture.cached is None:
             if kind == "png" or picture.version != game.version:
                 _spend(request, "picture_renders")  # rasterising, or walking a replay
-            rs = get_ruleset(game.ruleset)
-            try:
-                view = spectator_view(game, None if version == game.version else version)
-            except ReplayPending as pending:
-                request_pending(pending.build)  # the worker prepares it; the page asks again
-                raise
-            title = gettext("%(game)s #%(id)s") % {"game": gettext(rs.title), "id": game.pk}
-            picture.svg = svg_of(game.ruleset, view, title)
+            picture.svg = _svg(game, version)
         return picture
     finally:
         if transaction.get_autocommit():  # not inside a test's transaction
             connection.close()
+
+
+def _svg(game: Game, version: int) -> str:
+    rs = get_ruleset(game.ruleset)
+    try:
+        view = spectator_view(game, None if version == game.version else version)
+    except ReplayPending as pending:
+        request_pending(pending.build)  # the worker prepares it; the page asks again
+        raise
+    title = gettext("%(game)s #%(id)s") % {"game": gettext(rs.title), "id": game.pk}
+    return svg_of(game.ruleset, view, title)
 
 
 def _spend(request: HttpRequest, scope: str) -> None:
@@ -125,6 +174,7 @@ def _version(request: HttpRequest, current: int) -> int:
     text = request.GET.get("v")
     if text is None:
         return current
-    if not text.isdigit() or len(text) > 9 or int(text) > current:
+    # ASCII digits only: str.isdigit() also takes '²' and '①', which int() refuses.
+    if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) > current:
         raise GameError("bad_request", gettext_noop("This game has no such version."))
     return int(text)
