@@ -340,6 +340,9 @@ REST_FRAMEWORK: dict[str, Any] = {
 # Threads per process that rasterise position pictures (frontend/positions.py):
 # drawings asked for at once queue for these (docs/performance.md).
 PICTURE_WORKERS = int(os.environ.get("PICTURE_WORKERS", "1"))
+# "process": worker processes of a lower priority, outside the server's
+# interpreter lock (production's default); "thread" (tests count the drawings).
+PICTURE_POOL = os.environ.get("PICTURE_POOL", "process" if PRODUCTION else "thread")
 # Finished games an account needs before it creates a tournament (docs/tournaments.md).
 TOURNAMENT_CREATOR_MIN_GAMES = int(os.environ.get("TOURNAMENT_CREATOR_MIN_GAMES", "0"))
 SPECTACULAR_SETTINGS = {

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+import weakref
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
@@ -39,17 +42,33 @@ from games.selectors.positions import position_game, spectator_view
 from games.selectors.replays import ReplayPending
 from games.store.replay_requests import request_pending
 
-from .pictures import png_of, svg_of
+from .pictures import lower_priority, png_of, svg_of
 
 CACHE = "pictures"
 KEEP_PAST = 24 * 3600  # a past version never changes
 KEEP_NOW = 10 * 60  # the current one only until the next move changes the key
 FOREVER = 365 * 24 * 3600  # a URL with ``v`` names one drawing for good
 TYPES = {"svg": "image/svg+xml", "png": "image/png"}
-# Bounded: fifty drawings asked for at once queue here instead of taking
-# every core from the process's other requests (docs/performance.md).
-POOL = ThreadPoolExecutor(max_workers=settings.PICTURE_WORKERS, thread_name_prefix="picture")
+
+
+def _pool() -> Executor:
+    """Bounded: drawings queue here instead of taking every core from the
+    process's other requests. "process": in worker processes of a lower
+    priority, outside this process's interpreter lock (docs/performance.md)."""
+    if settings.PICTURE_POOL == "process":
+        return ProcessPoolExecutor(
+            max_workers=settings.PICTURE_WORKERS,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=lower_priority,  # Django-free: the workers load no apps
+        )
+    return ThreadPoolExecutor(max_workers=settings.PICTURE_WORKERS, thread_name_prefix="picture")
+
+
+POOL = _pool()
 _drawing: dict[str, asyncio.Future[bytes]] = {}  # key -> the drawing in progress
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 @dataclass
@@ -57,6 +76,7 @@ class Picture:
     key: str
     version: int
     past: bool
+    game: Game
     svg: str = ""
     cached: bytes | None = None
 
@@ -101,21 +121,52 @@ def _answer(request: HttpRequest, picture: Picture, body: bytes, kind: str) -> H
 
 
 async def _drawn(picture: Picture) -> bytes:
-    """The PNG, made in the pool once per process however many requests ask
-    for it at the same time, and cached for every process."""
-    task = _drawing.get(picture.key)
-    if task is None:
-        task = _drawing[picture.key] = asyncio.ensure_future(_draw(picture))
-    return await asyncio.shield(task)  # a caller gone does not stop it for the others
+    """The PNG, drawn once per process however many requests ask for it at
+    the same time, and cached for every process. Drawings pass one gate of
+    ``PICTURE_WORKERS`` places per process: the SVG built, then rasterised in
+    the pool. Fifty requests for drawings wait on the event loop, not in
+    fifty threads taking turns at the interpreter lock with every other
+    request of the process."""
+    running = _drawing.get(picture.key)
+    if running is None:
+        async with _gate():
+            running = _drawing.get(picture.key)  # begun while this one waited
+            if running is None:
+                found = await caches[CACHE].aget(picture.key)
+                if found is not None:
+                    return found
+                picture.svg = await sync_to_async(_svg_of)(picture)
+                running = _drawing[picture.key] = asyncio.ensure_future(_draw(picture))
+            return await asyncio.shield(running)  # a caller gone does not stop it
+    return await asyncio.shield(running)
 
 
 async def _draw(picture: Picture) -> bytes:
     try:
-        body = await asyncio.get_running_loop().run_in_executor(POOL, png_of, picture.svg)
+        body = await _rasterised(picture.svg)
         await caches[CACHE].aset(picture.key, body, _keep(picture))
         return body
     finally:
         del _drawing[picture.key]
+
+
+async def _rasterised(svg: str) -> bytes:
+    global POOL
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(POOL, png_of, svg)
+    except BrokenExecutor:  # a worker process died (killed, out of memory): a new pool
+        POOL = _pool()
+        return await loop.run_in_executor(POOL, png_of, svg)
+
+
+def _gate() -> asyncio.Semaphore:
+    """This event loop's gate (one loop per Daphne process; tests run many)."""
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(settings.PICTURE_WORKERS)
+    return gate
 
 
 def _keep(picture: Picture) -> int:
@@ -134,15 +185,25 @@ def _prepare(request: HttpRequest, game_id: int, kind: str) -> Picture:
             key=f"position:{game.pk}:{version}:{get_language()}:{kind}",
             version=version,
             past=version != game.version or game.status != game.Status.ACTIVE,
+            game=game,
         )
         picture.cached = caches[CACHE].get(picture.key)
         if picture.cached is None:
             if kind == "png" or picture.version != game.version:
                 _spend(request, "picture_renders")  # rasterising, or walking a replay
-            picture.svg = _svg(game, version)
+            if kind == "svg":
+                picture.svg = _svg(game, version)
         return picture
     finally:
         if transaction.get_autocommit():  # not inside a test's transaction
+            connection.close()
+
+
+def _svg_of(picture: Picture) -> str:
+    try:
+        return _svg(picture.game, picture.version)
+    finally:
+        if transaction.get_autocommit():
             connection.close()
 
 

@@ -7,6 +7,7 @@ draw)."""
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,12 @@ PNG_WIDTH = 800  # wide enough for chat previews, small enough to send
 def svg_of(slug: str, view: dict[str, Any], title: str) -> str:
     """The SVG document of one spectator ``view`` of game ``slug``."""
     return DRAWERS.get(slug, generic.draw)(view, title)
+
+
+def lower_priority() -> None:
+    """A picture worker process's start: drawings take the CPU that the
+    server's other requests leave."""
+    os.nice(10)
 
 
 def png_of(svg: str) -> bytes:

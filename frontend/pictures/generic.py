@@ -17,7 +17,15 @@ def draw(view: dict[str, Any], title: str) -> str:
     lines = _lines(view)
     body = [el("text", title, x=16, y=TOP, fill=INK, font_size=20, font_family="sans-serif")]
     body += [
-        el("text", line, x=16, y=TOP + LINE * (i + 1.5), fill=MUTED, font_size=16)
+        el(
+            "text",
+            line,
+            x=16,
+            y=TOP + LINE * (i + 1.5),
+            fill=MUTED,
+            font_size=16,
+            font_family="sans-serif",
+        )
         for i, line in enumerate(lines)
     ]
     return document(WIDTH, TOP + LINE * (len(lines) + 1.5), title, body)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import threading
 
 import cairosvg
@@ -73,7 +74,7 @@ async def get(url: str):
 @pytest.mark.django_db(transaction=True)
 async def test_drawings_queue_in_the_pool_and_the_loop_stays_free(monkeypatch, settings):
     """While the pool's only thread draws, the process answers other requests;
-    a second drawing waits in the queue, and the same picture asked for again
+    a second drawing waits at the gate, and the same picture asked for again
     meanwhile is drawn once."""
     assert positions.POOL._max_workers == settings.PICTURE_WORKERS == 1
     counted = Counted(hold=True)
@@ -98,7 +99,10 @@ async def test_drawings_queue_in_the_pool_and_the_loop_stays_free(monkeypatch, s
     await asyncio.wait_for(joined.wait(), 30)
     svg = await get(f"/g/{second.pk}/position.svg")  # answered while the pool is busy
     assert svg.status_code == 200
-    assert len(counted.calls) == 1 and positions.POOL._work_queue.qsize() == 1
+    # The other drawing waits at the gate, on the event loop: not in the pool's
+    # queue, and not building its SVG in a thread.
+    assert len(counted.calls) == 1 and positions.POOL._work_queue.qsize() == 0
+    assert positions._gate().locked() and len(positions._drawing) == 1
     counted.release.set()
     answers = await asyncio.gather(one, two, other)
     assert [a.status_code for a in answers] == [200, 200, 200]
@@ -160,3 +164,17 @@ def test_faint_lines_stay_faint():
     )
     image = Image.open(io.BytesIO(raster.png(svg, 10))).convert("RGB")
     assert image.getpixel((5, 5)) == (235, 235, 235) and image.getpixel((0, 0)) == (255, 255, 255)
+
+
+def test_the_process_pool_draws_in_workers_of_lower_priority(settings):
+    """PICTURE_POOL=process (production's default): drawings run outside the
+    server's interpreter lock, at a lower priority than its requests."""
+    settings.PICTURE_POOL = "process"
+    pool = positions._pool()
+    try:
+        svg = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>'
+        assert pool.submit(pictures.png_of, svg).result(60).startswith(PNG_MAGIC)
+        assert pool.submit(os.getpid).result(60) != os.getpid()
+        assert pool.submit(os.nice, 0).result(60) >= os.nice(0) + 10
+    finally:
+        pool.shutdown()
