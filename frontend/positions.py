@@ -93,13 +93,13 @@ async def position_png(request: HttpRequest, game_id: int) -> HttpResponse:
 
 async def _picture(request: HttpRequest, game_id: int, kind: str) -> HttpResponse:
     try:
-        picture = await sync_to_async(_prepare)(request, game_id, kind)
-        body = picture.cached
-        if body is None and kind == "svg":
-            body = picture.svg.encode()  # drawn already: nothing to rasterise
-            await caches[CACHE].aset(picture.key, body, _keep(picture))
-        elif body is None:
-            body = await _drawn(picture)
+        if kind == "svg":  # built while prepared: nothing to rasterise
+            picture = await sync_to_async(_prepare)(request, game_id, kind)
+            body = picture.cached or await _saved(picture, picture.svg.encode())
+        else:
+            async with _gate():
+                picture = await sync_to_async(_prepare)(request, game_id, kind)
+                body = picture.cached or await _drawn(picture)
     except GameError as error:
         refused = JsonResponse(error.as_dict(), status=error.status)
         if error.retry_after:
@@ -122,30 +122,24 @@ def _answer(request: HttpRequest, picture: Picture, body: bytes, kind: str) -> H
 
 async def _drawn(picture: Picture) -> bytes:
     """The PNG, drawn once per process however many requests ask for it at
-    the same time, and cached for every process. Drawings pass one gate of
-    ``PICTURE_WORKERS`` places per process: the SVG built, then rasterised in
-    the pool. Fifty requests for drawings wait on the event loop, not in
-    fifty threads taking turns at the interpreter lock with every other
-    request of the process."""
+    the same time, and cached for every process."""
     running = _drawing.get(picture.key)
     if running is None:
-        async with _gate():
-            running = _drawing.get(picture.key)  # begun while this one waited
-            if running is None:
-                found = await caches[CACHE].aget(picture.key)
-                if found is not None:
-                    return found
-                picture.svg = await sync_to_async(_svg_of)(picture)
-                running = _drawing[picture.key] = asyncio.ensure_future(_draw(picture))
-            return await asyncio.shield(running)  # a caller gone does not stop it
-    return await asyncio.shield(running)
+        picture.svg = await sync_to_async(_svg_of)(picture)
+        running = _drawing.get(picture.key)  # begun meanwhile (PICTURE_WORKERS > 1)
+        if running is None:
+            running = _drawing[picture.key] = asyncio.ensure_future(_draw(picture))
+    return await asyncio.shield(running)  # a caller gone does not stop it for the others
+
+
+async def _saved(picture: Picture, body: bytes) -> bytes:
+    await caches[CACHE].aset(picture.key, body, _keep(picture))
+    return body
 
 
 async def _draw(picture: Picture) -> bytes:
     try:
-        body = await _rasterised(picture.svg)
-        await caches[CACHE].aset(picture.key, body, _keep(picture))
-        return body
+        return await _saved(picture, await _rasterised(picture.svg))
     finally:
         del _drawing[picture.key]
 
@@ -161,7 +155,11 @@ async def _rasterised(svg: str) -> bytes:
 
 
 def _gate() -> asyncio.Semaphore:
-    """This event loop's gate (one loop per Daphne process; tests run many)."""
+    """All of a PNG request's work passes this gate of ``PICTURE_WORKERS``
+    places: fifty asked for at once wait on the event loop, not in fifty
+    threads taking turns at the interpreter lock with every other request of
+    the process. One gate per event loop (one per Daphne process; tests run
+    many)."""
     loop = asyncio.get_running_loop()
     gate = _gates.get(loop)
     if gate is None:

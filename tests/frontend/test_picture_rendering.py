@@ -74,26 +74,26 @@ async def get(url: str):
 @pytest.mark.django_db(transaction=True)
 async def test_drawings_queue_in_the_pool_and_the_loop_stays_free(monkeypatch, settings):
     """While the pool's only thread draws, the process answers other requests;
-    a second drawing waits at the gate, and the same picture asked for again
-    meanwhile is drawn once."""
+    other PNG requests wait at the gate, on the event loop, and the same
+    picture asked for again meanwhile is drawn once."""
     assert positions.POOL._max_workers == settings.PICTURE_WORKERS == 1
     counted = Counted(hold=True)
     monkeypatch.setattr(positions, "png_of", counted)
     joined = asyncio.Event()
-    drawn = positions._drawn
+    gate = positions._gate
 
-    async def watched(picture):
-        joined.set()
-        return await drawn(picture)
+    def watched():
+        joined.set()  # a PNG request has come to the gate
+        return gate()
 
-    monkeypatch.setattr(positions, "_drawn", watched)
+    monkeypatch.setattr(positions, "_gate", watched)
     first, second = await sync_to_async(lambda: [started_game(), started_game()])()
     png = f"/g/{first.pk}/position.png"
     one = asyncio.ensure_future(get(png))
     assert await asyncio.to_thread(counted.started.wait, 30)
     joined.clear()
     two = asyncio.ensure_future(get(png))
-    await asyncio.wait_for(joined.wait(), 30)  # the same picture, waiting on the same drawing
+    await asyncio.wait_for(joined.wait(), 30)  # the same picture, waiting at the gate
     joined.clear()
     other = asyncio.ensure_future(get(f"/g/{second.pk}/position.png"))
     await asyncio.wait_for(joined.wait(), 30)
@@ -102,11 +102,12 @@ async def test_drawings_queue_in_the_pool_and_the_loop_stays_free(monkeypatch, s
     # The other drawing waits at the gate, on the event loop: not in the pool's
     # queue, and not building its SVG in a thread.
     assert len(counted.calls) == 1 and positions.POOL._work_queue.qsize() == 0
-    assert positions._gate().locked() and len(positions._drawing) == 1
+    assert gate().locked() and len(positions._drawing) == 1
     counted.release.set()
     answers = await asyncio.gather(one, two, other)
     assert [a.status_code for a in answers] == [200, 200, 200]
     assert answers[0].content == answers[1].content
+    assert [a["X-Picture-Cache"] for a in answers] == ["miss", "hit", "miss"]
     assert len(counted.calls) == 2 and all(n.startswith("picture") for n in counted.calls)
 
 
