@@ -148,8 +148,8 @@ def test_the_generic_bot_is_legal_and_deterministic(nim, level):
 
 
 def test_its_position_picture_is_drawn_from_the_spectator_view(nim):
-    """No frontend/pictures/nim.py: the generic picture (it was a 500), and the
-    game page's og:image, the PNG, answers."""
+    """No drawing of its own in frontend/pictures/: the generic picture (it
+    was a 500), and the game page's og:image, the PNG, answers."""
     game = started_game("nim", heap=4)
     page = Client().get(f"/g/{game.pk}/").content.decode()
     image = f"/g/{game.pk}/position.png?v={game.version}"
