@@ -340,11 +340,17 @@ REST_FRAMEWORK: dict[str, Any] = {
         # Position pictures (frontend/positions.py), per address: every
         # request, and the drawings not found in the cache (a PNG costs CPU).
         "pictures": "120/min",
-        "picture_renders": "20/min",
+        "picture_renders": os.environ.get("PICTURE_RENDER_RATE", "20/min"),
     },
     # Anonymous clients are told apart by the address games/addresses.py
     # resolves (games/api/throttles.py, AddressIdent), not by DRF's get_ident.
 }
+# Threads per process that rasterise position pictures (frontend/positions.py):
+# drawings asked for at once queue for these (docs/performance.md).
+PICTURE_WORKERS = int(os.environ.get("PICTURE_WORKERS", "1"))
+# "process": worker processes of a lower priority, outside the server's
+# interpreter lock (production's default); "thread" (tests count the drawings).
+PICTURE_POOL = os.environ.get("PICTURE_POOL", "process" if PRODUCTION else "thread")
 # Finished games an account needs before it creates a tournament (docs/tournaments.md).
 TOURNAMENT_CREATOR_MIN_GAMES = int(os.environ.get("TOURNAMENT_CREATOR_MIN_GAMES", "0"))
 SPECTACULAR_SETTINGS = {

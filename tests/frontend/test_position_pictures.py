@@ -30,6 +30,16 @@ def close(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return all(abs(x - y) <= 6 for x, y in zip(a, b, strict=True))
 
 
+@pytest.mark.parametrize("kind", ["svg", "png"])
+def test_other_digits_than_ascii_are_a_400_not_a_500(kind):
+    """str.isdigit() takes '²' and '①', which int() refuses (it was a 500)."""
+    game = started_game()
+    for digit in ["²", "①", "1²"]:
+        response = Client().get(f"/g/{game.pk}/position.{kind}", {"v": digit})
+        assert response.status_code == 400, digit
+        assert response.json()["code"] == "bad_request" and response.json()["message"]
+
+
 def test_svg_parses_and_png_shows_the_pieces():
     game = started_game()
     svg = Client().get(f"/g/{game.pk}/position.svg")
@@ -57,10 +67,14 @@ def test_a_past_version_shows_the_position_then():
     assert close(pixel(then.content, [5, 9]), WHITE) and not close(
         pixel(then.content, [4, 9]), WHITE
     )
-    assert "max-age=86400" in then["Cache-Control"]
+    assert then["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert "immutable" not in now["Cache-Control"]  # no v: the next move changes it
 
 
-@pytest.mark.parametrize("query", ["?v=3", "?v=-1", "?v=x", "?v=99999999999"])
+@pytest.mark.parametrize(
+    "query",
+    ["?v=3", "?v=-1", "?v=x", "?v=99999999999", "?v=²", "?v=①", "?v=\u0661", "?v=\uff11", "?v="],
+)
 def test_a_version_not_reached_is_a_clear_400(query):
     game = started_game()
     response = Client().get(f"/g/{game.pk}/position.svg{query}")

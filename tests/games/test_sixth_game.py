@@ -1,12 +1,15 @@
 """A new game is data plus functions: a sixth ruleset defined in the tests only
 (tests/games/nim.py) is played through the API, a socket, the bots of every
-level, replay and export, with no platform module changed for it."""
+level, replay and export, its position picture, with no platform module
+changed for it."""
 
 from __future__ import annotations
 
 import logging
+import xml.etree.ElementTree as ET
 
 import pytest
+from django.test import Client
 
 from games.bots import LEVELS, base, get_bot
 from games.models import Event, Game, Seat
@@ -142,3 +145,19 @@ def test_the_generic_bot_is_legal_and_deterministic(nim, level):
             assert action == {"type": "take", "count": heap}, "a win in one is taken"
         if level == "strong" and heap > 4:
             assert heap - action["count"] > 3, "never leaves the rival a win in one"
+
+
+def test_its_position_picture_is_drawn_from_the_spectator_view(nim):
+    """No drawing of its own in frontend/pictures/: the generic picture (it
+    was a 500), and the game page's og:image, the PNG, answers."""
+    game = started_game("nim", heap=4)
+    page = Client().get(f"/g/{game.pk}/").content.decode()
+    image = f"/g/{game.pk}/position.png?v={game.version}"
+    assert f'property="og:image" content="http://testserver{image}"' in page
+    png = Client().get(image)
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG\r\n\x1a\n")
+    svg = Client().get(f"/g/{game.pk}/position.svg")
+    assert svg.status_code == 200
+    root = ET.fromstring(svg.content)
+    lines = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert lines[0] == f"Nim #{game.pk}" and "heap: 4" in lines and "to_move: 0" in lines
