@@ -21,7 +21,9 @@ class IsModerator(permissions.BasePermission):
     message = gettext_noop("Only moderators may see this.")
 
     def has_permission(self, request, view) -> bool:
-        return roles.is_moderator(request.user)
+        # A browser session only: no token (the password's or a personal
+        # one, whose ``auth`` is set) reads or acts on the staff's queues.
+        return request.auth is None and roles.is_moderator(request.user)
 
 
 class ReportIn(serializers.Serializer):

@@ -114,3 +114,23 @@ def test_a_token_cannot_act_on_a_case_or_a_player():
         format="json",
     )
     assert acted.status_code == 403 and acted.json()["code"] == "scope"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/moderation/reports/", "/api/remis/"],
+)
+def test_the_passwords_token_reaches_no_staff_queue_either(path):
+    """Staff endpoints take a browser session only: the account's own token
+    (``/api/token/``, sent as ``Authorization: Token``) is refused too."""
+    staff = make_user(moderator=True)
+    roles.grant(staff, roles.ARBITERS)
+    key = Token.objects.create(user=staff).key
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    refused = client.get(path)
+    assert refused.status_code == 403, refused.content
+    acted = client.post(
+        f"/api/moderation/users/{make_user().username}/", {"action": "warn"}, format="json"
+    )
+    assert acted.status_code == 403
