@@ -106,6 +106,7 @@ class LoginView(auth_views.LoginView):
 
 
 @require_http_methods(["GET", "POST"])
+@write_budget("writes")
 def login_link_request(request):
     """Ask for a one-time log-in link (the lock-out page's offer): the same
     answer whatever the name, so it tells nobody which accounts exist."""
@@ -131,6 +132,7 @@ def _too_many_links(wait: int) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@write_budget("writes")
 def login_link(request, token: str):
     """A mailed link: GET shows a button (mail scanners that fetch links
     must not use it up), POST logs the owner in and trusts the browser."""

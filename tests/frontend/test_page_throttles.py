@@ -47,6 +47,7 @@ def url_of(route: str, game: Game, user) -> str:
         "<int:token_id>": "1",
         "<int:tournament_id>": "1",
         "<int:pk>": "1",
+        "<str:token>": "not-a-link",
     }
     for pattern, value in values.items():
         route = route.replace(pattern, value)
