@@ -83,12 +83,17 @@ def refuse_sanctioned_move(standing: MoverStanding, now: datetime) -> None:
         raise suspended_error(standing.suspended_until)
 
 
-def playban_left(user_id: int | None, now: datetime | None = None) -> tuple[int, str] | None:
-    """The seconds a play-ban still runs and its reason, or None."""
+def playban_in_force(user_id: int | None, now: datetime) -> PlayBan | None:
+    """The play-ban that ends last among those still running, or None."""
     if user_id is None:
         return None
+    return PlayBan.objects.filter(user_id=user_id, until__gt=now).order_by("-until").first()
+
+
+def playban_left(user_id: int | None, now: datetime | None = None) -> tuple[int, str] | None:
+    """The seconds a play-ban still runs and its reason, or None."""
     now = now or timezone.now()
-    ban = PlayBan.objects.filter(user_id=user_id, until__gt=now).order_by("-until").first()
+    ban = playban_in_force(user_id, now)
     if ban is None:
         return None
     return math.ceil((ban.until - now).total_seconds()), ban.reason
@@ -147,10 +152,7 @@ PLAYBAN_NOTICES = {
 def playban_notice(user_id: int | None, now: datetime | None = None) -> dict[str, Any] | None:
     """A play-ban in force as the lobby tells it: the sentence (an English
     msgid and its ``until``) and the end time; None without one."""
-    if user_id is None:
-        return None
-    now = now or timezone.now()
-    ban = PlayBan.objects.filter(user_id=user_id, until__gt=now).order_by("-until").first()
+    ban = playban_in_force(user_id, now or timezone.now())
     if ban is None:
         return None
     return {
