@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -43,6 +44,14 @@ MAIL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
 PUSH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="push")
 IMPORT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import")
 TOURNAMENT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournaments")
+
+
+def in_thread_of_its_own(
+    call: Callable[[], object], executor: ThreadPoolExecutor
+) -> Callable[[], Awaitable[object]]:
+    """``call`` awaitable in ``executor``'s one thread, closing its connections
+    after each round: a slow round of one loop holds up no other loop."""
+    return sync_to_async(closing_connections(call), thread_sensitive=False, executor=executor)
 
 
 def sweep_once() -> int:
@@ -172,11 +181,7 @@ class Sweeper:
         requests that queued them hold nothing, and a long replay holds up no
         move, mail or deadline (it holds no connection either, but to store)."""
         await poll_forever(
-            sync_to_async(
-                closing_connections(import_jobs.imports_run),
-                thread_sensitive=False,
-                executor=IMPORT_THREAD,
-            ),
+            in_thread_of_its_own(import_jobs.imports_run, IMPORT_THREAD),
             getattr(settings, "GAME_IMPORT_SECONDS", 1.0),
             "importing a game failed",
             self.stopping,
@@ -198,11 +203,7 @@ class Sweeper:
         thread of their own: a round's games take seconds to create, and the
         deadline sweep must not wait for them."""
         await poll_forever(
-            sync_to_async(
-                closing_connections(tournament_rounds_pair_due),
-                thread_sensitive=False,
-                executor=TOURNAMENT_THREAD,
-            ),
+            in_thread_of_its_own(tournament_rounds_pair_due, TOURNAMENT_THREAD),
             getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
             "tournament rounds failed",
             self.stopping,
@@ -222,11 +223,7 @@ class Sweeper:
         """Send the outbox's due mail, in a thread of its own: a slow mail
         server holds up neither the deadlines nor any move."""
         await poll_forever(
-            sync_to_async(
-                closing_connections(mail.mail_send_due),
-                thread_sensitive=False,
-                executor=MAIL_THREAD,
-            ),
+            in_thread_of_its_own(mail.mail_send_due, MAIL_THREAD),
             getattr(settings, "GAME_MAIL_SECONDS", 2.0),
             "sending mail failed",
             self.stopping,
@@ -237,11 +234,7 @@ class Sweeper:
         """Send the push outbox, in a thread of its own: a push service that
         hangs holds up neither mail, deadlines nor moves."""
         await poll_forever(
-            sync_to_async(
-                closing_connections(push.pushes_send_due),
-                thread_sensitive=False,
-                executor=PUSH_THREAD,
-            ),
+            in_thread_of_its_own(push.pushes_send_due, PUSH_THREAD),
             getattr(settings, "GAME_PUSH_SECONDS", 1.0),
             "sending pushes failed",
             self.stopping,
