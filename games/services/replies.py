@@ -2,11 +2,16 @@
 
 ``services/events.py`` asks ``decide`` inside the transaction of every move
 while a seat holds lines (``Game.plan_seats``, read with the row lock, so a
-game without plans costs nothing). The lines whose next action is the move
-just made (both normalised, compared as canonical JSON) stay; the first of
-their replies that is legal now and hands the turn back (one action, one
-turn) is the reply; lines with another reply, an illegal one, or none left
-are dropped. The funnel stores the reply as its own event in the same commit.
+game without plans costs nothing). It reads only the owner's row of this
+game (the unique (game, seat) index), whatever other games store. The lines
+whose next action is the move just made (both normalised, compared as
+canonical JSON) stay; the first of their replies that is legal now and hands
+the turn back (one action, one turn) is the reply; lines with another reply,
+an illegal one, or none left are dropped. A reply is a move like any other:
+an owner suspended or closed since saving the lines makes none (the same
+``refuse_sanctioned_move`` as every move), and the lines go. The funnel
+decides the reply on the same game and stores it as its own event in the
+same commit.
 """
 
 from __future__ import annotations
@@ -15,8 +20,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+
+from moderation.models import Standing
+from moderation.standing import refuse_sanctioned_move
+
+from ..errors import GameError
 from ..models import ConditionalPlan, Event, Game
 from ..rules import IllegalAction, Ruleset
+from ..store.rows import MoverStanding
 
 Line = list[dict[str, Any]]
 
@@ -48,15 +60,39 @@ def decide(game: Game, rs: Ruleset, state: object, event: Event) -> Reply | None
     transaction; None when no line answers it."""
     assert event.seat is not None  # wanted() said so
     mover, reply = event.seat, None
+    moved = _canonical(event.action)
     for owner in [seat for seat in game.plan_seats if seat != mover]:
-        plan = ConditionalPlan.objects.filter(game=game, seat=owner).first()
-        moved = _canonical(event.action)
-        rest = [line[1:] for line in (plan.lines if plan else []) if _canonical(line[0]) == moved]
+        plan = _plan_lines(game, owner)
+        rest = [line[1:] for line in (plan or []) if _canonical(line[0]) == moved]
         left: list[Line] = []
         if reply is None and _may_reply(game, rs, state, owner):
             reply, left = _first_legal(rs, state, owner, mover, rest)
+            if reply is not None and _sanctioned(game, owner, event):
+                reply, left = None, []
         _keep(game, owner, plan, [line[1:] for line in left if len(line) > 1])
     return reply
+
+
+def _plan_lines(game: Game, owner: int) -> list[Line] | None:
+    """The owner's lines in this game (None: no row); one indexed read."""
+    found = ConditionalPlan.objects.filter(game_id=game.pk, seat=owner).values_list(
+        "lines", flat=True
+    )
+    return next(iter(found), None)
+
+
+def _sanctioned(game: Game, owner: int, event: Event) -> bool:
+    """The owner is suspended or closed now: the decision refuses their reply."""
+    row = (
+        Standing.objects.filter(user__seats__game_id=game.pk, user__seats__index=owner)
+        .values_list("suspended_until", "closed")
+        .first()
+    )
+    try:
+        refuse_sanctioned_move(MoverStanding(*row) if row else MoverStanding(), event.created)
+    except GameError:
+        return True
+    return False
 
 
 def _may_reply(game: Game, rs: Ruleset, state: object, owner: int) -> bool:
@@ -101,14 +137,14 @@ def _apply_reply(
     return Reply(owner, action, after, items)
 
 
-def _keep(game: Game, seat: int, plan: ConditionalPlan | None, lines: list[Line]) -> None:
+def _keep(game: Game, seat: int, plan: list[Line] | None, lines: list[Line]) -> None:
     """Store what is left of a seat's lines; none left: the plan and its flag go."""
+    mine = ConditionalPlan.objects.filter(game_id=game.pk, seat=seat)
     if lines and plan is not None:
-        plan.lines = lines
-        plan.save(update_fields=["lines", "updated"])
+        mine.update(lines=lines, updated=timezone.now())  # auto_now: set by hand
         return
     if plan is not None:
-        plan.delete()
+        mine.delete()
     game.plan_seats = [s for s in game.plan_seats if s != seat]
 
 
