@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from moderation.models import Standing
@@ -62,34 +63,41 @@ def decide(game: Game, rs: Ruleset, state: object, event: Event) -> Reply | None
     mover, reply = event.seat, None
     moved = _canonical(event.action)
     for owner in [seat for seat in game.plan_seats if seat != mover]:
-        plan = _plan_lines(game, owner)
+        plan, standing = _plan_of(game, owner)
         rest = [line[1:] for line in (plan or []) if _canonical(line[0]) == moved]
         left: list[Line] = []
         if reply is None and _may_reply(game, rs, state, owner):
             reply, left = _first_legal(rs, state, owner, mover, rest)
-            if reply is not None and _sanctioned(game, owner, event):
+            if reply is not None and _sanctioned(standing, event):
                 reply, left = None, []
         _keep(game, owner, plan, [line[1:] for line in left if len(line) > 1])
     return reply
 
 
-def _plan_lines(game: Game, owner: int) -> list[Line] | None:
-    """The owner's lines in this game (None: no row); one indexed read."""
-    found = ConditionalPlan.objects.filter(game_id=game.pk, seat=owner).values_list(
-        "lines", flat=True
+def _plan_of(game: Game, owner: int) -> tuple[list[Line] | None, MoverStanding]:
+    """The owner's lines in this game (None: no row) and the owner's
+    sanctions, in one statement on the unique (game, seat) index."""
+    theirs = Standing.objects.filter(
+        user__seats__game_id=OuterRef("game_id"), user__seats__index=OuterRef("seat")
     )
-    return next(iter(found), None)
+    found = (
+        ConditionalPlan.objects.filter(game_id=game.pk, seat=owner)
+        .annotate(
+            suspended=Subquery(theirs.values("suspended_until")[:1]),
+            closed=Subquery(theirs.values("closed")[:1]),
+        )
+        .values_list("lines", "suspended", "closed")
+    )
+    for lines, suspended, closed in found:
+        return lines, MoverStanding(suspended, bool(closed))
+    return None, MoverStanding()
 
 
-def _sanctioned(game: Game, owner: int, event: Event) -> bool:
-    """The owner is suspended or closed now: the decision refuses their reply."""
-    row = (
-        Standing.objects.filter(user__seats__game_id=game.pk, user__seats__index=owner)
-        .values_list("suspended_until", "closed")
-        .first()
-    )
+def _sanctioned(standing: MoverStanding, event: Event) -> bool:
+    """The owner is suspended or closed now: the decision refuses their
+    reply (the same check as every move's, deciding.decide_act)."""
     try:
-        refuse_sanctioned_move(MoverStanding(*row) if row else MoverStanding(), event.created)
+        refuse_sanctioned_move(standing, event.created)
     except GameError:
         return True
     return False
