@@ -137,21 +137,39 @@ def publish_game_event(
     frame differs (its legal moves, its secrets) gets its own, sent only to the
     user who holds that seat now (``holders``, read with the row lock; else
     read here)."""
+    game_event_sender(game, rs, state, event, holders)()
+
+
+def game_event_sender(
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    event: Event,
+    holders: dict[int, int | None] | None = None,
+) -> Callable[[], None]:
+    """``publish_game_event``'s frames built now, from ``game`` as it is (a
+    conditional reply moves it on before the commit); the call sends them."""
     frames = event_frames(game, rs, state, event)
     result = {"result": game.result} if game.result else {}
     message: dict[str, Any] = {"type": "game.frames", "version": event.version, **result}
+    group, pk = game_group(game.pk), game.pk
     if rs.views_are_public:
-        _send(game_group(game.pk), {**message, "frames": frames})
-        return
+        return partial(_send_each, [(group, {**message, "frames": frames})])
     public = frames.pop(SPECTATOR)
     own = {int(seat): text for seat, text in frames.items() if text != public}
-    _send(game_group(game.pk), {**message, "frame": public, "own": sorted(own)})
-    if holders is None:
+    if own and holders is None:
         holders = seat_holders(game)
+    sends = [(group, {**message, "frame": public, "own": sorted(own)})]
     for seat, text in own.items():
-        if (holder := holders.get(seat)) is not None:
-            message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
-            _send(player_group(game.pk, holder), message)
+        if (holder := (holders or {}).get(seat)) is not None:
+            own_message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
+            sends.append((player_group(pk, holder), own_message))
+    return partial(_send_each, sends)
+
+
+def _send_each(sends: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in sends:
+        _send(group, message)
 
 
 def publish_table(game: Game) -> None:
