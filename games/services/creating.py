@@ -73,8 +73,8 @@ def _row(
 def _seated(
     ruleset: str, holders: Sequence[int | None], bots: Mapping[int, str]
 ) -> list[int | None]:
-    """Each seat's holder, a bot's seat held by that bot's account; a player
-    holds one seat at a table."""
+    """Each seat's holder, a bot's seat held by that bot's account; an
+    account holds one seat at a table (a bot too: a level's bot once)."""
     if not holders or any(not 0 <= seat < len(holders) for seat in bots):
         raise GameError("bad_request", gettext_noop("Choose one of the table's seats."))
     seated = [
@@ -85,7 +85,7 @@ def _seated(
     if len(set(taken)) != len(taken):
         raise GameError(
             "bot_seated",
-            gettext_noop("A player holds one seat at a table; choose another level."),
+            gettext_noop("This bot already sits at this table; choose another level."),
         )
     return seated
 
