@@ -107,7 +107,7 @@ def game_create(
     """A new game in the caller's transaction (checked input: the callers
     clean options, clock and seats). ``holders``: a user id or None (a free
     seat) per seat; ``bots``: seat → level, those seats held by that level's
-    bot. ``link`` ties the game to its source (a club match, a rematch) once
+    bot. ``link`` ties the game to its source (a club match's row) once
     it has its id, before it starts. ``auto_start``: it starts as soon as
     every seat is held, now if they are. One lobby frame either way."""
     bots = dict(bots or {})
