@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 
-from games.api.common import write_wait
+from frontend.budget import write_budget
 from games.errors import GameError
 from games.rules import RULESETS
 from lobby import tournaments as services
@@ -29,17 +29,6 @@ PAGE_ACTIONS = {
 }
 
 
-def _refuse_flood(request: HttpRequest, scope: str) -> None:
-    wait = write_wait(request.user, scope)
-    if wait is not None:
-        raise GameError(
-            "rate_limited",
-            gettext_noop("Too many requests: try again in %(seconds)s seconds."),
-            retry_after=wait,
-            seconds=wait,
-        )
-
-
 def _games() -> list[dict[str, Any]]:
     return [
         {"slug": slug, "title": gettext(rs.title), "max_seats": rs.max_seats}
@@ -49,12 +38,12 @@ def _games() -> list[dict[str, Any]]:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@write_budget("tournaments")
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
-            _refuse_flood(request, "tournaments")
             made = services.tournament_create(creator=request.user, **_form_fields(request.POST))
         except GameError as exc:
             messages.error(request, exc.message)
@@ -101,6 +90,7 @@ def _form_fields(form: Any) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@write_budget("writes")
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
@@ -112,7 +102,6 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         try:
             if action is None:
                 raise GameError("bad_request", gettext_noop("Choose join, withdraw or start."))
-            _refuse_flood(request, "writes")
             action(tournament_id=tournament.pk, user=request.user)
         except GameError as exc:
             messages.error(request, exc.message)
