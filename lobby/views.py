@@ -20,6 +20,7 @@ from games.rules import RULESETS
 from lobby import tournaments as services
 from lobby.models import Tournament
 from lobby.selectors import tournaments as read
+from lobby.selectors.tournament_page import Asked, page_data
 from lobby.tournaments.setup import NO_TOURNAMENTS
 
 PAGE_ACTIONS = {
@@ -27,6 +28,19 @@ PAGE_ACTIONS = {
     "withdraw": services.tournament_withdraw,
     "start": services.tournament_start,
 }
+
+
+def _asked(request: HttpRequest) -> Asked:
+    """The round and pages the query string asks for; anything unreadable: the default."""
+    return Asked(
+        round=_number(request.GET.get("round")),
+        standings_page=_number(request.GET.get("standings")),
+        boards_page=_number(request.GET.get("boards")),
+    )
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text and text.isascii() and text.isdigit() and len(text) < 7 else None
 
 
 def _games() -> list[dict[str, Any]]:
@@ -106,22 +120,17 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except GameError as exc:
             messages.error(request, exc.message)
         return redirect("tournament", tournament_id=tournament.pk)
-    data = read.detail(tournament)
-    me = request.user.username if request.user.is_authenticated else None
-    mine = next((row for row in data["standings"] if row["username"] == me), None)
-    playing = {row["username"] for row in data["standings"] if not row["withdrawn"]}
+    me = request.user.pk if request.user.is_authenticated else None
+    data = page_data(tournament, _asked(request), me)
     context = {
-        "t": data,
+        **data,
         "title": gettext(RULESETS[tournament.ruleset].title)
         if tournament.ruleset in RULESETS
         else tournament.ruleset,
-        "playing": mine is not None and not mine["withdrawn"],
         "can_start": tournament.status == "open"
         and request.user.is_authenticated
         and (request.user.pk == tournament.creator_id or request.user.is_staff),
-        "me": me,
-        "organiser_plays": data["creator"] in playing,
-        "rounds": list(reversed(data["rounds"])),
+        "me": request.user.username if me is not None else None,
         "round_deadline": tournament.round_deadline,
         "chat": read.chat_lines(tournament),
     }
