@@ -7,11 +7,15 @@ spectators) is computed and serialised once per event
 sends the frame for its own seat, so secrets stay with their seat. Sends are
 best effort after the commit: clients catch up through their version ping.
 How the sends leave a thread for the event loop is the realtime layer's
-business (``games/realtime/sending.py``); services only call ``after_commit``.
+business (``games/realtime/sending.py``); services only call ``after_commit``
+(or ``send`` for one ready message). Every group message of the product
+leaves through this module: ``send`` from sync code, ``send_from_loop`` from
+the event loop, both best effort.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -42,6 +46,25 @@ def after_commit(callback: Callable[[], None]) -> None:
     and a failing channel layer (Redis down) must not turn it into an error;
     clients catch up through their version ping."""
     transaction.on_commit(partial(best_effort, callback))
+
+
+def send(group: str, message: dict[str, Any]) -> None:
+    """One message to ``group`` once the transaction commits (at once outside
+    one), best effort: a channel layer that is down never undoes or fails what
+    was stored (a token revoked while Redis is gone is still a 204)."""
+    after_commit(partial(_send, group, message))
+
+
+async def send_from_loop(group: str, message: dict[str, Any], timeout: float) -> None:
+    """One message to ``group`` from the event loop, best effort: a layer that
+    is gone or stuck (``timeout`` seconds) holds back nothing after it."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await asyncio.wait_for(layer.group_send(group, message), timeout)
+    except Exception:
+        log.warning("publishing to %s failed", group, exc_info=True)
 
 
 def best_effort(callback: Callable[..., None], *args: Any) -> None:
