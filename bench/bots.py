@@ -5,6 +5,7 @@ reference and the level below, checked against the bars.
   .venv/bin/python bench/bots.py --game halma --pairing strong-easy --games 10
   .venv/bin/python bench/bots.py --quick              # reduced budget, see below
   .venv/bin/python bench/bots.py --timing [--positions 24]
+  .venv/bin/python bench/bots.py --sheriff             # strong's Sheriff, Rettet Maid Marian!
 
 Game i of a pairing always has the same seed (every pairing plays the same
 seeds), and sides alternate: the first player named takes the first seat in
