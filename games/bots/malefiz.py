@@ -10,9 +10,7 @@ positions evaluated, so choices do not depend on the machine's speed.
 - medium: the same with barricade-aware weights; a barricade in hand is tried
   on every free field.
 - strong: two seats, expectimax: each move, then every roll of the rival and
-  its best reply, a barricade it takes put back on the free field best for it
-  (as medium puts one; the cheap guess in front of the leader misjudged the
-  rival's blocks). Three or four seats: each move is played on through sampled
+  its best reply. Three or four seats: each move is played on through sampled
   rounds in which every rival rolls (sampled dice, the same for every
   candidate) and plays its own best reply.
 """
@@ -94,13 +92,13 @@ class Search:
                 best, best_val = f, val
         return best
 
-    def reply(self, pos: Pos, seat: int, roll: int, best_place: bool = False) -> Pos:
+    def reply(self, pos: Pos, seat: int, roll: int) -> Pos:
         """``seat``'s one-ply best answer to ``roll`` (the position itself if it passes)."""
         best, best_val = pos, -1e18
         for mv in moves(pos, self.seats, seat, roll):
             if mv[1] == GOAL:
                 return play(pos, seat, mv)[0]
-            new = self.after(pos, seat, mv, best_place)
+            new = self.after(pos, seat, mv)
             val = self.value(new, seat)
             if val > best_val:
                 best, best_val = new, val
@@ -110,7 +108,7 @@ class Search:
         """My value after ``rival`` rolls (each face 1/6) and answers at its best."""
         total = 0.0
         for roll in range(1, 7):
-            total += self.value(self.reply(pos, rival, roll, True), self.seat)
+            total += self.value(self.reply(pos, rival, roll), self.seat)
         return total / 6
 
     def sampled_rounds(self, pos: Pos, dice: list[list[int]]) -> float:

@@ -144,27 +144,3 @@ def test_greedy_reference_plays_legally() -> None:
         if RS.outcome(state) is not None:
             break
         state, _ = RS.apply(state, state.turn, greedy.choose(state, state.turn, seed=n))
-
-
-def test_strong_expects_the_rival_to_put_a_barricade_where_medium_puts_it() -> None:
-    # Blue (seat 1) takes the barricade on (9, 13) with a 1 and puts it back;
-    # strong's look at Blue's turn must put it where a medium Blue does (the
-    # best free field for Blue), not on the cheap guess in front of the leader.
-    from games.bots.malefiz import FULL, Search
-    from games.bots.malefiz_core import pos_of
-
-    state = pos({0: [(3, 4), (6, 7), (10, 13)], 1: [(8, 13), (11, 3)]}, turn=1, roll=1)
-    medium = make("medium")
-    moved = RS.apply(state, 1, medium.choose(state, 1, seed=1))[0]
-    assert moved.phase == PLACE
-    placed = RS.apply(moved, 1, medium.choose(moved, 1, seed=1))[0]
-    search = Search(state, 0, FULL)
-    expected = search.reply(pos_of(state), 1, 1, best_place=True)
-    assert expected.bars == pos_of(placed).bars
-    assert expected.pieces == pos_of(placed).pieces
-    guess = search.reply(pos_of(state), 1, 1)  # the cheap placement puts it elsewhere here
-    assert guess.bars != expected.bars
-    # ... and strong's expectation over Blue's rolls is made of those replies.
-    at = pos_of(state)
-    mean = sum(search.value(search.reply(at, 1, r, best_place=True), 0) for r in range(1, 7)) / 6
-    assert search.expect_reply(at, 1) == pytest.approx(mean)
