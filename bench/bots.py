@@ -5,18 +5,21 @@ reference and the level below, checked against the bars.
   .venv/bin/python bench/bots.py --game halma --pairing strong-easy --games 10
   .venv/bin/python bench/bots.py --quick              # reduced budget, see below
   .venv/bin/python bench/bots.py --timing [--positions 24]
+  .venv/bin/python bench/bots.py --sheriff             # strong's Sheriff, Rettet Maid Marian!
 
 Game i of a pairing always has the same seed (every pairing plays the same
 seeds), and sides alternate: the first player named takes the first seat in
 even games, the second seat in odd ones. Games are spread over --workers
 processes (2). Win rates carry Wilson 95% intervals; the Elo difference comes
 from the score (a draw counts half), its interval from the score's Wilson
-interval. A bar is checked on the win rate (draws are no wins); Idiotenspiel
-also bars the draws of strong against greedy (at most 15 %) and the score of
-strong against medium (at least 60 %, a draw counting half). A game that
+interval. A bar is checked on the win rate (draws are no wins); every game
+also bars the score (a draw counting half) of strong against medium and of
+medium against easy (at least 60 %, issue 50), and no game of those two
+pairings may reach the action cap; Idiotenspiel also bars the draws of strong
+against greedy (at most 15 %). A game that
 passes its ply cap counts as a draw (the line says how many were capped, and
 for Daschax what each left and its last captures: the action, who took, what
-was left); the
+was left; a Daschax draw, by the house rule, says what was left too); the
 seconds at the end of a line are the pairing's games' summed wall time. The
 second line of a pairing gives the average length and each player's thinking:
 mean ms per decision (with the median and 95th percentile over all its
@@ -35,6 +38,11 @@ is in ``to_act`` and no background work is due.
 Reduced budget (--quick): 10 games a pairing (Idiotenspiel 6), only the
 pairings that have a bar. With the full budget and real bots at their time
 budgets expect hours; --quick is what fits in a coffee break.
+
+--sheriff plays strong as the Sheriff in "Rettet Maid Marian!" against the
+bench's greedy and against medium (8 games each, the bench's Marian seeds
+with strong in the Sheriff's seat: game indices 5, 11, 17, ...): the bar is
+wins and draws together at least half (issue 50), no game capped.
 
 --timing plays seeded games of the easy bot against random play, samples
 --positions decision points per game spread over the whole game (every phase),
@@ -91,7 +99,14 @@ PHASE_BUDGET = 10.0  # one Idiotenspiel movement phase
 # Idiotenspiel (issue 30): draws at most this share against greedy, a strong
 # score (a draw counts half) of at least this much against medium.
 MAX_DRAWS = {("idiotenspiel", "strong-greedy"): 0.15}
-SCORE_BAR = {("idiotenspiel", "strong-medium"): 0.60}
+# Issue 50: the levels in order in every game, by score (a draw counts half),
+# and none of these games may reach the action cap.
+SCORE_BAR = {
+    (slug, pairing): 0.60 for slug in SLUGS for pairing in ("strong-medium", "medium-easy")
+}
+NO_CAP = frozenset(SCORE_BAR)
+SHERIFF_GAMES = 8  # per opponent
+SHERIFF_BAR = 0.5  # wins and draws of strong's Sheriff
 
 
 def bar(slug: str, pairing: str) -> float | None:
@@ -217,6 +232,8 @@ def play(slug: str, pairing: str, index: int) -> dict[str, Any]:
         score: float | None = None
     elif out["draw"]:
         score = 0.5
+        if slug == "daschax":  # a house-rule draw: what was left
+            game["drawn"] = _left(slug, state, seats)
     else:
         score = 1.0 if seats[0] in out["winners"] else 0.0
     return {**game, "scores": [score]}
@@ -302,9 +319,12 @@ def elo(score: float) -> float:
     return 400 * math.log10(score / (1 - score))
 
 
-def verdict_of(slug: str, pairing: str, n: int, won: int, drawn: int) -> tuple[str, bool | None]:
-    """The bars of ``pairing``: the win rate, and for Idiotenspiel the draws
-    against greedy and the score (draw half) against medium."""
+def verdict_of(
+    slug: str, pairing: str, n: int, won: int, drawn: int, capped: int = 0
+) -> tuple[str, bool | None]:
+    """The bars of ``pairing``: the win rate, the score (draw half) of the levels
+    against the one below and no capped game there, and for Idiotenspiel the
+    draws against greedy."""
     checks: list[tuple[str, bool]] = []
     need = bar(slug, pairing)
     if need is not None:
@@ -315,6 +335,8 @@ def verdict_of(slug: str, pairing: str, n: int, won: int, drawn: int) -> tuple[s
     least = SCORE_BAR.get((slug, pairing))
     if least is not None:
         checks.append((f"score >= {least:.0%}", n > 0 and (won + drawn / 2) / n >= least))
+    if (slug, pairing) in NO_CAP:
+        checks.append(("0 capped", capped == 0))
     if not checks:
         return "", None
     ok = all(passed for _, passed in checks)
@@ -329,7 +351,7 @@ def summary(slug: str, pairing: str, games: list[dict[str, Any]]) -> tuple[str, 
     lo, hi = wilson(won, n)
     score = (won + drawn / 2) / n if n else 0.5
     elo_lo, elo_hi = (elo(x) for x in wilson(won + drawn / 2, n))
-    check, verdict = verdict_of(slug, pairing, n, won, drawn)
+    check, verdict = verdict_of(slug, pairing, n, won, drawn, capped)
     first, second = pairing.split("-")
     line = (
         f"{slug:<13}{first:>6} vs {second:<7}{n:>4} {'matches' if slug == 'hexenhalma' else 'games  '}"
@@ -345,7 +367,10 @@ def summary(slug: str, pairing: str, games: list[dict[str, Any]]) -> tuple[str, 
 def _capped(games: list[dict[str, Any]]) -> str:
     """Which games were capped and what they left (the first player's side first)."""
     left = [f"#{i} {g['left']}".rstrip() for i, g in enumerate(games) if g.get("left") is not None]
-    return f"\n{'':13}capped: {', '.join(left)}" if left else ""
+    drawn = [f"#{i} {g['drawn']}" for i, g in enumerate(games) if g.get("drawn")]
+    return (f"\n{'':13}capped: {', '.join(left)}" if left else "") + (
+        f"\n{'':13}drawn: {', '.join(drawn)}" if drawn else ""
+    )
 
 
 def _campaigns(games: list[dict[str, Any]]) -> str:
@@ -425,6 +450,46 @@ def strength(slugs: list[str], pairings: list[str], games: dict[str, int], worke
     failed = [f"{s} {p}" for s, p, ok in verdicts if not ok]
     print(f"\nbars: {len(verdicts) - len(failed)} PASS, {len(failed)} FAIL", end="")
     print(f" ({', '.join(failed)})" if failed else "")
+
+
+# -- the Sheriff of "Rettet Maid Marian!" (issue 50) ---------------------------
+
+
+def sheriff_indices(games: int) -> list[int]:
+    """Bench game indices of Rettet Maid Marian! with the first player (strong)
+    in the Sheriff's seat: the third scenario (index // 2 % 3 == 2), odd index."""
+    variants = len(OPTIONS["idiotenspiel"])
+    return [2 * (variants * k + 2) + 1 for k in range(games)]
+
+
+def sheriff(workers: int, games: int = SHERIFF_GAMES) -> None:
+    verdicts = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        jobs = {
+            rival: [
+                pool.submit(_timed_play, "idiotenspiel", f"strong-{rival}", i)
+                for i in sheriff_indices(games)
+            ]
+            for rival in ("greedy", "medium")
+        }
+        for rival, futures in jobs.items():
+            results = [job.result() for job in futures]
+            units = [g["scores"][0] for g in results]
+            won, capped = units.count(1.0), units.count(None)
+            held = won + units.count(0.5) + capped
+            lo, hi = wilson(held, len(units))
+            ok = held / len(units) >= SHERIFF_BAR and capped == 0
+            verdicts.append(ok)
+            print(
+                f"sheriff strong vs {rival:<7}{len(units):>3} games  won {won:>2}"
+                f" drawn {held - won:>2} lost {len(units) - held:>2}"
+                f"  won or drawn {held / len(units):6.1%} [{lo:5.1%}, {hi:5.1%}]"
+                f"  bar won or drawn >= {SHERIFF_BAR:.0%}, 0 capped: {'PASS' if ok else 'FAIL'}"
+                f"{f' ({capped} capped)' if capped else ''}"
+                f"\n{'':13}{_lengths('idiotenspiel', results)}",
+                flush=True,
+            )
+    print(f"\nbars: {sum(verdicts)} PASS, {len(verdicts) - sum(verdicts)} FAIL")
 
 
 # -- timing -------------------------------------------------------------------
@@ -541,7 +606,11 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--timing", action="store_true", help="time decisions instead")
     p.add_argument("--positions", type=int, default=24, help="--timing: positions per game")
+    p.add_argument("--sheriff", action="store_true", help="strong's Sheriff (Maid Marian)")
     args = p.parse_args()
+    if args.sheriff:
+        sheriff(args.workers, args.games or SHERIFF_GAMES)
+        return
     slugs = [s for s in SLUGS if s in (args.game or SLUGS)]
     if args.timing:
         timing(slugs, args.positions, args.workers)

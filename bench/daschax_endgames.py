@@ -10,10 +10,12 @@ medium and three small against a large piece; "mssss": medium and four small
 against a large; "ls": large and small against a large; "mss": medium and two
 small against a medium and a small; "ms": medium and small against a medium:
 the endings medium left unfinished against strong in bench/bots.py), White to
-move. White hunts with --hunter (strong; medium), Black flees with --prey (by
+move, the house rule on (150 capture-free turns draw, RULES.md section 2).
+White hunts with --hunter (strong; medium), Black flees with --prey (by
 default the other level). --deeper DEPTH,NODES gives the hunter that depth and
 node budget (is an ending won at all, with a far deeper look?). Prints per
-position the plies to the win or CAPPED, then the capped count, the mean plies
+position how it ended (won, drawn by the house rule, lost) and after how many
+plies, or CAPPED, then the counts, the mean plies
 of the won and the hunter's thinking per decision (median, max). It measures; the exit code is 0
 either way.
 """
@@ -65,12 +67,14 @@ def hunt(
     seed: int,
     spent: list[float],
     levels: tuple[bots.Level, bots.Level],
-) -> int | None:
-    """Plies until White wins, or None at the cap; the hunter's seconds go to
+) -> tuple[str, int] | None:
+    """How the ending ended ("won" by White, "drawn" by the house rule, "lost")
+    and after how many plies, or None at the cap; the hunter's seconds go to
     ``spent``. A fresh bot makes every decision, as on the site."""
     for ply in range(cap):
-        if RS.outcome(state) is not None:
-            return ply
+        out = RS.outcome(state)
+        if out is not None:
+            return ("drawn" if out["draw"] else "won" if 0 in out["winners"] else "lost"), ply
         seat = state.to_move
         start = time.perf_counter()
         bot = bots.DaschaxBot("strong")
@@ -79,7 +83,10 @@ def hunt(
         if seat == 0:
             spent.append(time.perf_counter() - start)
         state, _ = RS.apply(state, seat, action)
-    return cap if RS.outcome(state) is not None else None
+    out = RS.outcome(state)
+    if out is None:
+        return None
+    return ("drawn" if out["draw"] else "won" if 0 in out["winners"] else "lost"), cap
 
 
 def main() -> None:
@@ -106,14 +113,18 @@ def main() -> None:
             first, last = map(int, args.seeds.split("-"))
             seeds = range(first, last + 1)
         spent: list[float] = []
-        plies = []
+        ends = []
         for seed in seeds:
-            n = hunt(position(points, seed, prey), args.cap, seed, spent, levels)
-            plies.append(n)
-            print(f"{name} seed {seed}: {'CAPPED' if n is None else f'{n} plies'}", flush=True)
-        won = [n for n in plies if n is not None]
+            end = hunt(position(points, seed, prey), args.cap, seed, spent, levels)
+            ends.append(end)
+            said = "CAPPED" if end is None else f"{end[0]} in {end[1]} plies"
+            print(f"{name} seed {seed}: {said}", flush=True)
+        won = [e[1] for e in ends if e is not None and e[0] == "won"]
+        drawn = sum(1 for e in ends if e is not None and e[0] == "drawn")
+        lost = sum(1 for e in ends if e is not None and e[0] == "lost")
         print(
-            f"{name}: capped {len(plies) - len(won)}/{len(plies)},"
+            f"{name}: won {len(won)}, drawn {drawn} (house rule), lost {lost},"
+            f" capped {ends.count(None)} of {len(ends)};"
             f" mean {statistics.mean(won) if won else 0:.0f} plies to the win;"
             f" {who}: median {statistics.median(spent) * 1000:.0f} ms,"
             f" max {max(spent) * 1000:.0f} ms a decision"

@@ -43,6 +43,8 @@ class Greedy:
     @staticmethod
     def _move(w: Work, seat: int) -> Action:
         foes = [u.at for u in w.units if u.side != seat and u.combatant and u.at is not None]
+        if not foes:  # nothing left to attack ("Rettet Maid Marian!" goes on without them)
+            return {"type": "end_movement"}
         for u in sorted(flow.movable(w, seat), key=lambda u: u.id):
             assert u.at is not None
             here = min((_cheb(u.at, f) for f in foes), default=0)
