@@ -91,6 +91,14 @@ class Guarded:
             _deadline.until = None
         return action
 
+    def win_chances(self, state: Any, seat: int, *, seed: int) -> list[float]:
+        """Each seat's win chance as ``seat`` sees it (games/bots/chances.py):
+        the same calibrated estimate at every level; ``seed`` is accepted for
+        the interface and changes nothing (the estimate has no randomness)."""
+        from games.bots.chances import win_chances  # chances imports the bots
+
+        return win_chances(self.slug, state, seat)
+
     def accepts_draw(self, state: Any, seat: int) -> bool:
         """The inner bot's answer to a draw offer: a bot with an
         ``accepts_draw(state, seat) -> bool`` says True when its evaluation
