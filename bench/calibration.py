@@ -83,7 +83,7 @@ def play(slug: str, index: int) -> list[dict[str, Any]]:
             if rs.outcome(state) is None:
                 records.append({"game": index, "terms": _plain(terms), "seconds": spent})
             last_key = key
-        players = {s: RandomBot(slug) for s in seats} if ply < opening else bots
+        players: dict[int, Bot] = {s: RandomBot(slug) for s in seats} if ply < opening else bots
         if slug == "hexenhalma":
             players = {**players, 0: bots[0]}
         try:
