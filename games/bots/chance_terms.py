@@ -41,6 +41,8 @@ def decided(seats: int, winner: int) -> list[float]:
 def halma(state: Any, seat: int) -> Terms:
     """The mover's score over the race still to run (a lead counts more as
     the race gets shorter), and a one for the mover's tempo."""
+    if hbot.dead(state):
+        return [0.5, 0.5]  # the house rule can only end it drawn
     pos = hbot.Position(state)
     mover = state.to_move
     search = hbot.Search(pos, HALMA_LOOK)

@@ -34,6 +34,7 @@ from ..errors import GameError
 from ..models import Game
 from ..reasons import REASON_RESIGNED
 from ..rules import get_ruleset
+from .bot_draws import offer_once
 from .deciding import decide_seat_act
 from .events import changes_lobby, store_event
 from .guards import conflicts_are_stale
@@ -159,7 +160,8 @@ def _game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, An
         before_to_act, status_before = list(game.to_act), game.status
         rs, new_state, event = decide_seat_act(game, seat, version, action, timezone.now())
         lobby_changed = changes_lobby(status_before, game, event)
-        return store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
+        stored = store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
+        return offer_once(game, rs, new_state, seat) or stored
 
 
 def bot_turn_move(turn: BotTurn, *, action: dict[str, Any]) -> int | None:
