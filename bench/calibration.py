@@ -1,7 +1,8 @@
 """Bot win chances on self-play (issue 50): fit the constants, print the calibration.
 
   .venv/bin/python bench/calibration.py --game halma --games 30 --out /tmp/halma.jsonl
-  .venv/bin/python bench/calibration.py --fit /tmp/halma.jsonl      # constants + table again
+  .venv/bin/python bench/calibration.py --game halma --first 30 --games 30 --out /tmp/more.jsonl
+  .venv/bin/python bench/calibration.py --fit /tmp/halma.jsonl /tmp/more.jsonl  # refit, tables
 
 Plays self-play games (the levels per game in LEVEL_PAIRS, cycling; a few
 random opening actions in some games so that the games differ) and, before
@@ -114,14 +115,17 @@ def _terms(record: dict[str, Any]) -> Any:
 # -- fitting: a conditional logit (softmax over the seats in the race) -----------------
 
 
+RIDGE = 1.0  # keeps the weights finite where a few games separate perfectly
+
+
 def fit(records: list[dict[str, Any]], size: int, rounds: int = 30) -> list[float]:
     """Weights maximising the likelihood of the results (shares as soft labels),
-    by Newton's method with a little ridge."""
+    less ``RIDGE`` / 2 times their squared length, by Newton's method."""
     rows = [(_terms(r), r["result"]) for r in records if isinstance(r["terms"], dict)]
     w = [0.0] * size
     for _ in range(rounds):
-        grad = [0.0] * size
-        hess = [[1e-3 * (i == j) for j in range(size)] for i in range(size)]
+        grad = [RIDGE * x for x in w]
+        hess = [[RIDGE * (i == j) for j in range(size)] for i in range(size)]
         for terms, result in rows:
             logits = {s: sum(a * b for a, b in zip(w, t, strict=True)) for s, t in terms.items()}
             top = max(logits.values())
@@ -222,11 +226,12 @@ def report(slug: str, records: list[dict[str, Any]]) -> None:
         print(f"Fitted on all: {slug!r}: {weights},")
 
 
-def run(slug: str, games: int, workers: int) -> list[dict[str, Any]]:
+def run(slug: str, first: int, games: int, workers: int) -> list[dict[str, Any]]:
+    indices = range(first, first + games)
     if workers <= 1:
-        return [r for i in range(games) for r in play(slug, i)]
+        return [r for i in indices for r in play(slug, i)]
     with ProcessPoolExecutor(workers) as pool:
-        return [r for batch in pool.map(play, [slug] * games, range(games)) for r in batch]
+        return [r for batch in pool.map(play, [slug] * games, indices) for r in batch]
 
 
 def main() -> None:
@@ -235,6 +240,7 @@ def main() -> None:
     )
     p.add_argument("--game", action="append", choices=SLUGS, help="repeatable; default all")
     p.add_argument("--games", type=int, help="games per game (default: GAMES)")
+    p.add_argument("--first", type=int, default=0, help="index of the first game (its seed)")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", help="write the records here (JSON lines, one per position)")
     p.add_argument("--fit", nargs="+", help="read recorded files instead of playing")
@@ -248,7 +254,7 @@ def main() -> None:
         return
     for slug in [s for s in SLUGS if s in (args.game or SLUGS)]:
         start = time.perf_counter()
-        records = run(slug, args.games or GAMES[slug], args.workers)
+        records = run(slug, args.first, args.games or GAMES[slug], args.workers)
         for r in records:
             r["slug"] = slug
         if args.out:

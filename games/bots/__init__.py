@@ -4,6 +4,7 @@ The fixed interface (ARCHITECTURE.md, "Bots")::
 
     bot = get_bot(slug, level)          # "easy" | "medium" | "strong"
     action = bot.choose(state, seat, seed=n)
+    bot.win_chances(state, seat, seed=n)  # per seat, as seat sees it (chances.py)
     bot.accepts_draw(state, seat)       # a draw offer: True when the game is dead
 
 Each game's module exposes ``make(level) -> Bot``; any other registered ruleset

@@ -26,11 +26,11 @@ from games.rules.base import Outcome
 
 # Per game, one weight per term (bench/calibration.py --fit prints them).
 WEIGHTS: dict[str, tuple[float, ...]] = {
-    "halma": (0.25, 0.2),
-    "daschax": (0.8, 0.1),
-    "malefiz": (0.3, 0.3, 0.3),
-    "idiotenspiel": (1.5, 0.0, 0.0),
-    "hexenhalma": (0.8, 0.2),
+    "halma": (0.4063, 0.2854),
+    "daschax": (0.9891, -0.0116),
+    "malefiz": (-0.7842, 1.4873, 0.1823),
+    "idiotenspiel": (2.728, -0.4928, 5.7035),
+    "hexenhalma": (1.0767, 1.5085),
 }
 
 
