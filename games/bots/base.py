@@ -94,10 +94,16 @@ class Guarded:
     def win_chances(self, state: Any, seat: int, *, seed: int) -> list[float]:
         """Each seat's win chance as ``seat`` sees it (games/bots/chances.py):
         the same calibrated estimate at every level; ``seed`` is accepted for
-        the interface and changes nothing (the estimate has no randomness)."""
-        from games.bots.chances import win_chances  # chances imports the bots
+        the interface and changes nothing (the estimate has no randomness).
+        An evaluation that fails gives even chances (logged)."""
+        from games.bots.chances import seat_count, win_chances  # chances imports the bots
 
-        return win_chances(self.slug, state, seat)
+        try:
+            return win_chances(self.slug, state, seat)
+        except Exception:
+            log.exception("%s %s bot failed to judge its win chances", self.slug, self.level)
+            seats = seat_count(self.slug, state)
+            return [1 / seats] * seats
 
     def accepts_draw(self, state: Any, seat: int) -> bool:
         """The inner bot's answer to a draw offer: a bot with an

@@ -170,3 +170,14 @@ def test_the_look_sees_a_forced_halma_win() -> None:
     black = [(5, 5), (3, 3), *(f for f in BLACK_MIDDLE if f != (5, 5))][:15]
     state = HalmaState(pieces=(fields(*white), fields(*black)), plies=120)
     assert get_bot("halma", "strong").win_chances(state, 1, seed=random.randrange(9)) == [1.0, 0.0]
+
+
+def test_a_failing_evaluation_gives_even_chances(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.bots import chance_terms
+
+    def broken(state: Any, seat: int) -> Any:
+        raise RuntimeError("a bug in an evaluation")
+
+    monkeypatch.setitem(chance_terms.TERMS, "halma", broken)
+    state = get_ruleset("halma").setup({}, 2, 1)
+    assert get_bot("halma", "strong").win_chances(state, 0, seed=0) == [0.5, 0.5]
