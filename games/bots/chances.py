@@ -24,13 +24,14 @@ from games.bots.chance_terms import TERMS, Terms
 from games.rules import get_ruleset
 from games.rules.base import Outcome
 
-# Per game, one weight per term (bench/calibration.py --fit prints them).
+# Per game, one weight per term, fitted by bench/calibration.py --fit on
+# 40-54 self-play games a game (docs/performance.md, "Bot win chances").
 WEIGHTS: dict[str, tuple[float, ...]] = {
-    "halma": (0.4063, 0.2854),
-    "daschax": (0.9891, -0.0116),
+    "halma": (0.4389, 0.3194),
+    "daschax": (0.9018, -0.0109),
     "malefiz": (-0.7842, 1.4873, 0.1823),
-    "idiotenspiel": (2.728, -0.4928, 5.7035),
-    "hexenhalma": (1.0767, 1.5085),
+    "idiotenspiel": (1.2181, -0.4399, 1.5949),
+    "hexenhalma": (0.5153, 1.3174),
 }
 
 
