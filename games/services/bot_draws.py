@@ -25,8 +25,8 @@ def offer_once(game: Game, rs: Ruleset, state: object, seat: int) -> int | None:
         return None
     if seat in rs.to_act(state) or seat in game.left_seats:
         return None  # its turn goes on (or it is out): offer once the turn is over
-    if Event.objects.filter(game=game, seat=seat, kind=Event.Kind.DRAW_OFFER).exists():
-        return None
     if not accepts_draw(game.ruleset, level, state, seat):
+        return None  # (pure and cheap: asked before the query below)
+    if Event.objects.filter(game=game, seat=seat, kind=Event.Kind.DRAW_OFFER).exists():
         return None
     return offer_draw_locked(game, rs, state, seat)
