@@ -299,9 +299,28 @@ def path_of(state: HalmaState, seat: int, move: Move) -> list[list[int]]:
     return [[ROW[f], COL[f]] for f in chain]
 
 
+def dead(state: HalmaState) -> bool:
+    """Whether the game can only end drawn (RULES.md section 1, the 50-move
+    rule): before move 50 is complete, each side has more pieces in its own
+    house than moves left to bring them out (a move takes one piece out at
+    most), so both are stuck when move 50 is complete, and no side can win
+    before then (its target house holds the other's stuck pieces)."""
+    if state.plies >= LIMIT_PLIES:
+        return False
+    for s in (0, 1):
+        made = (state.plies + 1 - s) // 2  # moves seat s has made
+        if sum(HOUSE_FLAGS[s][f] for f in state.pieces[s]) <= MOVE_LIMIT - made:
+            return False
+    return True
+
+
 class HalmaBot:
     def __init__(self, level: str) -> None:
         self.level = LEVELS[level]
+
+    def accepts_draw(self, state: Any, seat: int) -> bool:
+        """A draw offer is accepted when the house rule can only end the game drawn (``dead``)."""
+        return dead(state)
 
     def choose(self, state: Any, seat: int, *, seed: int) -> Action:
         rng = view_rng("halma", state, seat, seed)

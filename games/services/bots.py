@@ -34,6 +34,7 @@ from ..errors import GameError
 from ..models import Game
 from ..reasons import REASON_RESIGNED
 from ..rules import get_ruleset
+from .bot_draws import offer_once
 from .deciding import decide_seat_act
 from .events import store_event
 from .guards import conflicts_are_stale
@@ -156,7 +157,9 @@ def _game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, An
             raise GameError(
                 "stale_version", gettext_noop("The game has moved on."), version=game.version
             )
-        return store_event(decide_seat_act(game, seat, version, action, timezone.now())).version
+        change = decide_seat_act(game, seat, version, action, timezone.now())
+        stored = store_event(change).version
+        return offer_once(game, change.rs, seat) or stored
 
 
 def bot_turn_move(turn: BotTurn, *, action: dict[str, Any]) -> int | None:

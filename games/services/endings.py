@@ -82,18 +82,24 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
                 version=game.version,
             )
         rs = get_ruleset(game.ruleset)
-        state = rs.decode(game.started_state)
-        offers = sorted({*game.draw_offers, seat})
-        if offers == _remaining_seats(game):
-            result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
-            events = [{"type": "draw_accepted", "seat": seat}]
-            return append_event(
-                game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result
-            ).version
-        game.draw_offers = offers
-        events = [{"type": "draw_offered", "seat": seat, "offers": offers}]
-        event = append_event(game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events)
-        return _bots_answer_draw(game, rs, state) or event.version
+        return offer_draw_locked(game, rs, rs.decode(game.started_state), seat)
+
+
+def offer_draw_locked(game: Game, rs: Ruleset, state: object, seat: int) -> int:
+    """``seat`` offers a draw in the caller's transaction (the game row locked,
+    the offer allowed): agreed when every remaining seat has offered, else
+    stored, and bot seats still to answer answer at once. The new version."""
+    offers = sorted({*game.draw_offers, seat})
+    if offers == _remaining_seats(game):
+        result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
+        events = [{"type": "draw_accepted", "seat": seat}]
+        return append_event(
+            game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result
+        ).version
+    game.draw_offers = offers
+    events = [{"type": "draw_offered", "seat": seat, "offers": offers}]
+    event = append_event(game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events)
+    return _bots_answer_draw(game, rs, state) or event.version
 
 
 def _bots_answer_draw(game: Game, rs: Ruleset, state: object) -> int | None:
