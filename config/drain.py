@@ -128,7 +128,10 @@ class Drainer:
         except Exception:
             log.exception("draining failed; stopping")
         log.warning(
-            "drained: %s sockets, %s requests left", len(draining.state.open), requests.under_way
+            "drained: %s sockets, %s requests left; background work %s",
+            len(draining.state.open),
+            requests.under_way,
+            "stopped" if background.done() else "still running",
         )
         self.reactor.stop()
 

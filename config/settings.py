@@ -158,13 +158,17 @@ AUTH_USER_MODEL = "accounts.User"
 # --- channel layer and cache ----------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_PREFIX = os.environ.get("CHANNEL_PREFIX", "bsp")
+CHANNEL_LAYER_URLS = [u for u in os.environ.get("CHANNEL_LAYER_URLS", "").split(",") if u.strip()]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer measured more than twice as fast as the core
             # layer here; groups are all this site needs from the layer.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX},
+            # CHANNEL_LAYER_URLS (comma-separated) shards the layer's channels
+            # and groups over several Redis servers; everything else the site
+            # keeps in Redis stays on REDIS_URL (docs/deploy.md).
+            "CONFIG": {"hosts": CHANNEL_LAYER_URLS or [REDIS_URL], "prefix": REDIS_PREFIX},
         }
     }
     # Rate limits and login failures are counted here, shared by every process.

@@ -86,6 +86,16 @@ class DrainsSocketMixin(SocketConsumer):
         # Counted until its disconnect: the page's answer to the close.
         await self.send(text_data=json.dumps({"type": "restart", "retry_ms": message["retry_ms"]}))
         await self.close(code=RESTART)
+        self.drained = True
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Nothing more once closed for the restart: a game's frame that
+        comes before the page's answer to the close would find the socket
+        closing (Autobahn raises), and the consumer would die uncounted."""
+        if not getattr(self, "drained", False):
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
 
 class DrainsStreamMixin:

@@ -410,7 +410,10 @@ class GameClient:
         self.bases = [base, *(others or [])]
         self.closes: list[tuple[int | None, int | None]] = []  # (code, retry_ms) of each
         self.retry_ms: int | None = None  # a draining server's hint ("restart" frame)
-        self.back_after: list[float] = []  # seconds from each drop to the next hello
+        # (when lost, seconds until the next hello) of each drop
+        self.back_after: list[tuple[float, float]] = []
+        self.ack_times: list[tuple[float, float]] = []  # (when acked, seconds from the act)
+        self._sent_at: dict[str, float] = {}
         self._lost_at = 0.0
         self.origin = origin or base.replace("ws://", "http://")
         self.game_id = game_id
@@ -570,7 +573,7 @@ class GameClient:
             self._apply_list(frame.get("events", []), "hello")
             self._set_state(frame["state"])
             if self._lost_at:
-                self.back_after.append(time.monotonic() - self._lost_at)
+                self.back_after.append((self._lost_at, time.monotonic() - self._lost_at))
                 self._lost_at = 0.0
             self.connected.set()
         elif kind == "event":
@@ -592,6 +595,8 @@ class GameClient:
                 sent = self._sent.get(ref)
                 if sent is not None and sent.get("type") == "act":
                     self.acked[frame["version"]] = sent["action"]
+                    now = time.monotonic()
+                    self.ack_times.append((now, now - self._sent_at.pop(ref, now)))
             else:
                 self.errors.append(frame)
             if ref is not None and ref == self._outstanding:
@@ -711,6 +716,7 @@ class GameClient:
             "ref": ref,
         }
         self._sent[ref] = frame
+        self._sent_at[ref] = time.monotonic()
         with contextlib.suppress(Exception):
             await self.send(frame)
             self.act_sent.set()
@@ -846,7 +852,7 @@ def _setup_main() -> None:
     out = []
     for g in spec["games"]:
         users = []
-        for name in g["players"]:
+        for name in g.get("players", []):
             user, created = user_model.objects.get_or_create(username=name)
             if created:
                 user.set_unusable_password()
@@ -854,6 +860,13 @@ def _setup_main() -> None:
             users.append(user)
             if name not in cookies:
                 cookies[name] = session_cookie(user)
+        if g.get("bots"):  # a staff bot match: bots on every seat, started at once
+            staff, _ = user_model.objects.get_or_create(username=g["host"], is_staff=True)
+            game = table_create(
+                host=staff, ruleset=g.get("ruleset", "halma"), bot={"levels": g["bots"]}
+            )
+            out.append({"id": game.pk, "players": [], "cookies": [], "tokens": []})
+            continue
         game = table_create(
             host=users[0],
             ruleset=g.get("ruleset", "halma"),
