@@ -76,14 +76,20 @@ def pct(values: list[float], q: float) -> float:
 class Nginx(Process):
     """Debian's nginx in front of the processes, with docs/deploy.md's upstream."""
 
-    def __init__(self, log_dir: Path, upstreams: list[int]) -> None:
+    def __init__(self, log_dir: Path, upstreams: list[int], balance: str = "least_conn") -> None:
         self.port = free_port()
         prefix = log_dir / "nginx"
         prefix.mkdir(exist_ok=True)
         conf = prefix / "nginx.conf"
         servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
         conf.write_text(
-            NGINX_CONF.format(prefix=prefix, port=self.port, servers=servers), encoding="utf-8"
+            NGINX_CONF.format(
+                prefix=prefix,
+                port=self.port,
+                servers=servers,
+                balance="" if balance == "round_robin" else f"{balance};",
+            ),
+            encoding="utf-8",
         )
         cmd = [str(NGINX), "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"]
         super().__init__("nginx", cmd, {}, log_dir)
@@ -122,7 +128,7 @@ http {{
   uwsgi_temp_path {prefix}/uwsgi;
   scgi_temp_path {prefix}/scgi;
   upstream brettspiele {{
-    least_conn;
+    {balance}
 {servers}
   }}
   map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
@@ -149,6 +155,8 @@ class Phase:
     start: float
     end: float = 0.0
     events: list[str] = field(default_factory=list)
+    wall: float = field(default_factory=time.time)  # the start, as the database stamps
+    unacked: int = 0  # moves committed in this phase whose ack was lost
 
 
 @dataclass
@@ -157,6 +165,7 @@ class Bench:
     log_dir: Path
     db: Database | None = None
     redis: RedisServer | None = None
+    shards: list[RedisServer] = field(default_factory=list)
     servers: list[Daphne] = field(default_factory=list)
     nginx: Nginx | None = None
     clients: list[GameClient] = field(default_factory=list)
@@ -177,6 +186,14 @@ class Bench:
         self.redis = RedisServer("redis", self.log_dir)
         self.redis.start()
         await self.redis.ready()
+        # --shards 2: the channel layer over this Redis and one more
+        # (CHANNEL_LAYER_URLS); limits, presence and leases stay on the first.
+        for i in range(1, a.shards):
+            shard = RedisServer(f"redis-shard{i}", self.log_dir)
+            shard.start()
+            await shard.ready()
+            self.shards.append(shard)
+        layer = ",".join(r.url for r in [self.redis, *self.shards]) if self.shards else ""
         env = server_env(
             self.db.url,
             self.redis.url,
@@ -187,6 +204,7 @@ class Bench:
             BOT_DELAY_MIN="0.5",
             BOT_DELAY_MAX="1.0",
             GAME_SWEEP_SECONDS="0.5",
+            CHANNEL_LAYER_URLS=layer,
         )
         await asyncio.to_thread(migrate, env)
         self.servers = [Daphne(f"p{i}", env, self.log_dir) for i in range(a.processes)]
@@ -194,7 +212,7 @@ class Bench:
             server.start()
         await asyncio.gather(*(s.ready(60) for s in self.servers))
         if NGINX and not a.no_nginx:
-            self.nginx = Nginx(self.log_dir, [s.port for s in self.servers])
+            self.nginx = Nginx(self.log_dir, [s.port for s in self.servers], a.balance)
             self.nginx.start()
             await self.wait_http(self.nginx.http + "/api/rulesets/")
         specs: list[dict[str, Any]] = [
@@ -345,6 +363,13 @@ class Bench:
         self.phases[-1].end = time.monotonic()
 
     # -- figures
+    def phase_at(self, wall: float) -> Phase:
+        return (
+            [ph for ph in self.phases if ph.wall <= wall][-1]
+            if wall >= self.phases[0].wall
+            else self.phases[0]
+        )
+
     def table(self) -> list[dict[str, Any]]:
         rows = []
         for ph in self.phases:
@@ -366,6 +391,7 @@ class Bench:
                     "back_max_s": round(max(backs), 2) if backs else 0.0,
                     "http": len(statuses),
                     "http_5xx": sum(1 for s in statuses if s >= 500),
+                    "unacked": ph.unacked,
                     "events": ph.events,
                 }
             )
@@ -395,7 +421,10 @@ class Bench:
                     if v in acked:
                         doubled += 1
                     acked.add(v)
-            unacked += sum(1 for r in rows if r["kind"] == "act" and r["version"] not in acked)
+            lost_acks = [r for r in rows if r["kind"] == "act" and r["version"] not in acked]
+            unacked += len(lost_acks)
+            for r in lost_acks:
+                self.phase_at(r["created"].timestamp()).unacked += 1
         doubled += len(self.db.duplicate_versions())
         wrong = sum(1 for c in self.clients if c.violations or c.last == 0)
         bots = self.db.rows(
@@ -426,6 +455,7 @@ class Bench:
             procs.append(self.nginx)
         if self.redis:
             procs.append(self.redis)
+        procs += self.shards
         for p in procs:
             p.kill(signal.SIGKILL)
         if self.db is not None:
@@ -461,8 +491,8 @@ async def run(args: argparse.Namespace, log_dir: Path) -> tuple[list[dict[str, A
         bench.stopping = True
         if reader is not None:
             await reader
-        # Bot games went on through the roll: versions at the end vs start.
-        return bench.table(), bench.checks()
+        checks = bench.checks()  # first: it counts lost acks per phase
+        return bench.table(), checks
     finally:
         bench.stopping = True
         if reader is not None:
@@ -473,14 +503,16 @@ async def run(args: argparse.Namespace, log_dir: Path) -> tuple[list[dict[str, A
 def print_table(rows: list[dict[str, Any]], checks: dict[str, Any]) -> None:
     head = (
         f"{'phase':<12} {'s':>5} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'back':>5} {'back p50':>8} {'back p99':>8} {'back max':>8} {'http':>5} {'5xx':>4}"
+        f"{'back':>5} {'back p50':>8} {'back p99':>8} {'back max':>8} {'http':>5} {'5xx':>4} "
+        f"{'unacked':>7}"
     )
     print(head)
     for r in rows:
         print(
             f"{r['phase']:<12} {r['seconds']:>5} {r['moves']:>6} {r['move_p50_ms']:>7} "
             f"{r['move_p99_ms']:>7} {r['sockets_back']:>5} {r['back_p50_s']:>8} "
-            f"{r['back_p99_s']:>8} {r['back_max_s']:>8} {r['http']:>5} {r['http_5xx']:>4}"
+            f"{r['back_p99_s']:>8} {r['back_max_s']:>8} {r['http']:>5} {r['http_5xx']:>4} "
+            f"{r['unacked']:>7}"
         )
         for e in r["events"]:
             print(f"    {e}")
@@ -498,6 +530,10 @@ def main() -> None:
     parser.add_argument("--quiet", type=float, default=20.0)
     parser.add_argument("--kill", action="store_true", help="then SIGKILL one host's processes")
     parser.add_argument("--no-nginx", action="store_true")
+    parser.add_argument("--shards", type=int, default=1, help="Redis servers for the layer")
+    parser.add_argument(
+        "--balance", default="least_conn", choices=["least_conn", "round_robin", "random"]
+    )
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--logs", help="keep the processes' logs in this folder")
     args = parser.parse_args()

@@ -126,7 +126,7 @@ class Database:
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
         return self.rows(
-            "SELECT version, seat, kind, action, events FROM games_event "
+            "SELECT version, seat, kind, action, events, created FROM games_event "
             "WHERE game_id = %s ORDER BY version, id",
             game_id,
         )

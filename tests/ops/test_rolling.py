@@ -31,6 +31,8 @@ async def test_a_rolling_restart_loses_nothing(tmp_path):
         quiet=4.0,
         kill=False,
         no_nginx=False,
+        shards=1,
+        balance="least_conn",
     )
     rows, checks = await run(args, tmp_path)
     roll = next(r for r in rows if r["phase"] == "roll")

@@ -11,12 +11,13 @@ const ANSWER_MS = 3000;
 const CONNECT_MS = 6000; // a handshake that hangs this long is tried afresh
 const MAX_BACKOFF_MS = 5000;
 // A short loss (a network switch, a server restart) is retried soon, so the
-// page is back within about a second of the link: each wait is drawn at
-// random up to a ceiling that doubles from RETRY_MS to QUICK_MAX_MS, so the
-// pages of a lost server do not all come back in one instant. Only a loss
-// longer than QUICK_RETRIES_MS backs off further, up to MAX_BACKOFF_MS.
+// page is back within a second of the link: each wait is drawn at random
+// from half to all of a ceiling that doubles from RETRY_MS to QUICK_MAX_MS
+// (0.1-0.2 s, 0.2-0.4 s, then 0.25-0.5 s), so the pages of a lost server do
+// not all come back in one instant. Only a loss longer than
+// QUICK_RETRIES_MS backs off further, up to MAX_BACKOFF_MS.
 const RETRY_MS = 200;
-const QUICK_MAX_MS = 1000;
+const QUICK_MAX_MS = 500;
 const QUICK_RETRIES_MS = 20000;
 // A server that restarts (games/realtime/draining.py) sends a last frame
 // {"type": "restart", "retry_ms"} and closes with this code (1012, "service
