@@ -39,6 +39,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -445,6 +446,10 @@ class Bench:
             "timeout_game": f"{timed['status']} {timed['result'] or ''}",
             "nginx_5xx": nginx_5xx,
             "bot_during_roll": self.bot_during_roll,
+            # How the server closed the sockets: 4012 a drain, 1006 none (killed).
+            "close_codes": dict(
+                Counter(int(code or 0) for c in self.clients for code, _ in c.closes)
+            ),
         }
 
     async def close(self) -> None:

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
 import sys
 from typing import Any, cast
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from games.realtime import draining
 from games.realtime.sweeper import sweeper
@@ -39,10 +39,6 @@ from .health import PATHS
 
 log = logging.getLogger(__name__)
 POLL = 0.05
-
-
-def seconds(name: str, default: float) -> float:
-    return float(os.environ.get(name, default))
 
 
 class Requests:
@@ -116,10 +112,10 @@ class Drainer:
 
     async def run(self) -> None:
         draining.state.draining = True
-        until = asyncio.get_running_loop().time() + seconds("DRAIN_SECONDS", 10.0)
+        until = asyncio.get_running_loop().time() + settings.DRAIN_SECONDS
         background = asyncio.ensure_future(sweeper.stop())
         try:
-            await asyncio.sleep(seconds("DRAIN_LISTEN_SECONDS", 0.0))
+            await asyncio.sleep(settings.DRAIN_LISTEN_SECONDS)
             await self.stop_listening()
             asked = await draining.ask_all_to_go(get_channel_layer())
             log.warning("draining: %s sockets and streams asked to go", asked)

@@ -295,6 +295,10 @@ GUEST_IDLE_HOURS = float(os.environ.get("GUEST_IDLE_HOURS", "24"))
 GUEST_CLEANUP_SECONDS = float(os.environ.get("GUEST_CLEANUP_SECONDS", "600"))
 # Open sockets per client address, across every process (games/realtime/socket_cap.py).
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
+# Graceful restarts (config/drain.py): on SIGTERM, how long to keep listening
+# (refusing) before closing the port, and the most a drain may take.
+DRAIN_LISTEN_SECONDS = float(os.environ.get("DRAIN_LISTEN_SECONDS", "0"))
+DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "10"))
 # How long a socket stays counted after its process last renewed it (each
 # process renews its own every third of this): a killed process's sockets
 # free their places within it.

@@ -41,7 +41,9 @@ async def test_a_rolling_restart_loses_nothing(tmp_path):
     assert checks["committed_without_ack"] == 0, checks
     assert checks["games_with_unsound_log"] == 0 and checks["clients_with_violations"] == 0
     assert checks["nginx_5xx"] == 0 and all(r["http_5xx"] == 0 for r in rows), rows
-    # Every socket of every process was moved once, and came back in time.
+    # Every socket of every process was told to come back (4012 and a retry
+    # hint: not cut), was moved once, and came back in time.
+    assert set(checks["close_codes"]) == {4012}, checks
     assert roll["sockets_back"] >= 6 * 4, roll
     assert roll["back_p99_s"] < 3.0, roll
     assert roll["moves"] > 0
