@@ -65,6 +65,7 @@ from tests.ops.cluster import (  # noqa: E402
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 TIMEOUT_CLOCK = {"kind": "realtime", "minutes": 1, "increment": 0}
 PLAYED_CLOCK = {"kind": "realtime", "minutes": 30, "increment": 10}
+REFUSED = 599  # no answer at all
 
 
 def pct(values: list[float], q: float) -> float:
@@ -287,9 +288,16 @@ class Bench:
 
     # -- load beside the games
     async def http_reader(self) -> None:
-        url = (self.nginx.http if self.nginx else self.servers[0].http) + "/api/rulesets/"
+        """Without nginx, tries the processes in turn as nginx would (a
+        refused connection goes to the next one)."""
+        bases = [self.nginx.http] if self.nginx else [s.http for s in self.servers]
+        turn = 0
         while not self.stopping:
-            status = await asyncio.to_thread(get_status, url)
+            for _ in bases:
+                status = await asyncio.to_thread(get_status, bases[turn] + "/api/rulesets/")
+                turn = (turn + 1) % len(bases)
+                if status != REFUSED:
+                    break
             self.http.append((time.monotonic(), status))
             await asyncio.sleep(0.1)
 
@@ -476,7 +484,7 @@ def get_status(url: str) -> int:
     except urllib.error.HTTPError as exc:
         return exc.code
     except OSError:
-        return 599  # no answer at all (counted as a failure)
+        return REFUSED  # no answer at all (counted as a failure)
 
 
 async def run(args: argparse.Namespace, log_dir: Path) -> tuple[list[dict[str, Any]], dict]:
