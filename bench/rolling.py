@@ -465,7 +465,8 @@ class Bench:
         await asyncio.gather(*(c.close() for c in self.clients), return_exceptions=True)
         procs: list[Process] = [*self.servers]
         if self.nginx:
-            procs.append(self.nginx)
+            # SIGTERM: nginx's master ends its workers (a SIGKILL would orphan them).
+            self.nginx.kill(signal.SIGTERM)
         if self.redis:
             procs.append(self.redis)
         procs += self.shards
