@@ -14,6 +14,8 @@ from django.urls import re_path  # noqa: E402
 
 from games.realtime.sweeper import StartSweeper  # noqa: E402
 
+from .drain import Gate, install_under_daphne  # noqa: E402
+from .health import health_app  # noqa: E402
 from .routing import STREAM_PREFIX, stream_urlpatterns, websocket_urlpatterns  # noqa: E402
 from .visitors import VisitorMiddleware  # noqa: E402
 
@@ -34,16 +36,21 @@ class StreamsFirst:
         return app(scope, receive, send)
 
 
-application = StartSweeper(
-    ProtocolTypeRouter(
-        {
-            "http": StreamsFirst(django_asgi_app),
-            "websocket": AllowedHostsOriginValidator(
-                VisitorMiddleware(URLRouter(websocket_urlpatterns))
-            ),
-        }
-    )
+application = Gate(
+    StartSweeper(
+        ProtocolTypeRouter(
+            {
+                "http": StreamsFirst(django_asgi_app),
+                "websocket": AllowedHostsOriginValidator(
+                    VisitorMiddleware(URLRouter(websocket_urlpatterns))
+                ),
+            }
+        )
+    ),
+    health=health_app,
+    started_health=StartSweeper(health_app),
 )
+install_under_daphne()  # SIGTERM drains (config/drain.py)
 
 
 # Measured (bench/ws_load.py, paced load): full garbage collections over the

@@ -158,13 +158,17 @@ AUTH_USER_MODEL = "accounts.User"
 # --- channel layer and cache ----------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_PREFIX = os.environ.get("CHANNEL_PREFIX", "bsp")
+CHANNEL_LAYER_URLS = [u for u in os.environ.get("CHANNEL_LAYER_URLS", "").split(",") if u.strip()]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer measured more than twice as fast as the core
             # layer here; groups are all this site needs from the layer.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX},
+            # CHANNEL_LAYER_URLS (comma-separated) shards the layer's channels
+            # and groups over several Redis servers; everything else the site
+            # keeps in Redis stays on REDIS_URL (docs/deploy.md).
+            "CONFIG": {"hosts": CHANNEL_LAYER_URLS or [REDIS_URL], "prefix": REDIS_PREFIX},
         }
     }
     # Rate limits and login failures are counted here, shared by every process.
@@ -291,6 +295,10 @@ GUEST_IDLE_HOURS = float(os.environ.get("GUEST_IDLE_HOURS", "24"))
 GUEST_CLEANUP_SECONDS = float(os.environ.get("GUEST_CLEANUP_SECONDS", "600"))
 # Open sockets per client address, across every process (games/realtime/socket_cap.py).
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
+# Graceful restarts (config/drain.py): on SIGTERM, how long to keep listening
+# (refusing) before closing the port, and the most a drain may take.
+DRAIN_LISTEN_SECONDS = float(os.environ.get("DRAIN_LISTEN_SECONDS", "0"))
+DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "10"))
 # How long a socket stays counted after its process last renewed it (each
 # process renews its own every third of this): a killed process's sockets
 # free their places within it.

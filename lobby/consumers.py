@@ -13,6 +13,7 @@ from games.publish import LOBBY_GROUP, user_group
 from games.ratelimit import ConnectionBudget
 from games.realtime import watch
 from games.realtime.consumer_base import LoopOnlyDispatchMixin
+from games.realtime.draining import DrainsSocketMixin
 from games.realtime.socket_cap import AddressCapMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
@@ -24,6 +25,7 @@ CONNECT_FRESH_SECONDS = 1.0
 
 
 class LobbyConsumer(
+    DrainsSocketMixin,
     AddressCapMixin,
     FrameConsumerMixin,
     TranslatedConsumerMixin,

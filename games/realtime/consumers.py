@@ -26,6 +26,7 @@ from ..services import chat, endings, forced, notifications, rematch, remis
 from ..store import presence
 from . import acts, socket_input, watch, watchers
 from .consumer_base import LoopOnlyDispatchMixin
+from .draining import DrainsSocketMixin
 from .sending import in_thread_then_publish
 from .socket_cap import AddressCapMixin
 from .socket_frames import (
@@ -62,6 +63,7 @@ REMATCH_COMMANDS = {
 
 
 class GameConsumer(
+    DrainsSocketMixin,
     AddressCapMixin,
     FrameConsumerMixin,
     TranslatedConsumerMixin,
@@ -321,6 +323,7 @@ class GameConsumer(
 
 
 class NotifyConsumer(
+    DrainsSocketMixin,
     AddressCapMixin,
     FrameConsumerMixin,
     TranslatedConsumerMixin,

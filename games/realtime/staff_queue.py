@@ -14,6 +14,7 @@ from django.utils.translation import gettext_noop
 from ..i18n import TranslatedConsumerMixin
 from ..ratelimit import ConnectionBudget
 from .consumer_base import LoopOnlyDispatchMixin
+from .draining import DrainsSocketMixin
 from .sending import in_thread_then_publish
 from .socket_cap import AddressCapMixin
 from .socket_frames import FrameConsumerMixin, error_frame
@@ -22,6 +23,7 @@ db = in_thread_then_publish
 
 
 class StaffQueueConsumer(
+    DrainsSocketMixin,
     AddressCapMixin,
     FrameConsumerMixin,
     TranslatedConsumerMixin,

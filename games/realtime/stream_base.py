@@ -39,6 +39,7 @@ from ..addresses import address_key, scope_address
 from ..errors import GameError, unexpected
 from ..selectors.frames import dumps
 from .consumer_base import LoopOnlyDispatchMixin
+from .draining import DrainsStreamMixin
 from .socket_cap import MemoryCounts, RedisCounts
 from .watch import rejoin_due
 
@@ -137,7 +138,7 @@ class Refused(Exception):
         self.status, self.body = status, error_body(code, message, **extra)
 
 
-class NdjsonStream(LoopOnlyDispatchMixin, AsyncConsumer):
+class NdjsonStream(DrainsStreamMixin, LoopOnlyDispatchMixin, AsyncConsumer):
     """GET only; ``Authorization: Bearer <token>`` with the ``read`` scope.
     Subclasses name their groups (``stream_groups``) and write what comes
     first (``begin``); group messages go to handlers named by their type."""

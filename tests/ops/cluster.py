@@ -126,7 +126,7 @@ class Database:
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
         return self.rows(
-            "SELECT version, seat, kind, action, events FROM games_event "
+            "SELECT version, seat, kind, action, events, created FROM games_event "
             "WHERE game_id = %s ORDER BY version, id",
             game_id,
         )
@@ -375,6 +375,9 @@ class ConnectionLost(Exception):
     pass
 
 
+RESTART = 4012  # a draining server's close (games/realtime/draining.py)
+
+
 class GameClient:
     """A game page, minus the page: keeps the last version it applied, applies
     each event exactly once, resyncs on gaps, pings, reconnects with
@@ -398,9 +401,20 @@ class GameClient:
         silence: float = 5.0,
         origin: str | None = None,
         act_every: float = 0.16,
+        others: list[str] | None = None,
     ) -> None:
         self.name = name
         self.base = base
+        # Other processes to try after a drop or a refused try, in turn (a
+        # restarted process's pages come back elsewhere, as through nginx).
+        self.bases = [base, *(others or [])]
+        self.closes: list[tuple[int | None, int | None]] = []  # (code, retry_ms) of each
+        self.retry_ms: int | None = None  # a draining server's hint ("restart" frame)
+        # (when lost, seconds until the next hello) of each drop
+        self.back_after: list[tuple[float, float]] = []
+        self.ack_times: list[tuple[float, float]] = []  # (when acked, seconds from the act)
+        self._sent_at: dict[str, float] = {}
+        self._lost_at = 0.0
         self.origin = origin or base.replace("ws://", "http://")
         self.game_id = game_id
         self.cookie = cookie
@@ -486,6 +500,7 @@ class GameClient:
                     compression=None,
                 )
             except Exception:
+                self._next_base()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.backoff_max)
                 continue
@@ -508,11 +523,21 @@ class GameClient:
                 self._lost()
             if not self._closing:
                 self.drops += 1
-                await asyncio.sleep(delay)
+                self.closes.append((ws.close_code, self.retry_ms))
+                self._next_base()
+                hint = self.retry_ms if ws.close_code == RESTART else None
+                self.retry_ms = None
+                await asyncio.sleep(delay if hint is None else hint / 1000)
                 delay = min(delay * 2, self.backoff_max)
+
+    def _next_base(self) -> None:
+        if len(self.bases) > 1:
+            self.base = self.bases[(self.bases.index(self.base) + 1) % len(self.bases)]
 
     def _lost(self) -> None:
         self.ws = None
+        if self.connected.is_set():
+            self._lost_at = time.monotonic()
         self.connected.clear()
         self._sync_pending = False
         self._buffer = []
@@ -539,12 +564,17 @@ class GameClient:
     # -- frames
     async def _handle(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
-        if kind == "hello":
+        if kind == "restart":
+            self.retry_ms = frame["retry_ms"]
+        elif kind == "hello":
             if frame.get("game") != self.game_id:
                 self.violations.append(f"hello for game {frame.get('game')}")
             self.seat = frame.get("seat")
             self._apply_list(frame.get("events", []), "hello")
             self._set_state(frame["state"])
+            if self._lost_at:
+                self.back_after.append((self._lost_at, time.monotonic() - self._lost_at))
+                self._lost_at = 0.0
             self.connected.set()
         elif kind == "event":
             if self._sync_pending:
@@ -565,6 +595,8 @@ class GameClient:
                 sent = self._sent.get(ref)
                 if sent is not None and sent.get("type") == "act":
                     self.acked[frame["version"]] = sent["action"]
+                    now = time.monotonic()
+                    self.ack_times.append((now, now - self._sent_at.pop(ref, now)))
             else:
                 self.errors.append(frame)
             if ref is not None and ref == self._outstanding:
@@ -684,6 +716,7 @@ class GameClient:
             "ref": ref,
         }
         self._sent[ref] = frame
+        self._sent_at[ref] = time.monotonic()
         with contextlib.suppress(Exception):
             await self.send(frame)
             self.act_sent.set()
@@ -819,7 +852,7 @@ def _setup_main() -> None:
     out = []
     for g in spec["games"]:
         users = []
-        for name in g["players"]:
+        for name in g.get("players", []):
             user, created = user_model.objects.get_or_create(username=name)
             if created:
                 user.set_unusable_password()
@@ -827,6 +860,13 @@ def _setup_main() -> None:
             users.append(user)
             if name not in cookies:
                 cookies[name] = session_cookie(user)
+        if g.get("bots"):  # a staff bot match: bots on every seat, started at once
+            staff, _ = user_model.objects.get_or_create(username=g["host"], is_staff=True)
+            game = table_create(
+                host=staff, ruleset=g.get("ruleset", "halma"), bot={"levels": g["bots"]}
+            )
+            out.append({"id": game.pk, "players": [], "cookies": [], "tokens": []})
+            continue
         game = table_create(
             host=users[0],
             ruleset=g.get("ruleset", "halma"),

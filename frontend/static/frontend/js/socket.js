@@ -10,11 +10,20 @@ const PING_MS = 10000;
 const ANSWER_MS = 3000;
 const CONNECT_MS = 6000; // a handshake that hangs this long is tried afresh
 const MAX_BACKOFF_MS = 5000;
-// A short loss (a network switch, a server restart) is retried every
-// 0.2-0.3 s, so the page is back within a second of the link; only a
-// loss longer than QUICK_RETRIES_MS backs off, up to MAX_BACKOFF_MS.
+// A short loss (a network switch, a server restart) is retried soon, so the
+// page is back within a second of the link: each wait is drawn at random
+// from half to all of a ceiling that doubles from RETRY_MS to QUICK_MAX_MS
+// (0.1-0.2 s, 0.2-0.4 s, then 0.25-0.5 s), so the pages of a lost server do
+// not all come back in one instant. Only a loss longer than
+// QUICK_RETRIES_MS backs off further, up to MAX_BACKOFF_MS.
 const RETRY_MS = 200;
+const QUICK_MAX_MS = 500;
 const QUICK_RETRIES_MS = 20000;
+// A server that restarts (games/realtime/draining.py) sends a last frame
+// {"type": "restart", "retry_ms"} and closes with this code (1012, "service
+// restart", in the range a server may send): the page comes back after the
+// hint, spread by the server, to another server.
+const RESTART = 4012;
 // The server's close when an address has too many sockets open: the error
 // frame before it says so in the page's language; shown, and tried again
 // much later.
@@ -37,6 +46,7 @@ export class LiveSocket {
     this.answerTimer = 0; // set while the page waits for any answer
     this.closedByUs = false;
     this.refusal = "";
+    this.retryHint = 0; // ms: a restarting server's hint for the next try
     this.timer = setInterval(() => this.heartbeat(), PING_MS);
     window.addEventListener("online", () => this.reconnectNow());
     // The network is gone: an open socket may not notice for a long while.
@@ -75,6 +85,10 @@ export class LiveSocket {
         return;
       }
       if (frame.type === "hb") return; // the heartbeat's answer: heard, nothing to do
+      if (frame.type === "restart") {
+        this.retryHint = Number(frame.retry_ms) || 0;
+        return;
+      }
       if (frame.type === "error" && frame.code === "too_many_sockets") {
         this.refusal = frame.message;
         return;
@@ -91,18 +105,21 @@ export class LiveSocket {
         toast(this.refusal || ev.reason, "error", FULL_BACKOFF_MS);
         this.backoff = FULL_BACKOFF_MS;
       }
-      setTimeout(() => this.connect(), this.nextWait());
+      const hint = ev.code === RESTART ? this.retryHint : 0;
+      this.retryHint = 0;
+      setTimeout(() => this.connect(), hint || this.nextWait());
     };
   }
 
-  /** How long to wait before the next try: short while the loss is. */
+  /** How long to wait before the next try: short while the loss is, and
+   * drawn at random (half the ceiling to all of it). */
   nextWait() {
     const now = Date.now();
     if (!this.lostAt) this.lostAt = now;
     const quick = now - this.lostAt < QUICK_RETRIES_MS && this.backoff < FULL_BACKOFF_MS;
-    const wait = quick ? RETRY_MS + Math.random() * 100 : this.backoff + Math.random() * 250;
-    this.backoff = quick ? RETRY_MS : Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    return wait;
+    const ceiling = quick ? Math.min(this.backoff, QUICK_MAX_MS) : this.backoff;
+    this.backoff = Math.min(this.backoff * 2, quick ? QUICK_MAX_MS : MAX_BACKOFF_MS);
+    return ceiling / 2 + Math.random() * (ceiling / 2);
   }
 
   reconnectNow() {
