@@ -4,8 +4,8 @@ new realtime tables and quick play (``playban`` with ``retry_after``).
 Each check is one indexed read of a small table, asked by the services that
 a sanction refuses. A move reads none: the statement that locks the game
 reads the mover's standing too (``games/store/rows.py``), and the decision
-refuses with ``refuse_sanctioned_move`` on both move paths, whatever the
-game socket's cached flag says. A play-ban refuses new realtime games only,
+refuses with ``refuse_sanctioned_move`` on both move paths (the game socket
+keeps no flag of its own), and for a conditional reply's owner too. A play-ban refuses new realtime games only,
 never a move in a game already running.
 """
 

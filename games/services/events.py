@@ -139,7 +139,7 @@ def decide_event(
     made, with the seats to act and the status as they were before it."""
     before_to_act, status_before = list(game.to_act), game.status
     event = next_event(game, rs, state, **change)
-    lobby_changed = changes_lobby(status_before, game, event)
+    lobby_changed = _changes_lobby(status_before, game, event)
     return Change(game, rs, state, event, before_to_act, lobby_changed, holders)
 
 
@@ -384,7 +384,7 @@ def _with_handovers(result: Outcome, game: Game) -> GameResult:
     return {**result, "handovers": taken} if taken else {**result}
 
 
-def changes_lobby(status_before: str, game: Game, event: Event) -> bool:
+def _changes_lobby(status_before: str, game: Game, event: Event) -> bool:
     """The lobby lists this game differently after ``event``: it started or ended."""
     return event.kind == Event.Kind.START or game.status != status_before
 

@@ -1,6 +1,6 @@
 """A sanctioned player's move is refused by the decision itself
 (``deciding.decide_act`` through ``moderation.standing.refuse_sanctioned_move``),
-on both move paths, whatever the game socket's cached flag says.
+on both move paths; the game socket only forwards (it caches no flag).
 
 Runs on SQLite and on PostgreSQL (bin/test's PG_TESTS), where the socket's
 moves take the event-loop path; the loop's own test needs PostgreSQL.
