@@ -24,6 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from . import wakeups
 from .models import Event, Game, RemisRequest
 from .rules import Ruleset
 from .selectors.frames import SPECTATOR, event_frames
@@ -137,6 +138,7 @@ def publish_game_event(
     frame differs (its legal moves, its secrets) gets its own, sent only to the
     user who holds that seat now (``holders``, read with the row lock; else
     read here)."""
+    wakeups.game_changed(game)  # a new deadline or bot turn: the loops that run it
     frames = event_frames(game, rs, state, event)
     result = {"result": game.result} if game.result else {}
     message: dict[str, Any] = {"type": "game.frames", "version": event.version, **result}
