@@ -61,6 +61,11 @@ def listen(name: str) -> Signal:
     return signal
 
 
+def listening(name: str) -> Signal | None:
+    """The wake-up of the loop ``name`` in this process, if it runs here."""
+    return _signals.get(name)
+
+
 def forget(name: str, signal: Signal) -> None:
     if _signals.get(name) is signal:
         del _signals[name]
