@@ -125,3 +125,9 @@ async def release_all() -> list[str]:
     for name in names:
         await release(name)
     return names
+
+
+def rejoin() -> None:
+    """Undo ``release_all``: this process may take leases again (tests)."""
+    global _stepped_down
+    _stepped_down = False

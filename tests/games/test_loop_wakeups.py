@@ -231,4 +231,6 @@ async def _until(check, timeout: float = 5.0, sync: bool = False) -> None:
 
 def _vs_bot():
     human = make_user()
-    return lobby.table_create(host=human, ruleset="halma", host_seat=0, bot={"level": "easy"}), human
+    return lobby.table_create(
+        host=human, ruleset="halma", host_seat=0, bot={"level": "easy"}
+    ), human
