@@ -2,7 +2,7 @@
 
 The process holding the lease "bots" (games/realtime/leases.py) asks for
 due bot turns (games/services/bots.py) when one is due: it sleeps until the
-next (``bot_turns_next_due``, the ``bot_due`` index), woken by a move that
+next (``due_times.loop_bots_due``, the ``bot_due`` index), woken by a move that
 makes a bot's turn (games/wakeups.py), and polls at most every
 ``BOT_POLL_SECONDS`` while turns are due. It takes each in a task of its
 own: claim the turn (one process per turn), think in a pool of bot processes (a search is seconds of pure Python: in a
@@ -48,8 +48,7 @@ from ..bots.parent_watch import exit_with_parent
 from ..bots.turns import decide_turn_or_report
 from ..rules import get_ruleset
 from ..services import bots
-from ..services.due_times import bot_turns_next_due as bots_next_due
-from ..services.due_times import seconds_until
+from ..services.due_times import loop_bots_due, loop_seconds_until
 from ..threads import closing_connections
 from .polling import poll_forever
 from .sending import in_thread_then_publish
@@ -167,7 +166,7 @@ class BotWorker:
     async def next_due(self) -> float | None:
         """Seconds until a bot turn is due (the ``bot_due`` index), or a
         failed turn's retry here (in memory), whichever comes first."""
-        read = closing_connections(lambda: seconds_until(bots_next_due()))
+        read = closing_connections(lambda: loop_seconds_until(loop_bots_due()))
         found = await sync_to_async(read, thread_sensitive=False)()
         now = asyncio.get_running_loop().time()
         retries = [r.at - now for r in self.retries.values()]

@@ -28,7 +28,7 @@ from django.db import connections
 from django.utils import timezone
 
 from lobby.tournaments import tournament_rounds_pair_due
-from lobby.tournaments.rounds import tournaments_next_due
+from lobby.tournaments.rounds import tournament_rounds_next_due
 
 from ..models import Game
 from ..services import (
@@ -62,7 +62,7 @@ def due_in(
 ) -> NextDue:
     """``read`` (a loop's next due time, from the database) as the seconds
     until then, awaitable: in ``executor``'s thread, else in the pool."""
-    ask = closing_connections(lambda: due_times.seconds_until(read()))
+    ask = closing_connections(lambda: due_times.loop_seconds_until(read()))
     return sync_to_async(ask, thread_sensitive=False, executor=executor)
 
 
@@ -212,7 +212,7 @@ class Sweeper:
             "importing a game failed",
             self.stopping,
             lease="imports",
-            next_due=due_in(due_times.imports_next_due, IMPORT_THREAD),
+            next_due=due_in(due_times.loop_imports_due, IMPORT_THREAD),
         )
 
     async def run(self) -> None:
@@ -222,7 +222,7 @@ class Sweeper:
             "deadline sweep failed",
             self.stopping,
             lease="deadlines",
-            next_due=due_in(due_times.sweep_next_due),
+            next_due=due_in(due_times.loop_sweep_due),
         )
 
     async def run_tournaments(self) -> None:
@@ -236,7 +236,7 @@ class Sweeper:
             "tournament rounds failed",
             self.stopping,
             lease="tournaments",
-            next_due=due_in(tournaments_next_due, TOURNAMENT_THREAD),
+            next_due=due_in(tournament_rounds_next_due, TOURNAMENT_THREAD),
         )
 
     async def run_guests(self) -> None:
@@ -258,7 +258,7 @@ class Sweeper:
             "sending mail failed",
             self.stopping,
             lease="mail",
-            next_due=due_in(due_times.mail_next_due, MAIL_THREAD),
+            next_due=due_in(due_times.loop_mail_due, MAIL_THREAD),
         )
 
     async def run_push(self) -> None:
@@ -270,7 +270,7 @@ class Sweeper:
             "sending pushes failed",
             self.stopping,
             lease="pushes",
-            next_due=due_in(due_times.pushes_next_due, PUSH_THREAD),
+            next_due=due_in(due_times.loop_pushes_due, PUSH_THREAD),
         )
 
 

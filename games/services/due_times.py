@@ -14,7 +14,7 @@ from ..models import Game
 from . import import_jobs, mail, push
 
 
-def seconds_until(at: datetime | None) -> float | None:
+def loop_seconds_until(at: datetime | None) -> float | None:
     """Seconds from now until ``at`` (0 or less: due); None stays None."""
     return None if at is None else (at - timezone.now()).total_seconds()
 
@@ -25,7 +25,7 @@ def _earliest(rows: QuerySet[Game], field: str) -> Subquery:
     return Subquery(ordered.values(field)[:1])
 
 
-def sweep_next_due() -> datetime | None:
+def loop_sweep_due() -> datetime | None:
     """The earliest deadline of a running clock, forced turn and leave offer
     (the deadline sweep's three indexes), in one statement."""
     row = (
@@ -41,7 +41,7 @@ def sweep_next_due() -> datetime | None:
     return min(times, default=None)
 
 
-def bot_turns_next_due() -> datetime | None:
+def loop_bots_due() -> datetime | None:
     """Now when a bot turn nobody claimed waits (``bot_turns_due`` would
     find it), else when the earliest claim runs out; one statement on the
     ``bot_due`` partial index."""
@@ -60,13 +60,13 @@ def bot_turns_next_due() -> datetime | None:
     return None
 
 
-def mail_next_due() -> datetime | None:
+def loop_mail_due() -> datetime | None:
     return mail.OUTBOX.next_due()
 
 
-def pushes_next_due() -> datetime | None:
+def loop_pushes_due() -> datetime | None:
     return push.OUTBOX.next_due()
 
 
-def imports_next_due() -> datetime | None:
-    return import_jobs.next_due()
+def loop_imports_due() -> datetime | None:
+    return import_jobs.imports_next_due()

@@ -70,7 +70,7 @@ def import_enqueue(*, user: Visitor, data: object) -> ImportJob:
         return job
 
 
-def next_due() -> datetime | None:
+def imports_next_due() -> datetime | None:
     """When ``imports_run`` next has a job: the earliest queued ``due``."""
     return _import_queue().next_due(purge=False)
 

@@ -241,7 +241,7 @@ def _finish(tournament: Tournament) -> None:
     tell_lobby(tournament)
 
 
-def tournaments_next_due() -> datetime | None:
+def tournament_rounds_next_due() -> datetime | None:
     """When ``tournament_rounds_pair_due`` next has work (the ``due`` index)."""
     rows = Tournament.objects.filter(due__isnull=False).order_by("due")
     return rows.values_list("due", flat=True).first()

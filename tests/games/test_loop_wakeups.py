@@ -71,18 +71,18 @@ async def test_an_idle_process_asks_the_database_next_to_nothing(settings, state
 
 
 def test_the_next_due_times_come_from_the_indexes():
-    assert due_times.sweep_next_due() is None and due_times.bot_turns_next_due() is None
+    assert due_times.loop_sweep_due() is None and due_times.loop_bots_due() is None
     game = started_game("halma", clock=REALTIME)
-    assert abs((due_times.sweep_next_due() - game.deadline).total_seconds()) < 0.001
+    assert abs((due_times.loop_sweep_due() - game.deadline).total_seconds()) < 0.001
     Game.objects.filter(pk=game.pk).update(paused=True)
-    assert due_times.sweep_next_due() is None  # a paused clock runs out never
+    assert due_times.loop_sweep_due() is None  # a paused clock runs out never
     human = make_user()
     vs = lobby.table_create(host=human, ruleset="halma", host_seat=1, bot={"level": "easy"})
     vs.refresh_from_db()
     assert vs.bot_due  # the bot opens
-    assert due_times.bot_turns_next_due() <= timezone.now()
-    assert due_times.mail_next_due() is not None  # never purged yet: now
-    assert due_times.imports_next_due() is None
+    assert due_times.loop_bots_due() <= timezone.now()
+    assert due_times.loop_mail_due() is not None  # never purged yet: now
+    assert due_times.loop_imports_due() is None
 
 
 async def test_a_loop_sleeps_until_its_due_time_and_a_wake_runs_it_at_once(settings):
