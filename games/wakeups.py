@@ -47,6 +47,7 @@ class Signal:
 
 _signals: dict[str, Signal] = {}
 _pending: set[str] = set()  # Redis keys to set, gathered on a loop
+_flushing: set[asyncio.Task[None]] = set()
 _lock = threading.Lock()
 
 
@@ -132,11 +133,15 @@ def _send(clients: RedisClients, names: Iterable[str]) -> None:
             log.warning("waking %s failed: Redis unreachable", list(names))
         return
     with _lock:
-        first = not _pending
         _pending.update(names)
-    if first:
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(lambda: loop.create_task(_flush(clients)))
+    with contextlib.suppress(RuntimeError):  # its loop closed (a test's): Redis is not told
+        loop.call_soon_threadsafe(_start_flush, loop, clients)
+
+
+def _start_flush(loop: asyncio.AbstractEventLoop, clients: RedisClients) -> None:
+    task = loop.create_task(_flush(clients))
+    _flushing.add(task)  # a task nobody references may be collected mid-way
+    task.add_done_callback(_flushing.discard)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -153,7 +158,7 @@ async def _flush(clients: RedisClients) -> None:
         names = list(_pending)
         _pending.clear()
     if not names:
-        return
+        return  # an earlier flush sent them (wakes close together: one command)
     try:
         await clients.on_loop().mset(dict.fromkeys(map(key, names), 1))
     except (redis.RedisError, OSError):

@@ -22,6 +22,7 @@ from . import leases
 log = logging.getLogger(__name__)
 
 NextDue = Callable[[], Awaitable[float | None]]
+LOOK_SPACING = 0.25  # seconds: the least time between two looks of a loop
 
 
 async def poll_forever(
@@ -62,8 +63,9 @@ class DueLoop:
     """A loop that sleeps until its next due time. Each ``tick`` (its old
     ``interval``, only when several processes share Redis) it renews its
     lease, which also tells it whether another process woke it; a wake from
-    this process ends the sleep at once. Once woken, or when its time has
-    come, it asks ``next_due``; the round runs when that says 0. After a
+    this process ends the sleep at once. Once woken (wakes closer together
+    than ``LOOK_SPACING`` share one look), or when its time has come, it
+    asks ``next_due``; the round runs when that says 0. After a
     round, the next comes ``interval`` later at the soonest, so a row that
     stays due (a broken game) is retried as often as before, never in a
     spin."""
@@ -81,6 +83,10 @@ class DueLoop:
         self.failed, self.stop, self.name = failed, stop, name
         self.clock = asyncio.get_running_loop().time
         self.due_at = 0.0  # loop time of the next look; 0: at once
+        self.last_look = -LOOK_SPACING
+        # Wakes closer together than this share one look: a busy site's
+        # moves (each a wake) cost a few looks a second, not one each.
+        self.spacing = min(interval, LOOK_SPACING)
 
     async def run(self) -> None:
         signal = wakeups.listen(self.name)
@@ -90,11 +96,11 @@ class DueLoop:
                 if held and not signal.holding:
                     self.due_at = 0.0  # just took the loop over: look at once
                 signal.holding = held
-                if held and (woken or signal.event.is_set() or self.clock() >= self.due_at):
-                    signal.event.clear()
+                if woken or signal.event.is_set():
+                    signal.event.clear()  # not held: the holder was woken through Redis
+                    self.due_at = min(self.due_at, self.last_look + self.spacing)
+                if held and self.clock() >= self.due_at:
                     await self.look()
-                elif not held:
-                    signal.event.clear()  # the holder was woken through Redis
                 await self.sleep(signal.event, held)
         finally:
             wakeups.forget(self.name, signal)
@@ -102,6 +108,7 @@ class DueLoop:
 
     async def look(self) -> None:
         """Ask when work is due; run the round if it is due now."""
+        self.last_look = self.clock()
         delay = await self.ask()
         if delay is not None and delay <= 0:
             try:
