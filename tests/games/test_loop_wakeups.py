@@ -25,7 +25,7 @@ from lobby import services as lobby
 from tests.db_threads import sync_to_async
 from tests.factories import FIRST_MOVE, make_user, started_game
 
-pytestmark = pytest.mark.django_db(transaction=True)
+DB = pytest.mark.django_db(transaction=True)  # the loops' threads read it too
 
 WINDOW = 3.0  # seconds of an idle process counted
 REALTIME = {"kind": "realtime", "minutes": 1, "increment": 0}
@@ -51,6 +51,7 @@ def statements(monkeypatch):
     return sent
 
 
+@DB
 async def test_an_idle_process_asks_the_database_next_to_nothing(settings, statements):
     """Every loop on (deadlines, bots, mail, pushes, imports, replays,
     tournaments, guests) with the production intervals and nothing to do:
@@ -70,6 +71,7 @@ async def test_an_idle_process_asks_the_database_next_to_nothing(settings, state
     assert len(sent) <= 2 * WINDOW, sent
 
 
+@DB
 def test_the_next_due_times_come_from_the_indexes():
     assert due_times.loop_sweep_due() is None and due_times.loop_bots_due() is None
     game = started_game("halma", clock=REALTIME)
@@ -115,6 +117,7 @@ async def test_a_loop_sleeps_until_its_due_time_and_a_wake_runs_it_at_once(setti
         await asyncio.wait_for(looking, 2)
 
 
+@DB
 async def test_an_earlier_deadline_wakes_the_sweep_and_the_clock_runs_out_on_time(
     settings, monkeypatch
 ):
@@ -134,11 +137,12 @@ async def test_an_earlier_deadline_wakes_the_sweep_and_the_clock_runs_out_on_tim
         return version
 
     monkeypatch.setattr(sweeping, "game_timeout", told_timeout)
+    looked = _told_when_called(monkeypatch, due_times, "loop_sweep_due")
     worker = sweeping.Sweeper()
     worker.ensure_started()
     try:
-        await _until(lambda: wakeups.listening("deadlines") is not None)
-        await asyncio.sleep(0.3)  # its first look is done: it sleeps towards the minute
+        # Its first look is done: it sleeps towards the minute.
+        assert await asyncio.to_thread(looked.wait, 5)
         soon = timezone.now() + timedelta(seconds=0.3)
         await Game.objects.filter(pk=game.pk).aupdate(deadline=soon)
         changed = await Game.objects.aget(pk=game.pk)
@@ -149,18 +153,19 @@ async def test_an_earlier_deadline_wakes_the_sweep_and_the_clock_runs_out_on_tim
         await worker.stop()
 
 
-async def test_a_move_that_makes_a_bot_s_turn_wakes_the_bot_worker(settings):
+@DB
+async def test_a_move_that_makes_a_bot_s_turn_wakes_the_bot_worker(settings, monkeypatch):
     """The human's move commits; the worker, asleep with nothing due, is
     woken by it (``publish_game_event``) and the bot answers, though it
     would poll only every 30 s."""
     settings.BOT_POLL_SECONDS = 30.0
     settings.BOT_DELAY_MIN = settings.BOT_DELAY_MAX = 0.0
     game, human = await sync_to_async(_vs_bot)()
+    looked = _told_when_called(monkeypatch, bot_worker_module, "loop_bots_due")
     worker = bot_worker_module.BotWorker()
     worker.ensure_started()
     try:
-        await _until(lambda: wakeups.listening("bots") is not None)
-        await asyncio.sleep(0.3)  # its first look found nothing due: it sleeps
+        assert await asyncio.to_thread(looked.wait, 5)  # found nothing due: it sleeps
         move = sync_to_async(game_act, thread_sensitive=False)
         assert await move(game_id=game.pk, user=human, version=1, action=FIRST_MOVE) == 2
         await _until(lambda: Game.objects.get(pk=game.pk).version >= 3, sync=True)
@@ -179,6 +184,7 @@ def test_a_change_wakes_only_the_loops_it_makes_work_for(monkeypatch):
     assert woken == [("deadlines",), ("bots",), ("bots", "deadlines")]
 
 
+@DB
 def test_a_committed_move_tells_the_deadline_sweep(monkeypatch, settings):
     """Its new deadline (a minute away) comes before the sweep's next look."""
     settings.LOOP_IDLE_SECONDS = 120
@@ -218,6 +224,19 @@ async def test_release_all_hands_every_lease_over_and_takes_none_again(settings,
     finally:
         leases.rejoin()
         await leases.release("deadlines", process="another")
+
+
+def _told_when_called(monkeypatch, module, name: str) -> threading.Event:
+    """``module.name`` (a loop's next due time) sets the event once it answered."""
+    called, real = threading.Event(), getattr(module, name)
+
+    def told():
+        found = real()
+        called.set()
+        return found
+
+    monkeypatch.setattr(module, name, told)
+    return called
 
 
 async def _until(check, timeout: float = 5.0, sync: bool = False) -> None:
