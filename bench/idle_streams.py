@@ -18,6 +18,10 @@ transactions per second over the window.
 
 ``events`` holds N ``/api/stream/events/`` streams; ``quiet`` holds nothing
 (the same server's idle baseline, for the transactions its loops cost).
+``--processes 4`` starts four servers on the same database and Redis (the
+connections go to the first; CPU is all four's): the background loops run
+in one of them at a time (their leases), so the database should see what
+one process costs.
 With ``--postgres`` the site runs on a throwaway database there (and on
 Redis with ``--redis``), production-like: every background loop on.
 
@@ -169,15 +173,20 @@ async def hold_nothing(stop: asyncio.Event) -> tuple[int, list[asyncio.Task]]:
     return 0, []
 
 
-async def measure(kind: str, pid: int, hold, duration: float, xacts: Any) -> dict[str, float]:
+async def measure(
+    kind: str, pid: int, hold, duration: float, xacts: Any, others: tuple[int, ...] = ()
+) -> dict[str, float]:
+    """One kind's window; CPU is the server's plus that of ``others`` (the
+    idle processes beside it, ``--processes``)."""
     stop = asyncio.Event()
     rss0 = proc_rss(pid)
     opened, tasks = await hold(stop)
     await asyncio.sleep(12)  # one ping / keep-alive round before the window
-    cpu0, t0, lines0 = proc_cpu(pid), time.monotonic(), LINES[0]
+    cpu0, t0, lines0 = sum(map(proc_cpu, (pid, *others))), time.monotonic(), LINES[0]
     tx0 = xacts.read() if xacts else 0
     await asyncio.sleep(duration)
-    cpu, elapsed = proc_cpu(pid) - cpu0, time.monotonic() - t0
+    cpu = sum(map(proc_cpu, (pid, *others))) - cpu0
+    elapsed = time.monotonic() - t0
     tx = (xacts.read() - tx0) / elapsed if xacts else float("nan")
     lines = (LINES[0] - lines0) / elapsed
     rss = proc_rss(pid)
@@ -206,12 +215,14 @@ async def run(args: argparse.Namespace, env: dict[str, str], plan: dict[str, Any
     }
     if args.postgres:
         env["DJANGO_DEBUG"] = "false"
-    proc, port = start_server("config.asgi:application", env)
+    servers = [start_server("config.asgi:application", env) for _ in range(args.processes)]
+    (proc, port), extra = servers[0], tuple(p.pid for p, _ in servers[1:])
     xacts = Transactions(env["DATABASE_URL"]) if args.postgres else None
     try:
         pid, game, secrets = proc.pid, plan["game"], plan["secrets"]
         # The loops start with a process's first request (Daphne has no lifespan events).
-        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rulesets/", timeout=60).read()
+        for _, each in servers:
+            urllib.request.urlopen(f"http://127.0.0.1:{each}/api/rulesets/", timeout=60).read()
         holds = {
             "sockets": lambda s: hold_sockets(port, game, args.n, s),
             "streams": lambda s: hold_streams(
@@ -221,10 +232,12 @@ async def run(args: argparse.Namespace, env: dict[str, str], plan: dict[str, Any
             "quiet": hold_nothing,
         }
         results = [
-            await measure(kind, pid, holds[kind], args.duration, xacts) for kind in args.kinds
+            await measure(kind, pid, holds[kind], args.duration, xacts, extra)
+            for kind in args.kinds
         ]
     finally:
-        stop_server(proc)
+        for each, _ in servers:
+            stop_server(each)
     print(
         f"{'idle':8} {'open':>6} {'RSS/conn':>10} {'CPU %':>7} {'CPU ms/conn/min':>16}"
         f" {'lines/s':>8} {'db tx/s':>8}"
@@ -251,6 +264,13 @@ def main() -> None:
     )
     parser.add_argument("--postgres", default="", help="a PostgreSQL server's URL")
     parser.add_argument("--redis", default="", help="a Redis URL for the channel layer")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on the same database (with --redis); connections go to "
+        "the first, CPU is all of theirs",
+    )
     args = parser.parse_args()
     env = database_env(args)
     try:

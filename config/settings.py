@@ -488,6 +488,9 @@ CONTENT_SECURITY_POLICY = {
 GAME_PING_SECONDS = 10
 GAME_SWEEPER = env_bool("GAME_SWEEPER", True)  # the in-process deadline sweeper
 GAME_SWEEP_SECONDS = float(os.environ.get("GAME_SWEEP_SECONDS", "0.5"))
+# The longest a background loop sleeps with nothing due and no wake
+# (games/wakeups.py): work queued through the services wakes it sooner.
+LOOP_IDLE_SECONDS = float(os.environ.get("LOOP_IDLE_SECONDS", "30"))
 # On PostgreSQL, plain moves run on the event loop (games/services/moves_on_loop.py).
 MOVES_ON_LOOP = env_bool("MOVES_ON_LOOP", True)
 # Connections of each process's event-loop move pool (games/store/loop_pool.py).

@@ -28,6 +28,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from . import wakeups
 from .models import Event, Game, RemisRequest
 from .rules import Ruleset
 from .selectors.frames import SPECTATOR, event_frames
@@ -171,13 +172,14 @@ def game_event_sender(
     holders: dict[int, int | None] | None = None,
 ) -> Callable[[], None]:
     """``publish_game_event``'s frames built now, from ``game`` as it is (a
-    conditional reply moves it on before the commit); the call sends them."""
+    conditional reply moves it on before the commit); the call sends them
+    after the commit and wakes the loops that run a new deadline or bot turn."""
     frames = event_frames(game, rs, state, event)
     result = {"result": game.result} if game.result else {}
     message: dict[str, Any] = {"type": "game.frames", "version": event.version, **result}
     group, pk = game_group(game.pk), game.pk
     if rs.views_are_public:
-        return partial(_send_each, [(group, {**message, "frames": frames})])
+        return partial(_send_each, game, [(group, {**message, "frames": frames})])
     public = frames.pop(SPECTATOR)
     own = {int(seat): text for seat, text in frames.items() if text != public}
     if own and holders is None:
@@ -187,10 +189,11 @@ def game_event_sender(
         if (holder := (holders or {}).get(seat)) is not None:
             own_message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
             sends.append((player_group(pk, holder), own_message))
-    return partial(_send_each, sends)
+    return partial(_send_each, game, sends)
 
 
-def _send_each(sends: list[tuple[str, dict[str, Any]]]) -> None:
+def _send_each(game: Game, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    wakeups.game_changed(game)
     for group, message in sends:
         _send(group, message)
 

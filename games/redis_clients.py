@@ -5,6 +5,7 @@ was made on: Daphne runs one loop for good, tests one each)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import weakref
 from typing import Any
 
@@ -68,3 +69,16 @@ async def close_loop_clients() -> None:
     test's loop, before it ends)."""
     for clients in list(_every):
         await clients.close_loop()
+
+
+_shared: dict[str, RedisClients] = {}
+_shared_lock = threading.Lock()
+
+
+def shared(url: str) -> RedisClients:
+    """This process's clients of ``url`` with the default options, made once."""
+    with _shared_lock:
+        found = _shared.get(url)
+        if found is None:
+            found = _shared[url] = RedisClients(url)
+    return found

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 
 
 class LobbyConfig(AppConfig):
@@ -15,3 +18,14 @@ class LobbyConfig(AppConfig):
         game_over.connect(on_game_over, dispatch_uid="lobby.tournaments.on_game_over")
         # A table's no-show: its seat goes to a bot, the player is out and banned.
         seat_no_show.connect(on_seat_no_show, dispatch_uid="lobby.tournaments.on_seat_no_show")
+        # A start, round or deadline newly due wakes the sweep that runs it.
+        post_save.connect(
+            on_tournament_saved, sender="lobby.Tournament", dispatch_uid="lobby.tournament_due"
+        )
+
+
+def on_tournament_saved(instance: Any, **kwargs: Any) -> None:
+    from games import wakeups
+
+    if instance.due is not None:
+        wakeups.wake_after_commit("tournaments", at=instance.due)

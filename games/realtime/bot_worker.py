@@ -1,9 +1,11 @@
 """The bots' worker, run inside every server process beside the sweeper.
 
-Every ``BOT_POLL_SECONDS`` the process holding the lease "bots"
-(games/realtime/leases.py) asks for due bot turns (games/services/bots.py)
-and takes each in a task of its own: claim the turn (one process per turn),
-think in a pool of bot processes (a search is seconds of pure Python: in a
+The process holding the lease "bots" (games/realtime/leases.py) asks for
+due bot turns (games/services/bots.py) when one is due: it sleeps until the
+next (``due_times.loop_bots_due``, the ``bot_due`` index), woken by a move that
+makes a bot's turn (games/wakeups.py), and polls at most every
+``BOT_POLL_SECONDS`` while turns are due. It takes each in a task of its
+own: claim the turn (one process per turn), think in a pool of bot processes (a search is seconds of pure Python: in a
 thread of this process it would hold the GIL, and every frame the event loop
 sends would wait for it), pause the rest of a human-like delay on the loop
 (holding nothing), then move through the services, publishing from the loop
@@ -40,11 +42,13 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from .. import wakeups
 from ..bots import decide_or_report
 from ..bots.parent_watch import exit_with_parent
 from ..bots.turns import decide_turn_or_report
 from ..rules import get_ruleset
 from ..services import bots
+from ..services.due_times import loop_bots_due, loop_seconds_until
 from ..threads import closing_connections
 from .polling import poll_forever
 from .sending import in_thread_then_publish
@@ -156,7 +160,17 @@ class BotWorker:
             "polling for bot turns failed",
             self.stopping,
             lease="bots",
+            next_due=self.next_due,
         )
+
+    async def next_due(self) -> float | None:
+        """Seconds until a bot turn is due (the ``bot_due`` index), or a
+        failed turn's retry here (in memory), whichever comes first."""
+        read = closing_connections(lambda: loop_seconds_until(loop_bots_due()))
+        found = await sync_to_async(read, thread_sensitive=False)()
+        now = asyncio.get_running_loop().time()
+        retries = [r.at - now for r in self.retries.values()]
+        return min([*retries, *([] if found is None else [found])], default=None)
 
     async def start_due_turns(self) -> None:
         due = sync_to_async(closing_connections(bots.bot_turns_due), thread_sensitive=False)
@@ -269,6 +283,7 @@ class BotWorker:
         )
         at = asyncio.get_running_loop().time() + delay
         self.retries[turn.game_id] = Retry(failures, at)
+        wakeups.wake("bots")  # the loop's sleep takes the retry into account
         try:
             await sync_to_async(closing_connections(bots.bot_turn_release), thread_sensitive=False)(
                 turn

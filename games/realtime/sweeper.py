@@ -20,6 +20,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -27,15 +28,25 @@ from django.db import connections
 from django.utils import timezone
 
 from lobby.tournaments import tournament_rounds_pair_due
+from lobby.tournaments.rounds import tournament_rounds_next_due
 
 from ..models import Game
-from ..services import forced, guests, handover, import_jobs, mail, push, replay_checkpoints
+from ..services import (
+    due_times,
+    forced,
+    guests,
+    handover,
+    import_jobs,
+    mail,
+    push,
+    replay_checkpoints,
+)
 from ..services.play import game_timeout
-from ..store import presence
+from ..store import presence, replay_requests
 from ..store.replay_requests import take_requests
 from ..threads import closing_connections
 from .bot_worker import bot_worker
-from .polling import poll_forever
+from .polling import NextDue, poll_forever
 
 log = logging.getLogger(__name__)
 BATCH = 50
@@ -44,6 +55,20 @@ MAIL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
 PUSH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="push")
 IMPORT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import")
 TOURNAMENT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournaments")
+
+
+def due_in(
+    read: Callable[[], datetime | None], executor: ThreadPoolExecutor | None = None
+) -> NextDue:
+    """``read`` (a loop's next due time, from the database) as the seconds
+    until then, awaitable: in ``executor``'s thread, else in the pool."""
+    ask = closing_connections(lambda: due_times.loop_seconds_until(read()))
+    return sync_to_async(ask, thread_sensitive=False, executor=executor)
+
+
+async def replays_next_due() -> float | None:
+    """0 while builds are asked for (in memory: no query), else nothing known."""
+    return 0.0 if replay_requests.pending() else None
 
 
 def in_thread_of_its_own(
@@ -174,6 +199,7 @@ class Sweeper:
             "preparing replays failed",
             self.stopping,
             lease="replays",
+            next_due=replays_next_due,
         )
 
     async def run_imports(self) -> None:
@@ -186,6 +212,7 @@ class Sweeper:
             "importing a game failed",
             self.stopping,
             lease="imports",
+            next_due=due_in(due_times.loop_imports_due, IMPORT_THREAD),
         )
 
     async def run(self) -> None:
@@ -195,6 +222,7 @@ class Sweeper:
             "deadline sweep failed",
             self.stopping,
             lease="deadlines",
+            next_due=due_in(due_times.loop_sweep_due),
         )
 
     async def run_tournaments(self) -> None:
@@ -208,6 +236,7 @@ class Sweeper:
             "tournament rounds failed",
             self.stopping,
             lease="tournaments",
+            next_due=due_in(tournament_rounds_next_due, TOURNAMENT_THREAD),
         )
 
     async def run_guests(self) -> None:
@@ -217,6 +246,7 @@ class Sweeper:
             getattr(settings, "GUEST_CLEANUP_SECONDS", 600.0),
             "cleaning up guests failed",
             self.stopping,
+            lease="guests",
         )
 
     async def run_mail(self) -> None:
@@ -228,6 +258,7 @@ class Sweeper:
             "sending mail failed",
             self.stopping,
             lease="mail",
+            next_due=due_in(due_times.loop_mail_due, MAIL_THREAD),
         )
 
     async def run_push(self) -> None:
@@ -239,6 +270,7 @@ class Sweeper:
             "sending pushes failed",
             self.stopping,
             lease="pushes",
+            next_due=due_in(due_times.loop_pushes_due, PUSH_THREAD),
         )
 
 

@@ -20,6 +20,7 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from .. import wakeups
 from ..errors import GameError
 from ..models import ImportJob
 from . import game_import
@@ -64,7 +65,14 @@ def import_enqueue(*, user: Visitor, data: object) -> ImportJob:
                 retry_after=RETRY_AFTER_SECONDS,
                 n=waiting,
             )
-        return ImportJob.objects.create(user=user, data=data)
+        job = ImportJob.objects.create(user=user, data=data)
+        wakeups.wake_after_commit("imports")
+        return job
+
+
+def imports_next_due() -> datetime | None:
+    """When ``imports_run`` next has a job: the earliest queued ``due``."""
+    return _import_queue().next_due(purge=False)
 
 
 def imports_run() -> int:

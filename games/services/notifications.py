@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone, translation
 
-from .. import publish
+from .. import publish, wakeups
 from ..models import (
     DigestSent,
     Event,
@@ -71,7 +71,11 @@ def notify_each(*, notes: list[Notification], mail: bool = True) -> None:
             if mail
             else set()
         )
-        OutgoingMail.objects.bulk_create(_outgoing(notes, kind, mailed))
+        outgoing = OutgoingMail.objects.bulk_create(_outgoing(notes, kind, mailed))
+        if outgoing:  # the sender sleeps until its next due row: it is told
+            wakeups.wake_after_commit(
+                "mail", at=min((m.due for m in outgoing if m.due), default=None)
+            )
         _enqueue(notes)  # web push, through its own outbox (sent by services/push.py)
         _trim(user_ids)
     publish.after_commit(partial(_push, [n.pk for n in notes]))
@@ -278,7 +282,7 @@ def _enqueue(notes: list[Notification]) -> None:
     muted = dict(
         PushSettings.objects.filter(user_id__in=list(devices)).values_list("user_id", "muted")
     )
-    OutgoingPush.objects.bulk_create(
+    queued = OutgoingPush.objects.bulk_create(
         [
             OutgoingPush(notification=n, subscription_id=sub_id)
             for n in notes
@@ -286,3 +290,5 @@ def _enqueue(notes: list[Notification]) -> None:
             for sub_id in devices.get(n.user_id, [])
         ]
     )
+    if queued:
+        wakeups.wake_after_commit("pushes")

@@ -29,6 +29,7 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
+from django.utils import timezone
 
 KEEP_GIVEN_UP = timedelta(days=3)
 PURGE_EVERY = timedelta(minutes=10)
@@ -127,6 +128,21 @@ class Outbox:
             )
             rows.filter(pk__in=ids).update(due=lease, attempts=F("attempts") + 1)
         return ids
+
+    def next_due(self, *, purge: bool = True) -> datetime | None:
+        """When ``drain`` next has work: the earliest row's ``due`` (its
+        index), or this process's next purge (with ``purge``; before the
+        first one: now). None: nothing is queued."""
+        first = (
+            self.model.objects.filter(due__isnull=False)
+            .order_by("due")
+            .values_list("due", flat=True)
+            .first()
+        )
+        times = [] if first is None else [first]
+        if purge:
+            times.append(self.next_purge[0] if self.next_purge else timezone.now())
+        return min(times, default=None)
 
     def retry_later(self, row: Any, exc: Exception, now: datetime) -> None:
         """Try ``row`` again after a growing pause, or give it up (``due``

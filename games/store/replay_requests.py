@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import threading
 
+from .. import wakeups
+
 MAX_REQUESTS = 1000  # builds waiting in one process; more are asked for again by their pages
 
 # game id -> the versions the worker walks: from, and up to (None: the last)
@@ -27,6 +29,12 @@ def request_build(game_id: int, since: int = 0, until: int | None = None) -> Non
         old_since, old_until = _requests.get(game_id, (since, until))
         wider = None if until is None or old_until is None else max(until, old_until)
         _requests[game_id] = (min(since, old_since), wider)
+    wakeups.wake("replays")
+
+
+def pending() -> bool:
+    """Whether a build was asked for and not taken yet."""
+    return bool(_requests)
 
 
 def request_pending(build: tuple[int, int, int | None] | None) -> None:

@@ -247,6 +247,12 @@ def _finish(tournament: Tournament) -> None:
     tell_lobby(tournament)
 
 
+def tournament_rounds_next_due() -> datetime | None:
+    """When ``tournament_rounds_pair_due`` next has work (the ``due`` index)."""
+    rows = Tournament.objects.filter(due__isnull=False).order_by("due")
+    return rows.values_list("due", flat=True).first()
+
+
 def tournament_rounds_pair_due(now: datetime | None = None) -> int:
     """The sweeper's share: start tournaments whose time came, adjudicate the
     games of a correspondence round whose deadline passed, pair rounds whose

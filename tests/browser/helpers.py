@@ -176,8 +176,16 @@ class BrowserLiveTestCase(ChannelsLiveServerTestCase):
         # pings from the database each time, as it did before pings were
         # answered from what a process knows (games/realtime/watch.py).
         # The live server is a spawned process: it reads SERVER_ENV afresh.
+        # For the same reason no wake of a move made here reaches the live
+        # server's background loops (games/wakeups.py): they look every
+        # second instead of sleeping up to 30 s.
         cls._saved_env = set_env(
-            {"PING_REFRESH_SECONDS": "0", **server_database_env(), **cls.SERVER_ENV}
+            {
+                "PING_REFRESH_SECONDS": "0",
+                "LOOP_IDLE_SECONDS": "1",
+                **server_database_env(),
+                **cls.SERVER_ENV,
+            }
         )
         super().setUpClass()
         # The sync Playwright API keeps an event loop running in this thread; ORM

@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from games import wakeups
 from games.models import Game
 from games.realtime import sweeper as sweeping
 from games.services import play
@@ -118,6 +119,7 @@ async def test_clocks_keep_their_deadlines_while_a_tournament_round_is_created(
         # thread of its own: the sweep may hold the thread-sensitive one).
         began = time.monotonic()
         await sync_to_async(_due_now, thread_sensitive=False)(game.pk)
+        wakeups.wake("deadlines")  # as the move that set it would (games/wakeups.py)
         kept = await asyncio.to_thread(applied.wait, 3)
         late = time.monotonic() - began
         release.set()

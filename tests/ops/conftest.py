@@ -91,6 +91,18 @@ class Cluster:
     def games(self, *specs: dict[str, Any]) -> list[dict[str, Any]]:
         return setup_games(self.env(), list(specs))
 
+    def wake(self, *names: str) -> None:
+        """Wake the servers' loops ``names`` after writing their work into the
+        database behind the services' back (games/wakeups.py: the Redis key
+        the lease holder takes with its next renewal)."""
+        import redis
+
+        client = redis.Redis.from_url(self.env()["REDIS_URL"])
+        try:
+            client.mset({f"{self.prefix}:wake:{name}": 1 for name in names})
+        finally:
+            client.close()
+
     def player_names(self, n: int = 2) -> list[str]:
         tag = unique("")
         return [f"ops{tag}{i}" for i in range(n)]

@@ -46,6 +46,7 @@ async def test_move_racing_the_timeout(cluster):
         ids,
     )[:1]
     due = row["at"]
+    cluster.wake("deadlines")  # as the moves that set the deadlines would
 
     async def move_at(client, offset):
         action = greedy(0, client.state["legal"])

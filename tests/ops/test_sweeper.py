@@ -36,6 +36,7 @@ async def test_exactly_one_sweeper_applies_each_timeout(cluster):
 
     # Every deadline falls due at the same moment; both sweepers see them all.
     db.rows("UPDATE games_game SET deadline = now() - interval '1 second' WHERE id = ANY(%s)", ids)
+    cluster.wake("deadlines")  # as the moves that set the deadlines would
     await wait_until(
         lambda: all(db.game(gid)["status"] == "finished" for gid in ids),
         15,
