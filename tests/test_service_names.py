@@ -62,6 +62,7 @@ NOUNS = {
 
 # Shared helpers, by meaning; their other public names serve only the service layer.
 INTERNAL = {
+    "games.services.draw_offers",  # a draw offer stored on a locked game (a person's, a bot's one)
     "games.services.events",  # the one write funnel: the next event, its effects, publishing
     "games.services.guards",  # the first checks: a game id, a locked row, a seat, a rate
     "games.services.seat_offers",  # a seat offered to a bot or handed to one

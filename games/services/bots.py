@@ -34,8 +34,8 @@ from ..errors import GameError
 from ..models import Game
 from ..reasons import REASON_RESIGNED
 from ..rules import get_ruleset
-from .bot_draws import offer_once
 from .deciding import decide_seat_act
+from .draw_offers import offer_once
 from .events import store_event
 from .guards import conflicts_are_stale
 from .leaving import leave_or_end

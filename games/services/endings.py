@@ -10,7 +10,6 @@ from django.utils.translation import gettext_noop
 
 from moderation import playbans
 
-from ..bots import accepts_draw
 from ..errors import GameError
 from ..models import (
     Event,
@@ -18,10 +17,10 @@ from ..models import (
 )
 from ..reasons import (
     REASON_ABORTED,
-    REASON_DRAW_AGREED,
     REASON_RESIGNED,
 )
-from ..rules import Ruleset, get_ruleset
+from ..rules import get_ruleset
+from .draw_offers import offer_draw_locked
 from .events import append_event, ended, player_name
 from .guards import conflicts_are_stale, locked_player_seat
 from .leaving import leave_or_end
@@ -40,13 +39,6 @@ def game_resign(*, game_id: int, user: Visitor) -> int:
         event = leave_or_end(game, rs, seat, reason=REASON_RESIGNED, event_type="resigned", now=now)
         playbans.resigned(game, seat, now)
         return event.version
-
-
-def _remaining_seats(game: Game) -> list[int]:
-    """The seats that must agree to a draw: still in, and players (a game
-    master runs the game, it does not agree to its result)."""
-    rs = get_ruleset(game.ruleset)
-    return [s for s in range(game.seat_count) if s not in game.left_seats and not rs.is_referee(s)]
 
 
 def _offered_since_own_move(game: Game, seat: int) -> bool:
@@ -83,46 +75,6 @@ def game_offer_draw(*, game_id: int, user: Visitor) -> int:
             )
         rs = get_ruleset(game.ruleset)
         return offer_draw_locked(game, rs, rs.decode(game.started_state), seat)
-
-
-def offer_draw_locked(game: Game, rs: Ruleset, state: object, seat: int) -> int:
-    """``seat`` offers a draw in the caller's transaction (the game row locked,
-    the offer allowed): agreed when every remaining seat has offered, else
-    stored, and bot seats still to answer answer at once. The new version."""
-    offers = sorted({*game.draw_offers, seat})
-    if offers == _remaining_seats(game):
-        result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
-        events = [{"type": "draw_accepted", "seat": seat}]
-        return append_event(
-            game, rs, state, seat=seat, kind=Event.Kind.END, events=events, result=result
-        ).version
-    game.draw_offers = offers
-    events = [{"type": "draw_offered", "seat": seat, "offers": offers}]
-    event = append_event(game, rs, state, seat=seat, kind=Event.Kind.DRAW_OFFER, events=events)
-    return _bots_answer_draw(game, rs, state) or event.version
-
-
-def _bots_answer_draw(game: Game, rs: Ruleset, state: object) -> int | None:
-    """When only bot seats have still to answer a draw offer, they answer at
-    once, in the offer's transaction: all accept (each bot judges the game
-    dead, ``games.bots.accepts_draw``) and the game ends drawn, or the first
-    that does not declines it. Returns the new version, or None when a
-    person has still to answer."""
-    waiting = [s for s in _remaining_seats(game) if s not in game.draw_offers]
-    levels = game.bots or {}
-    if not waiting or any(str(s) not in levels for s in waiting):
-        return None
-    for bot_seat in waiting:
-        if not accepts_draw(game.ruleset, levels[str(bot_seat)], state, bot_seat):
-            game.draw_offers = []
-            events = [{"type": "draw_declined", "seat": bot_seat}]
-            kind = Event.Kind.DRAW_DECLINE
-            return append_event(game, rs, state, seat=bot_seat, kind=kind, events=events).version
-    result = ended(game, REASON_DRAW_AGREED, winners=[], draw=True)
-    events = [{"type": "draw_accepted", "seat": waiting[-1]}]
-    return append_event(
-        game, rs, state, seat=waiting[-1], kind=Event.Kind.END, events=events, result=result
-    ).version
 
 
 @conflicts_are_stale

@@ -9,6 +9,7 @@ import pytest
 
 from games.bots import accepts_draw
 from games.models import Event, Game
+from games.reasons import REASON_DRAW_AGREED
 from games.rules import get_ruleset
 from games.rules.halma import HalmaState
 from games.services import bots, endings
@@ -42,7 +43,7 @@ def test_the_bot_accepts_a_draw_in_a_dead_game():
     version = endings.game_offer_draw(game_id=game.pk, user=human)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert game.result["draw"] and game.result["reason"] == endings.REASON_DRAW_AGREED
+    assert game.result["draw"] and game.result["reason"] == REASON_DRAW_AGREED
     end = last_event(game)
     assert (end.version, end.kind, end.seat) == (version, Event.Kind.END, 1)
     assert Event.objects.get(game=game, version=version - 1).kind == Event.Kind.DRAW_OFFER
@@ -169,7 +170,7 @@ def test_a_person_accepts_the_bot_s_offer():
     endings.game_accept_draw(game_id=game.pk, user=human)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert game.result["draw"] and game.result["reason"] == endings.REASON_DRAW_AGREED
+    assert game.result["draw"] and game.result["reason"] == REASON_DRAW_AGREED
 
 
 def test_a_bot_offers_nothing_in_a_live_game():
@@ -189,7 +190,7 @@ def test_two_bots_agree_a_draw_in_a_dead_ending():
     bots.play_due_bots()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert game.result["draw"] and game.result["reason"] == endings.REASON_DRAW_AGREED
+    assert game.result["draw"] and game.result["reason"] == REASON_DRAW_AGREED
     kinds = list(Event.objects.filter(game=game).order_by("version").values_list("kind", "seat"))
     assert kinds[-3:] == [
         (Event.Kind.ACT, mover),
