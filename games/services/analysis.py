@@ -116,7 +116,7 @@ def _queue(game: Game, user_id: int, failed: Analysis | None) -> Analysis:
 # -- the worker -------------------------------------------------------------
 
 
-def analyses_run(think: Think = analyse_ply) -> int:
+def analyses_run(*, think: Think = analyse_ply) -> int:
     """Run the next due analysis to its end; returns how many finished (0 or 1)."""
     now = timezone.now()
     game_id = (
@@ -141,7 +141,7 @@ def analysis_run(*, game_id: int, think: Think = analyse_ply) -> bool:
     game = analysis.game
     try:
         plies = list(analysis.plies)
-        todo = positions(game)
+        todo = _positions(game)
         for version, seat, action, encoded in todo[len(plies) :]:
             thought = think(game.ruleset, analysis.level, encoded, seat, action, game.seed)
             plies.append({"version": version, "seat": seat, "action": action, **thought})
@@ -159,7 +159,7 @@ def analysis_run(*, game_id: int, think: Think = analyse_ply) -> bool:
     return _finish(game, analysis.pk, lease, plies)
 
 
-def positions(game: Game) -> list[tuple[int, int, Any, dict[str, Any]]]:
+def _positions(game: Game) -> list[tuple[int, int, Any, dict[str, Any]]]:
     """Every ply of the game's log: (version, seat, action, encoded state before it)."""
     rs = get_ruleset(game.ruleset)
     state = rs.setup(game.options, game.seat_count, game.seed)
