@@ -12,18 +12,15 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 from rest_framework.authtoken.models import Token
 
-from games import plain_json
+from games import plain_json, publish
 from games.errors import GameError
 from games.users import signed_in
 
@@ -126,7 +123,7 @@ def token_revoke(*, user: Visitor, token_id: object) -> None:
         deleted, _ = ApiToken.objects.filter(user=account, pk=token_id).delete()
         if not deleted:
             raise no_such_token()
-        transaction.on_commit(partial(_tell_streams, token_id))
+        _tell_streams(token_id)
 
 
 def tokens_revoke_all(*, user: User) -> None:
@@ -138,7 +135,7 @@ def tokens_revoke_all(*, user: User) -> None:
         ApiToken.objects.filter(pk__in=ids).delete()
         Token.objects.filter(user=user).delete()
         for token_id in ids:
-            transaction.on_commit(partial(_tell_streams, token_id))
+            _tell_streams(token_id)
 
 
 def no_such_token() -> GameError:
@@ -146,9 +143,8 @@ def no_such_token() -> GameError:
 
 
 def _tell_streams(token_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(token_group(token_id), {"type": "token.revoked"})
+    """After the commit, best effort: the row is gone whatever the layer does."""
+    publish.send(token_group(token_id), {"type": "token.revoked"})
 
 
 def token_holder(secret: str) -> tuple[User, ApiToken] | None:

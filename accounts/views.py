@@ -16,7 +16,6 @@ from django.views.decorators.http import require_http_methods
 from frontend.budget import write_budget
 from games import ratelimit
 from games.addresses import request_key
-from games.api.common import write_wait
 from games.errors import GameError
 from games.selectors import relations
 from games.services import guests
@@ -189,15 +188,11 @@ def _until(user_id: int):
 
 @login_required
 @require_http_methods(["POST"])
+@write_budget("tables")  # the API's /api/vacation/ budget
 def vacation(request):
     """Start a vacation (until the date given, else as long as the year's
     allowance lasts) or end it early; the API's /api/vacation/ does the same,
     within the same per-user budget."""
-    wait = write_wait(request.user, "tables")
-    if wait is not None:
-        form = SettingsForm(instance=request.user)
-        context = _settings_context(request, form, _too_many_changes(wait))
-        return render(request, "accounts/settings.html", context, status=429)
     try:
         if request.POST.get("stop"):
             vacations.vacation_stop(user=request.user)
@@ -211,14 +206,6 @@ def vacation(request):
         context = _settings_context(request, form, exc.message)
         return render(request, "accounts/settings.html", context, status=exc.status)
     return redirect("settings")
-
-
-def _too_many_changes(wait: int) -> str:
-    return ngettext(
-        "Too many changes in a short time; try again in %(n)s second.",
-        "Too many changes in a short time; try again in %(n)s seconds.",
-        wait,
-    ) % {"n": wait}
 
 
 def _set_language_cookie(response, code: str) -> None:

@@ -14,7 +14,8 @@ each). Hexenhalma records once per round (its terms change only between
 rounds).
 
 It then prints, per game, a calibration table: every (seat, chance given)
-of every position in buckets 0-10 % ... 90-100 %, with the positions, the
+of every position (a "seat-position": a position counts once per seat in
+the race) in buckets 0-10 % ... 90-100 %, with the positions, the
 mean chance given and the share actually won, and the 60-80 % aggregate
 (the bar: 55-85 % of those won). Two tables: with the constants in
 games/bots/chances.py, and two-fold out of sample (the constants fitted on
@@ -182,7 +183,11 @@ def _in_race(record: dict[str, Any], seat: int) -> bool:
 
 
 def table(title: str, got: list[tuple[float, float]]) -> str:
-    lines = [title, "| chance given | positions | mean given | share won |", "|---|---|---|---|"]
+    lines = [
+        title,
+        "| chance given | seat-positions | mean given | share won |",
+        "|---|---|---|---|",
+    ]
     for b in range(BUCKETS):
         low, high = b / BUCKETS, (b + 1) / BUCKETS
         inside = [(c, y) for c, y in got if low <= c < high or (b == BUCKETS - 1 and c == 1.0)]
@@ -196,7 +201,7 @@ def table(title: str, got: list[tuple[float, float]]) -> str:
     if band:
         won = sum(y for _, y in band) / len(band)
         verdict = "ok" if 0.55 <= won <= 0.85 else "OUT OF 55-85 %"
-        lines.append(f"60-80 % given: {len(band)} positions, {won:.1%} won ({verdict})")
+        lines.append(f"60-80 % given: {len(band)} seat-positions, {won:.1%} won ({verdict})")
     brier = sum((c - y) ** 2 for c, y in got) / max(len(got), 1)
     lines.append(f"Brier score {brier:.3f} over {len(got)} (seat, position) pairs")
     return "\n".join(lines)

@@ -24,7 +24,8 @@ bytes and the PostgreSQL pages its reads touched (``pages``) of: one idle round 
 first frame, the bell's list, a 5,000-game profile (API and page), My games,
 a leaderboard page, the remis queue with 1,000 waiting requests, the
 1,000-event game's ``GET /api/games/<id>/``, hello, position.svg and embed
-page, TV (page and featured), and the tournaments list (API and page).
+page, TV (page and featured), the tournaments list (API and page), and a
+1,000-player tournament's API and page, open and in its round 4.
 
 ``--keep`` keeps the database (named by TEST_DATABASE_NAME); run again with
 ``--keep`` on a database that holds a run's data, it migrates it, runs
@@ -374,7 +375,7 @@ def pages(call: Callable[[], Any]) -> int:
 EXPLAIN_OVER = int(os.environ.get("BENCH_EXPLAIN_OVER", "100"))
 # --only: measure just the reads whose names hold one of these words.
 ONLY: list[str] = []
-TOURNAMENT: list[int] = []  # the 1,000-player tournament measured
+TOURNAMENT: list[int] = []  # the 1,000-player tournaments measured: open, running
 
 
 def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, int, int]]:
@@ -401,6 +402,15 @@ def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, in
         "tournaments page": lambda: anon.get("/tournaments/"),
         "tournament API, 1,000 players": lambda: anon.get(f"/api/tournaments/{TOURNAMENT[0]}/"),
         "tournament page, 1,000 players": lambda: anon.get(f"/tournaments/{TOURNAMENT[0]}/"),
+        "tournament API, 1,000 players, round 4": lambda: anon.get(
+            f"/api/tournaments/{TOURNAMENT[1]}/"
+        ),
+        "tournament API, 1,000 players, ?round=4": lambda: anon.get(
+            f"/api/tournaments/{TOURNAMENT[1]}/?round=4"
+        ),
+        "tournament page, 1,000 players, round 4": lambda: anon.get(
+            f"/tournaments/{TOURNAMENT[1]}/"
+        ),
         "position.svg, 1,000 events": lambda: anon.get(f"/g/{long_game}/position.svg"),
         "embed page, 1,000 events": lambda: anon.get(f"/embed/{long_game}/"),
     }
@@ -437,6 +447,48 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=args.keep)
 
 
+RUNNING_NAME = "Scale running"
+
+
+def running_tournament(open_id: int) -> int:
+    """A running Swiss of the 1,000 players of ``open_id``: rounds 1 to 3
+    decided, round 4 paired (its games being played), as pairings stored:
+    the page and API of a big field under way (made once, kept with --keep)."""
+    from lobby.models import Tournament, TournamentPairing, TournamentPlayer
+
+    found = Tournament.objects.filter(name=RUNNING_NAME).values_list("pk", flat=True).first()
+    if found is not None:
+        return found
+    ids = list(
+        TournamentPlayer.objects.filter(tournament_id=open_id)
+        .order_by("pk")
+        .values_list("user_id", flat=True)
+    )
+    t = Tournament.objects.create(
+        name=RUNNING_NAME, ruleset="halma", system="swiss", rounds=5, status="running"
+    )
+    t.current_round = 4
+    t.save(update_fields=["current_round"])
+    TournamentPlayer.objects.bulk_create(
+        TournamentPlayer(tournament=t, user_id=uid, seed=n) for n, uid in enumerate(ids)
+    )
+    rng = random.Random(4)
+    boards = []
+    for number in range(1, 5):
+        order = ids[:]
+        rng.shuffle(order)
+        for board in range(len(order) // 2):
+            a, b = order[2 * board], order[2 * board + 1]
+            points = {str(a): 1.0, str(b): 0.0} if number < 4 else None
+            boards.append(
+                TournamentPairing(
+                    tournament=t, round=number, board=board + 1, players=[a, b], points=points
+                )
+            )
+    TournamentPairing.objects.bulk_create(boards, batch_size=1000)
+    return t.pk
+
+
 def reuse(level: int, idle: float = 0) -> bool:
     """Measure a kept database again (after a migration, say): no generation."""
     from django.contrib.auth import get_user_model
@@ -454,7 +506,8 @@ def reuse(level: int, idle: float = 0) -> bool:
     from lobby.models import Tournament
 
     biggest = Tournament.objects.annotate(n=Count("players")).order_by("-n", "-pk")
-    TOURNAMENT.append(biggest.values_list("pk", flat=True).first() or 0)
+    TOURNAMENT.append(biggest.exclude(name=RUNNING_NAME).values_list("pk", flat=True).first() or 0)
+    TOURNAMENT.append(running_tournament(TOURNAMENT[0]))
     _clocks_as_made(Game)
     vacuum()
     print(f"# kept database, level {level}: {Game.objects.count()} games stored")
@@ -491,6 +544,7 @@ def run(levels: list[int], idle: float = 0) -> None:
     long_game, player = store.long_game()
     store.ratings()
     TOURNAMENT.append(store.tournaments(TOURNAMENTS))
+    TOURNAMENT.append(running_tournament(TOURNAMENT[0]))
     store.remis_requests(store.games(BASE_RUNNING, finished=False))
     print(f"# fixtures in {time.perf_counter() - started:.0f} s ({connection.vendor})")
     results: dict[int, dict[str, tuple[float, int, int]]] = {}

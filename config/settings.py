@@ -123,7 +123,7 @@ if os.environ.get("DATABASE_URL"):
             "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
         }
-    # Measured in docs/performance.md ("The move path on documented APIs"):
+    # Measured in docs/performance-history.md ("The move path on documented APIs"):
     # neither pays on this site, so both stay at Django's and psycopg's
     # defaults (client-side binding; nothing prepared). For bench/bars.py.
     if env_bool("DB_SERVER_SIDE_BINDING", False):

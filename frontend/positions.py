@@ -33,8 +33,6 @@ from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language, gettext, gettext_noop
 from django.views.decorators.http import require_safe
 
-from games import ratelimit
-from games.addresses import request_key
 from games.errors import GameError
 from games.models import Game
 from games.rules import get_ruleset
@@ -42,6 +40,7 @@ from games.selectors.positions import position_game, spectator_view
 from games.selectors.replays import ReplayPending
 from games.store.replay_requests import request_pending
 
+from .budget import OverBudget, spend, too_many
 from .pictures import lower_priority, png_of, svg_of
 
 CACHE = "pictures"
@@ -100,6 +99,8 @@ async def _picture(request: HttpRequest, game_id: int, kind: str) -> HttpRespons
             async with _gate():
                 picture = await sync_to_async(_prepare)(request, game_id, kind)
                 body = picture.cached or await _drawn(picture)
+    except OverBudget as over:
+        return too_many(request, over.wait, page=False)
     except GameError as error:
         refused = JsonResponse(error.as_dict(), status=error.status)
         if error.retry_after:
@@ -176,7 +177,7 @@ def _prepare(request: HttpRequest, game_id: int, kind: str) -> Picture:
     build its SVG (a drawing still to make counted against the address's
     budget first); the connection is handed back before anything is drawn."""
     try:
-        _spend(request, "pictures")
+        spend(request, "pictures", per_address=True)
         game = position_game(game_id)
         version = _version(request, game.version)
         picture = Picture(
@@ -188,7 +189,9 @@ def _prepare(request: HttpRequest, game_id: int, kind: str) -> Picture:
         picture.cached = caches[CACHE].get(picture.key)
         if picture.cached is None:
             if kind == "png" or picture.version != game.version:
-                _spend(request, "picture_renders")  # rasterising, or walking a replay
+                spend(
+                    request, "picture_renders", per_address=True
+                )  # rasterising, or walking a replay
             if kind == "svg":
                 picture.svg = _svg(game, version)
         return picture
@@ -214,19 +217,6 @@ def _svg(game: Game, version: int) -> str:
         raise
     title = gettext("%(game)s #%(id)s") % {"game": gettext(rs.title), "id": game.pk}
     return svg_of(game.ruleset, view, title)
-
-
-def _spend(request: HttpRequest, scope: str) -> None:
-    limit, seconds = ratelimit.scope_rate(scope)
-    wait = ratelimit.hit(ratelimit.budget_key(scope, request_key(request)), limit, seconds)
-    if wait is not None:
-        raise GameError(
-            "rate_limited",
-            gettext_noop("Too many pictures asked for; try again in %(n)s seconds."),
-            status=429,
-            retry_after=wait,
-            n=wait,
-        )
 
 
 def _version(request: HttpRequest, current: int) -> int:

@@ -11,10 +11,10 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from games import ratelimit
-from games.addresses import request_key
 from games.rules import RULESETS
 from games.selectors import tv
+
+from .budget import budget
 
 ASK_SCOPE = "reads"  # the API's read budget, per user or address
 
@@ -37,18 +37,9 @@ def tv_page(request: HttpRequest, ruleset: str | None = None) -> HttpResponse:
 
 
 @require_safe
+@budget(ASK_SCOPE, methods=("GET", "HEAD"), page=False)
 def tv_featured(request: HttpRequest, ruleset: str | None = None) -> HttpResponse:
     channel = _channel(ruleset)
-    ident = request.user.pk if request.user.is_authenticated else request_key(request)
-    limit, seconds = ratelimit.scope_rate(ASK_SCOPE)
-    wait = ratelimit.hit(ratelimit.budget_key(ASK_SCOPE, ident), limit, seconds)
-    if wait is not None:
-        response = JsonResponse(
-            {"code": "rate_limited", "message": gettext("Too many requests; try again soon.")},
-            status=429,
-        )
-        response["Retry-After"] = str(wait)
-        return response
     found = tv.featured(channel)
     if found is not None:
         found["title"] = gettext(RULESETS[found["ruleset"]].title)

@@ -7,11 +7,15 @@ spectators) is computed and serialised once per event
 sends the frame for its own seat, so secrets stay with their seat. Sends are
 best effort after the commit: clients catch up through their version ping.
 How the sends leave a thread for the event loop is the realtime layer's
-business (``games/realtime/sending.py``); services only call ``after_commit``.
+business (``games/realtime/sending.py``); services only call ``after_commit``
+(or ``send`` for one ready message). Every group message of the product
+leaves through this module: ``send`` from sync code, ``send_from_loop`` from
+the event loop, both best effort.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -42,6 +46,25 @@ def after_commit(callback: Callable[[], None]) -> None:
     and a failing channel layer (Redis down) must not turn it into an error;
     clients catch up through their version ping."""
     transaction.on_commit(partial(best_effort, callback))
+
+
+def send(group: str, message: dict[str, Any]) -> None:
+    """One message to ``group`` once the transaction commits (at once outside
+    one), best effort: a channel layer that is down never undoes or fails what
+    was stored (a token revoked while Redis is gone is still a 204)."""
+    after_commit(partial(_send, group, message))
+
+
+async def send_from_loop(group: str, message: dict[str, Any], timeout: float) -> None:
+    """One message to ``group`` from the event loop, best effort: a layer that
+    is gone or stuck (``timeout`` seconds) holds back nothing after it."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await asyncio.wait_for(layer.group_send(group, message), timeout)
+    except Exception:
+        log.warning("publishing to %s failed", group, exc_info=True)
 
 
 def best_effort(callback: Callable[..., None], *args: Any) -> None:
@@ -137,21 +160,39 @@ def publish_game_event(
     frame differs (its legal moves, its secrets) gets its own, sent only to the
     user who holds that seat now (``holders``, read with the row lock; else
     read here)."""
+    game_event_sender(game, rs, state, event, holders)()
+
+
+def game_event_sender(
+    game: Game,
+    rs: Ruleset,
+    state: Any,
+    event: Event,
+    holders: dict[int, int | None] | None = None,
+) -> Callable[[], None]:
+    """``publish_game_event``'s frames built now, from ``game`` as it is (a
+    conditional reply moves it on before the commit); the call sends them."""
     frames = event_frames(game, rs, state, event)
     result = {"result": game.result} if game.result else {}
     message: dict[str, Any] = {"type": "game.frames", "version": event.version, **result}
+    group, pk = game_group(game.pk), game.pk
     if rs.views_are_public:
-        _send(game_group(game.pk), {**message, "frames": frames})
-        return
+        return partial(_send_each, [(group, {**message, "frames": frames})])
     public = frames.pop(SPECTATOR)
     own = {int(seat): text for seat, text in frames.items() if text != public}
-    _send(game_group(game.pk), {**message, "frame": public, "own": sorted(own)})
-    if holders is None:
+    if own and holders is None:
         holders = seat_holders(game)
+    sends = [(group, {**message, "frame": public, "own": sorted(own)})]
     for seat, text in own.items():
-        if (holder := holders.get(seat)) is not None:
-            message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
-            _send(player_group(game.pk, holder), message)
+        if (holder := (holders or {}).get(seat)) is not None:
+            own_message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
+            sends.append((player_group(pk, holder), own_message))
+    return partial(_send_each, sends)
+
+
+def _send_each(sends: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in sends:
+        _send(group, message)
 
 
 def publish_table(game: Game) -> None:

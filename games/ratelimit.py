@@ -63,6 +63,14 @@ def budget_key(scope: str, ident: object) -> str:
     return f"throttle_{scope}_{ident}"
 
 
+def spend(scope: str, ident: object) -> int | None:
+    """Count one use into ``ident``'s (a user's pk, or an address's key)
+    budget for the throttle ``scope``: its rate and its key are the API's, so
+    every way in spends one number. None, or the seconds to wait."""
+    limit, seconds = scope_rate(scope)
+    return hit(budget_key(scope, ident), limit, seconds)
+
+
 class Window:
     """Timestamps of recent frames of one kind, oldest first.
 

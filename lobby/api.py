@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import WriteThrottle, answer, valid
+from games.api.common import WriteThrottle, answer, valid, whole_number
 from games.api.serializers import answers
 from games.errors import GameError
 from lobby import tournaments as services
@@ -166,9 +166,18 @@ def _tournament(pk: int) -> Tournament:
 class TournamentDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=answers({200: TournamentOut}))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "round", int, description="only this round in `rounds` (default: every round)"
+            )
+        ],
+        responses=answers({200: TournamentOut}),
+    )
     def get(self, request: Request, pk: int) -> Response:
-        return tournament_answer(_tournament(pk))
+        number = whole_number(request, "round", 0, 0, 2**15)
+        found = _tournament(pk)
+        return answer(TournamentOut, read.detail(found, only_round=number or None))
 
 
 class TournamentJoin(APIView):

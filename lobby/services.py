@@ -21,6 +21,7 @@ from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
 from games.services import bot_accounts, notifications, ratings
+from games.services.creating import game_create
 from games.services.guards import (
     clean_seat_count,
     lock_user,
@@ -99,6 +100,9 @@ def table_create(
     ``bot``: ``{"level": ...}`` seats that bot too (the table starts once
     full, at once with two seats); ``{"levels": [...]}`` (staff) seats one bot
     per level and no host: a bot-against-bot game, started at once.
+    ``for_bot``: the caller seats a bot next (as ``bot`` does here): no
+    guest refusal and no rated-options check. The game itself is made, and
+    told to the lobby once, by ``creating.game_create``.
     """
     host = signed_in(host)
     refuse_if_suspended(host)
@@ -106,10 +110,11 @@ def table_create(
     rs = _check_ruleset(ruleset)
     if is_guest(host) and not for_bot and bot is None:
         _refuse_guest(host)  # a guest's table is the guest against the computer (full at once)
-    if bot is not None:
-        return _table_with_bots(
-            host, rs, bot, options, seat_count, host_seat, challenge, clock, rated
-        )
+    level = _bot_level(bot, challenge, rated)
+    if isinstance(bot, dict) and "levels" in bot:
+        return _bot_match(host, rs, bot["levels"], options, clock)
+    if level is not None:
+        host_seat = _playing_seat(rs, seat_count, host_seat)
     clean = _clean_options(rs, options)
     seats = clean_seat_count(rs, seat_count)
     if host_seat == "random":
@@ -119,7 +124,7 @@ def table_create(
     opponent = _challenged_user(host, challenge)
     if is_bot(host) or is_bot(opponent):
         _refuse_rated_bot(rated)
-    elif rated is not False and not for_bot:  # people only: rated unless chosen casual
+    elif rated is not False and not for_bot and level is None:  # people only: rated unless casual
         refuse_rated_options(rs, clean)
     time_control = clocks.clean_clock(clock)
     refuse_if_playbanned(host, time_control)
@@ -133,29 +138,20 @@ def table_create(
                 gettext_noop("You already have %(n)s open tables; close one first."),
                 n=open_count,
             )
-        game = Game.objects.create(
+        game = game_create(
             ruleset=rs.slug,
+            holders=[host.pk if i == host_seat else None for i in range(seats)],
+            bots=_bot_seats(rs, seats, host_seat, level) if level is not None else None,
             options=clean,
-            seat_count=seats,
-            host=host,
-            challenged=opponent,
-            is_quickplay=quickplay,
             clock=time_control,
-            auto_start=bool(auto_start) or quickplay,
             rated=False if is_guest(host) else rated,  # a guest is never rated
+            host=host.pk,
+            challenged=opponent.pk if opponent is not None else None,
+            quickplay=quickplay,
+            auto_start=bool(auto_start) or quickplay or level is not None,
         )
-        Seat.objects.bulk_create(
-            [
-                Seat(
-                    game=game,
-                    index=i,
-                    user=host if i == host_seat else None,
-                    joined=timezone.now() if i == host_seat else None,
-                )
-                for i in range(seats)
-            ]
-        )
-        _publish_after_commit(game.pk)
+        if is_guest(host) and game.status == Game.Status.OPEN:
+            _refuse_guest(host)  # a seat left for strangers: rolled back
         if opponent is not None:
             notifications.notify(
                 user_ids=[opponent.pk],
@@ -232,10 +228,17 @@ def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:
         chosen.joined = timezone.now()
         chosen.save(update_fields=["user", "joined"])
         _casual_with_guest(game, user)
-        if game.auto_start and len(free) == 1:
-            game_start(game=game)
-        _publish_after_commit(game.pk)
+        _seat_taken(game, full=len(free) == 1)
     return game
+
+
+def _seat_taken(game: Game, *, full: bool) -> None:
+    """One lobby frame per change: a table that starts now is told by its
+    start event (``game_start``), a table still open here."""
+    if game.auto_start and full:
+        game_start(game=game)
+    else:
+        _publish_after_commit(game.pk)
 
 
 def _casual_with_guest(game: Game, user: Visitor) -> None:
@@ -398,44 +401,19 @@ def _serialise_seeks(slug: str, seats: int, options: dict, clock: dict) -> None:
 # --- bots at tables -------------------------------------------------------------
 
 
-def _table_with_bots(
-    host: Any,
-    rs: Any,
-    bot: Any,
-    options: Any,
-    seat_count: Any,
-    host_seat: Any,
-    challenge: Any,
-    clock: Any,
-    rated: bool | None = None,
-) -> Game:
+def _bot_level(bot: Any, challenge: Any, rated: bool | None) -> str | None:
+    """The level of the bot a new table seats (None: no bot, or a staff bot
+    match, whose levels ``_bot_match`` checks); bad input is refused here."""
+    if bot is None:
+        return None
     if not isinstance(bot, dict):
         raise GameError("bad_bot", gettext_noop('Name the bot as {"level": "easy"}.'))
     if challenge:
         raise GameError("bad_bot", gettext_noop("Play a bot or challenge a user, not both."))
     _refuse_rated_bot(rated)
     if "levels" in bot:
-        return _bot_match(host, rs, bot["levels"], options, clock)
-    level = bot_accounts.clean_level(bot.get("level"))
-    bot_accounts.bot_user(rs.slug, level)  # a clear error before any table exists
-    with transaction.atomic():
-        game = table_create(
-            host=host,
-            ruleset=rs.slug,
-            options=options,
-            seat_count=seat_count,
-            host_seat=_playing_seat(rs, seat_count, host_seat),
-            clock=clock,
-            auto_start=True,
-            rated=rated,  # a game with a bot is casual: never rated
-            for_bot=True,  # ``bot`` seats it next
-        )
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        _seat_game_master_bots(game, rs, level)
-        game = _seat_bot(game, level)
-        if is_guest(host) and game.status == Game.Status.OPEN:
-            _refuse_guest(host)  # a seat left for strangers: rolled back
-        return game
+        return None
+    return bot_accounts.clean_level(bot.get("level"))
 
 
 def _playing_seat(rs: Any, seat_count: Any, host_seat: Any) -> Any:
@@ -448,16 +426,19 @@ def _playing_seat(rs: Any, seat_count: Any, host_seat: Any) -> Any:
     return players[secrets.randbelow(len(players))]
 
 
-def _seat_game_master_bots(game: Game, rs: Any, level: str) -> None:
-    """A free seat that runs the game gets a bot, so one person can play the
-    computer at Hexenhalma (a game master and two teams). Its level does not
-    change how it runs rounds; it is another level's bot because one bot
-    account sits at a table once."""
-    free = Seat.objects.filter(game=game, user__isnull=True).values_list("index", flat=True)
+def _bot_seats(rs: Any, seats: int, host_seat: int, level: str) -> dict[int, str]:
+    """Playing the computer: ``level``'s bot takes the first free playing
+    seat. A free seat that runs the game gets a bot too, so one person can
+    play the computer at Hexenhalma (a game master and two teams); its level
+    does not change how it runs rounds: it is another level's bot because
+    one bot account sits at a table once. Other seats stay free."""
+    free = [i for i in range(seats) if i != host_seat]
     master = next(lv for lv in bot_accounts.LEVELS if lv != level)
-    for index in free:
-        if rs.is_referee(index):
-            _seat_bot(game, master, index)
+    bots = {i: master for i in free if rs.is_referee(i)}
+    playing = [i for i in free if i not in bots]
+    if not playing:
+        raise GameError("table_full", gettext_noop("This table is full."))
+    return {**bots, playing[0]: level}
 
 
 def _bot_match(host: Any, rs: Any, levels: Any, options: Any, clock: Any) -> Game:
@@ -475,25 +456,16 @@ def _bot_match(host: Any, rs: Any, levels: Any, options: Any, clock: Any) -> Gam
             gettext_noop("A bot holds one seat at a table: give each seat a different level."),
         )
     seats = clean_seat_count(rs, len(clean_levels))
-    users = [bot_accounts.bot_user(rs.slug, level) for level in clean_levels]
     with transaction.atomic():
-        game = Game.objects.create(
+        return game_create(
             ruleset=rs.slug,
+            holders=[None] * seats,
+            bots=dict(enumerate(clean_levels)),
             options=_clean_options(rs, options),
-            seat_count=seats,
-            host=host,
             clock=clocks.clean_clock(clock),
+            host=host.pk,
             auto_start=True,
-            bots={str(i): level for i, level in enumerate(clean_levels)},
-            has_bots=True,
         )
-        now = timezone.now()
-        Seat.objects.bulk_create(
-            [Seat(game=game, index=i, user=u, joined=now) for i, u in enumerate(users)]
-        )
-        game_start(game=game)
-        _publish_after_commit(game.pk)
-    return game
 
 
 def _refuse_rated_bot(rated: bool | None) -> None:
@@ -527,9 +499,7 @@ def _seat_bot(game: Game, level: str, index: int | None = None) -> Game:
     game.bots = {**game.bots, str(seat.index): level}
     game.has_bots = True
     game.save(update_fields=["bots", "has_bots"])
-    if game.auto_start and len(free) == 1:  # the bot took the last seat: play
-        game_start(game=game)
-    _publish_after_commit(game.pk)
+    _seat_taken(game, full=len(free) == 1)  # the bot took the last seat: play
     return game
 
 

@@ -14,12 +14,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods
 
-from games.api.common import write_wait
+from frontend.budget import write_budget
 from games.errors import GameError
 from games.rules import RULESETS
 from lobby import tournaments as services
 from lobby.models import Tournament
 from lobby.selectors import tournaments as read
+from lobby.selectors.tournament_page import Asked, page_data
 from lobby.tournaments.setup import NO_TOURNAMENTS
 
 PAGE_ACTIONS = {
@@ -29,15 +30,17 @@ PAGE_ACTIONS = {
 }
 
 
-def _refuse_flood(request: HttpRequest, scope: str) -> None:
-    wait = write_wait(request.user, scope)
-    if wait is not None:
-        raise GameError(
-            "rate_limited",
-            gettext_noop("Too many requests: try again in %(seconds)s seconds."),
-            retry_after=wait,
-            seconds=wait,
-        )
+def _asked(request: HttpRequest) -> Asked:
+    """The round and pages the query string asks for; anything unreadable: the default."""
+    return Asked(
+        round=_number(request.GET.get("round")),
+        standings_page=_number(request.GET.get("standings")),
+        boards_page=_number(request.GET.get("boards")),
+    )
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text and text.isascii() and text.isdigit() and len(text) < 7 else None
 
 
 def _games() -> list[dict[str, Any]]:
@@ -49,12 +52,12 @@ def _games() -> list[dict[str, Any]]:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@write_budget("tournaments")
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
-            _refuse_flood(request, "tournaments")
             made = services.tournament_create(creator=request.user, **_form_fields(request.POST))
         except GameError as exc:
             messages.error(request, exc.message)
@@ -101,6 +104,7 @@ def _form_fields(form: Any) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@write_budget("writes")
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
@@ -112,27 +116,21 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         try:
             if action is None:
                 raise GameError("bad_request", gettext_noop("Choose join, withdraw or start."))
-            _refuse_flood(request, "writes")
             action(tournament_id=tournament.pk, user=request.user)
         except GameError as exc:
             messages.error(request, exc.message)
         return redirect("tournament", tournament_id=tournament.pk)
-    data = read.detail(tournament)
-    me = request.user.username if request.user.is_authenticated else None
-    mine = next((row for row in data["standings"] if row["username"] == me), None)
-    playing = {row["username"] for row in data["standings"] if not row["withdrawn"]}
+    me = request.user.pk if request.user.is_authenticated else None
+    data = page_data(tournament, _asked(request), me)
     context = {
-        "t": data,
+        **data,
         "title": gettext(RULESETS[tournament.ruleset].title)
         if tournament.ruleset in RULESETS
         else tournament.ruleset,
-        "playing": mine is not None and not mine["withdrawn"],
         "can_start": tournament.status == "open"
         and request.user.is_authenticated
         and (request.user.pk == tournament.creator_id or request.user.is_staff),
-        "me": me,
-        "organiser_plays": data["creator"] in playing,
-        "rounds": list(reversed(data["rounds"])),
+        "me": request.user.username if me is not None else None,
         "round_deadline": tournament.round_deadline,
         "chat": read.chat_lines(tournament),
     }

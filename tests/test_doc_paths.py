@@ -1,7 +1,7 @@
 """Every module and file that the docs and the code's comments name exists.
 
 A rename or a split leaves names behind in prose that no import checks:
-this reads README.md, docs/*.md and the comments and docstrings of the
+this reads README.md, docs/*.md, docs/rules/*.md and the comments and docstrings of the
 project's Python modules for paths (``games/services/play.py``, also short
 ones such as ``services/play.py`` or ``store/rows.py`` that mean the games
 app's) and dotted module names (``games.services.play``, optionally followed
@@ -42,7 +42,7 @@ NOT_PATHS = {
 
 
 def prose_files() -> list[Path]:
-    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def python_files() -> list[Path]:

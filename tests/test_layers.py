@@ -233,3 +233,16 @@ def test_the_checks_see_what_they_check():
     assert "games.services.events" in g["games.services.play"]
     assert "games.services.moves_on_loop" in g["games.realtime.acts"]
     assert layer_of("games.selectors.frames") < layer_of("games.services.play")
+
+
+def test_every_group_message_leaves_through_publish():
+    """One sender (``games.publish``): a module sending on its own skips its
+    after-commit, best-effort sending (a 500 for a revoke that happened)."""
+    senders = [
+        f"{module}:{node.lineno}"
+        for module, path in product_modules().items()
+        if module != "games.publish"
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Attribute) and node.attr == "group_send"
+    ]
+    assert senders == []

@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 
 from moderation import roles
 
-from .. import ratelimit
 from ..errors import GameError
 from .throttles import ReadThrottle as ReadThrottle
 from .throttles import WriteThrottle as WriteThrottle  # the views' throttle, as before
@@ -29,13 +28,6 @@ def account(request: Request) -> User:
     if isinstance(user, AnonymousUser):
         raise exceptions.NotAuthenticated()
     return user
-
-
-def write_wait(user, scope: str) -> int | None:
-    """Count one write of ``user`` into the API's budget for ``scope`` (for a
-    page's form doing what an API view does): None, or the seconds to wait."""
-    limit, seconds = ratelimit.scope_rate(scope)
-    return ratelimit.hit(ratelimit.budget_key(scope, user.pk), limit, seconds)
 
 
 class CostlyRead(APIView):

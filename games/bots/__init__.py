@@ -20,6 +20,7 @@ from typing import Any
 
 from games.bots import daschax, generic, halma, hexenhalma, idiotenspiel, malefiz
 from games.bots.base import LEVELS, Bot, Guarded
+from games.bots.chances import win_chances
 from games.rules import RULESETS, get_ruleset
 
 _MAKERS = {
@@ -44,7 +45,7 @@ def get_bot(slug: str, level: str) -> Guarded:
         raise LookupError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.")
     maker = _MAKERS.get(slug)
     inner = maker(level) if maker else generic.make(slug, level)
-    return Guarded(slug, level, inner)
+    return Guarded(slug, level, inner, win_chances)
 
 
 def accepts_draw(slug: str, level: str, state: Any, seat: int) -> bool:

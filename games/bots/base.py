@@ -8,6 +8,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from games.rules import get_ruleset
@@ -32,6 +33,10 @@ def check_clock() -> None:
     until = getattr(_deadline, "until", None)
     if until is not None and time.monotonic() > until:
         raise OutOfTime
+
+
+# (slug, state, seat) -> a win chance per seat: games.bots.chances.win_chances
+Chances = Callable[[str, Any, int], list[float]]
 
 
 class Bot(Protocol):
@@ -69,9 +74,10 @@ class Guarded:
     """Runs a bot; if it raises, overruns its cap or answers an illegal action,
     plays a random legal action instead and logs why."""
 
-    def __init__(self, slug: str, level: str, inner: Bot) -> None:
+    def __init__(self, slug: str, level: str, inner: Bot, chances: Chances | None = None) -> None:
         self.slug, self.level, self.inner = slug, level, inner
         self.fallback = RandomBot(slug)
+        self.chances = chances  # games.bots.chances.win_chances (get_bot passes it)
 
     def choose(self, state: Any, seat: int, *, seed: int) -> Action:
         cap = WALL_CLOCK_CAP_SECONDS[self.level]
@@ -95,15 +101,16 @@ class Guarded:
         """Each seat's win chance as ``seat`` sees it (games/bots/chances.py):
         the same calibrated estimate at every level; ``seed`` is accepted for
         the interface and changes nothing (the estimate has no randomness).
-        An evaluation that fails gives even chances (logged)."""
-        from games.bots.chances import seat_count, win_chances  # chances imports the bots
-
+        An evaluation that fails (or none given) gives even chances (logged)."""
         try:
-            return win_chances(self.slug, state, seat)
+            if self.chances is None:
+                raise LookupError("no win chances given to this bot")
+            return self.chances(self.slug, state, seat)
         except Exception:
             log.exception("%s %s bot failed to judge its win chances", self.slug, self.level)
-            seats = seat_count(self.slug, state)
-            return [1 / seats] * seats
+            seats = getattr(state, "seats", None)
+            count = seats if isinstance(seats, int) else get_ruleset(self.slug).min_seats
+            return [1 / count] * count
 
     def accepts_draw(self, state: Any, seat: int) -> bool:
         """The inner bot's answer to a draw offer: a bot with an

@@ -81,7 +81,7 @@ def malefiz(state: MalefizState, seat: int) -> Terms:
     the others, barricades costing extra), raw and over the race's length,
     and how many turns it waits for its next roll. A roll on the table is
     played out first with the strong bot's one-ply choice."""
-    alive = mbot._alive(state)
+    alive = tuple(s for s in range(state.seats) if s not in state.left)
     pos, roller = pos_of(state), state.turn
     search = mbot.Search(state, state.turn, mbot.FULL)
     if state.phase == MOVE:
@@ -91,15 +91,20 @@ def malefiz(state: MalefizState, seat: int) -> Terms:
         afters = [search.after(pos, state.turn, mv, best_place=True) for mv in options]
         if afters:
             pos = max(afters, key=lambda p: search.value(p, state.turn))
-        roller = mbot._next(state.turn, alive)
+        roller = _after(state.turn, alive)
     elif state.phase == PLACE:
-        roller = mbot._next(state.turn, alive)
+        roller = _after(state.turn, alive)
         pos = place(pos, search.best_place(pos, state.turn))
     dist = costs(pos.bars, mbot.FULL.penalty)
     cost = {s: min(seat_cost(pos, state.seats, s, dist, mbot.FULL), FIELD_COUNT) for s in alive}
     race = math.sqrt(sum(cost.values()) / len(alive) + 5)
     order = {s: (alive.index(s) - alive.index(roller)) % len(alive) for s in alive}
     return {s: (-cost[s] / 10, -cost[s] / race, -order[s]) for s in alive}
+
+
+def _after(seat: int, alive: tuple[int, ...]) -> int:
+    """The seat that rolls after ``seat`` (the seats still in, in turn)."""
+    return next((s for s in alive if s > seat), alive[0])
 
 
 def idiotenspiel(state: Any, seat: int) -> Terms:

@@ -6,15 +6,13 @@ from __future__ import annotations
 import json
 import logging
 import time
-from datetime import timedelta
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from moderation import roles, standing
+from moderation import roles
 
 from ..i18n import TranslatedConsumerMixin
 from ..publish import QUEUE_GROUP, game_group, player_group, user_group
@@ -103,8 +101,6 @@ class GameConsumer(
         self.seat = hello["seat"]
         # Chat lines of players this user blocked are never sent (read once per connection).
         self.hidden = frozenset(await db(relation_reads.blocked_names)(self.user)) or None
-        # Read once; a suspension after this is pushed (``game_sanction``).
-        self.suspended = await db(standing.suspended_until)(getattr(self.user, "pk", None))
         session = self.scope.get("session")
         self.person = presence.person_key(
             self.user, getattr(session, "session_key", None), self.channel_name
@@ -195,8 +191,9 @@ class GameConsumer(
 
     async def on_act(self, frame: dict[str, Any]) -> None:
         admitted, self.admission = self.admission, None
-        if self.suspended is not None and self.suspended > timezone.now():
-            raise standing.suspended_error(self.suspended)
+        # No sanction is checked here: the decision refuses a suspended or
+        # closed mover from what the game's lock reads (deciding.decide_act),
+        # so a lifted suspension plays at once and a new one bites at once.
         version, action = socket_input.act(frame)
         version = await acts.act(
             game_id=self.game_id,
@@ -315,18 +312,15 @@ class GameConsumer(
         return names.index(self.user.username) if self.user.username in names else None
 
     async def game_sanction(self, message: dict[str, Any]) -> None:
-        """This user was suspended or closed: refuse their moves from now on."""
-        self.suspended = await db(standing.suspended_until)(self.user.pk)
-        if message["code"] == "closed" or self.suspended is not None:
-            code = message["code"]
-            text = (
-                _("Your account was closed.")
-                if code == "closed"
-                else _("Your account is suspended: you cannot play for now.")
-            )
-            if code == "closed":
-                self.suspended = timezone.now() + timedelta(days=36500)
-            await self.send(text_data=error_frame(code, text))
+        """This user was suspended or closed: the page hears it at once (the
+        moves it sends are refused by the decision, not here)."""
+        code = message["code"]
+        text = (
+            _("Your account was closed.")
+            if code == "closed"
+            else _("Your account is suspended: you cannot play for now.")
+        )
+        await self.send(text_data=error_frame(code, text))
 
 
 class NotifyConsumer(

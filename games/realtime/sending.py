@@ -17,7 +17,6 @@ from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
 from .. import publish
 from ..threads import closing_connections
@@ -94,9 +93,5 @@ def _collecting(pending: Pending, func: Callable[..., Any], *args: Any, **kwargs
 
 
 async def _flush(pending: Pending) -> None:
-    layer = get_channel_layer()
     for group, message in pending:
-        try:
-            await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT)
-        except Exception:  # best effort, as publish.after_commit says
-            log.warning("group_send to %s failed", group, exc_info=True)
+        await publish.send_from_loop(group, message, PUBLISH_TIMEOUT)

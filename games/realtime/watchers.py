@@ -16,10 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 
-from ..publish import game_group
+from ..publish import game_group, send_from_loop
 from ..ratelimit import aclaim
 from ..store import presence
 from .sending import PUBLISH_TIMEOUT
@@ -47,9 +46,7 @@ async def _send_when_due(game_id: int) -> None:
         _forget(game_id)  # before counting: a change from here on asks again
         count = await presence.count(game_id)
         message = {"type": "game.watchers", "count": count}
-        await asyncio.wait_for(
-            get_channel_layer().group_send(game_group(game_id), message), PUBLISH_TIMEOUT
-        )
+        await send_from_loop(game_group(game_id), message, PUBLISH_TIMEOUT)
     except Exception:  # best effort, as every publish: the next change sends again
         log.warning("watchers of game %s not sent", game_id, exc_info=True)
     finally:

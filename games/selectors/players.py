@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext, gettext_noop
 
 from ..errors import GameError
@@ -25,21 +25,21 @@ def games_of(user: Any, limit: int = MY_GAMES_PAGE, before: int | None = None) -
     ``before``, to page back), aborted ones left out: walked newest first
     on the index ``seat_user_newest``, so a page costs the same however many
     games the user has."""
-    return list(
-        Game.objects.filter(pk__in=_newest_game_ids(user, limit, before))
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-pk")
-    )
+    games = _newest_games(user, limit, before)
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    prefetch_related_objects(games, seats)
+    return games
 
 
-def _newest_game_ids(
+def _newest_games(
     user: Any, limit: int, before: int | None, status: str | None = None
-) -> list[int]:
-    """The ids of the user's newest games (of ``status``, or any but aborted),
-    newest first: seat ids in slices from the index, each slice's games
-    checked by primary key. A join would let the planner walk every game
-    stored, newest first, to reach an old player's few."""
-    found: list[int] = []
+) -> list[Game]:
+    """The user's newest games (of ``status``, or any but aborted), newest
+    first: seat ids in slices from the index, each slice's games read by
+    primary key, whole rows at once (each key is one descent: the page's
+    games are read once, not checked and then read). A join would let the
+    planner walk every game stored, newest first, to reach an old player's few."""
+    found: list[Game] = []
     seats = Seat.objects.filter(user=user).order_by("-game_id").values_list("game_id", flat=True)
     games = (
         Game.objects.filter(status=status)
@@ -50,10 +50,8 @@ def _newest_game_ids(
         ids = list((seats.filter(game_id__lt=before) if before else seats)[: 2 * limit])
         if not ids:
             break
-        # Newest first, stopping when the page is full: each id checked costs
-        # a descent of the primary key, so the slice's surplus is never read.
-        wanted = games.filter(pk__in=ids).order_by("-pk").values_list("pk", flat=True)
-        found += list(wanted[: limit - len(found)])
+        # Newest first, stopping when the page is full: the slice's surplus is never read.
+        found += list(games.filter(pk__in=ids).order_by("-pk")[: limit - len(found)])
         if len(found) >= limit or len(ids) < 2 * limit:
             break
         before = ids[-1]
@@ -82,8 +80,8 @@ def player_by_name(username: Any) -> Any:
 def recent_games(user: Any, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
     """The player's newest finished games (newest started first, from the
     seat index), with their result and rating change."""
-    newest = _newest_game_ids(user, limit, None, Game.Status.FINISHED)
-    games = list(Game.objects.filter(pk__in=newest).prefetch_related("seats__user").order_by("-pk"))
+    games = _newest_games(user, limit, None, Game.Status.FINISHED)
+    prefetch_related_objects(games, "seats__user")
     changes = {
         game_id: after - before
         for game_id, before, after in RatingChange.objects.filter(

@@ -36,7 +36,7 @@ from ..reasons import REASON_RESIGNED
 from ..rules import get_ruleset
 from .bot_draws import offer_once
 from .deciding import decide_seat_act
-from .events import changes_lobby, store_event
+from .events import store_event
 from .guards import conflicts_are_stale
 from .leaving import leave_or_end
 
@@ -157,11 +157,9 @@ def _game_bot_act(*, game_id: int, seat: int, version: int, action: dict[str, An
             raise GameError(
                 "stale_version", gettext_noop("The game has moved on."), version=game.version
             )
-        before_to_act, status_before = list(game.to_act), game.status
-        rs, new_state, event = decide_seat_act(game, seat, version, action, timezone.now())
-        lobby_changed = changes_lobby(status_before, game, event)
-        stored = store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
-        return offer_once(game, rs, new_state, seat) or stored
+        change = decide_seat_act(game, seat, version, action, timezone.now())
+        stored = store_event(change).version
+        return offer_once(game, change.rs, seat) or stored
 
 
 def bot_turn_move(turn: BotTurn, *, action: dict[str, Any]) -> int | None:

@@ -1,7 +1,9 @@
-"""One act decided in memory: the seat, the version, the turn, the ruleset's
-``apply`` and the next (unsaved) event. Both move paths decide through it
-(play.game_act in a thread, moves_on_loop on the event loop), and so do the
-bots' and forced turns (bots.py, forced.py)."""
+"""One act decided in memory: the mover's sanctions, the seat, the version,
+the turn, the ruleset's ``apply`` and the next (unsaved) event, as one
+``events.Change`` for ``events.store_event`` or the loop's writer. Both move
+paths decide through it (play.game_act in a thread, moves_on_loop on the
+event loop), and so do the bots' and forced turns (bots.py, forced.py); a
+conditional reply's owner is checked the same way (replies.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from ..models import Event, Game
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..store.rows import LockedGame
 from . import seat_offers
-from .events import next_event
+from .events import Change, decide_event
 from .guards import require_active, require_seat
 
 if TYPE_CHECKING:
@@ -38,22 +40,27 @@ def _apply_action(
 
 def decide_act(
     locked: LockedGame, user: Visitor, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, object, Event]:
-    """Check and apply one player's action to the locked game (in memory only).
-
-    Returns the ruleset, the new state and the next, unsaved Event.
-    """
+) -> Change:
+    """Check and apply one player's action to the locked game (in memory only):
+    the change with its next, unsaved Event. The mover's sanctions are
+    decided here, from what the lock read, whatever a socket thought."""
     refuse_sanctioned_move(locked.standing, now)
     seat = require_seat(locked, user)
     game = locked.game
     if game.bots or game.handovers:
         seat_offers.player_returns(game, seat)
-    return decide_seat_act(game, seat, version, action, now)
+    return decide_seat_act(game, seat, version, action, now, holders=locked.holders)
 
 
 def decide_seat_act(
-    game: Game, seat: int, version: int, action: dict[str, Any], now: datetime
-) -> tuple[Ruleset, object, Event]:
+    game: Game,
+    seat: int,
+    version: int,
+    action: dict[str, Any],
+    now: datetime,
+    *,
+    holders: dict[int, int | None] | None = None,
+) -> Change:
     """``decide_act`` for a known seat: a person's, or a bot's (services/bots.py)."""
     require_active(game)
     # In a simultaneous phase every seat acts against the current state.
@@ -80,7 +87,14 @@ def decide_seat_act(
         raise GameError("not_your_turn", gettext_noop("It is not your turn."), version=game.version)
     action, new_state, events = _apply_action(game, rs, seat, action)
     game.draw_offers = []
-    event = next_event(
-        game, rs, new_state, seat=seat, kind=Event.Kind.ACT, action=action, events=events, now=now
+    return decide_event(
+        game,
+        rs,
+        new_state,
+        holders=holders,
+        seat=seat,
+        kind=Event.Kind.ACT,
+        action=action,
+        events=events,
+        now=now,
     )
-    return rs, new_state, event

@@ -1,17 +1,21 @@
 """Every change of a game ends here: its next Event, stored with the game's new
 fields, its side effects and its publishing after the commit.
 
-Two transports write an event: ``store_event`` in the caller's Django
+A ``Change`` is made in one place, ``decide_event``: a player's or a bot's
+act (``deciding.decide_act`` / ``decide_seat_act``, a conditional reply
+among them) and every platform event (``append_event``) are decided into
+one, with the turn and the status as they were before it.
+
+Two transports write a change: ``store_event`` in the caller's Django
 transaction (every service), and the move on the event loop
 (``services/moves_on_loop.py``), which writes on an async connection. Both
-build the same ``Change``, ask the same ``SIDE_EFFECTS`` what it needs, and
+take the same ``Change``, ask the same ``SIDE_EFFECTS`` what it needs, and
 publish it with the same ``change_publish``, so whatever is added here is seen
 on both.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -120,10 +124,23 @@ def append_event(
             "result": ended(game, REASON_ENDED_EARLY, winners=[]),
             "status": Game.Status.ABORTED,
         }
+    return store_event(decide_event(game, rs, state, holders=holders, **change))
+
+
+def decide_event(
+    game: Game,
+    rs: Ruleset,
+    state: object,
+    *,
+    holders: dict[int, int | None] | None = None,
+    **change: Unpack[EventChange],
+) -> Change:
+    """Move ``game`` (in memory) to ``state``: the one place a ``Change`` is
+    made, with the seats to act and the status as they were before it."""
     before_to_act, status_before = list(game.to_act), game.status
     event = next_event(game, rs, state, **change)
     lobby_changed = changes_lobby(status_before, game, event)
-    return store_event(game, rs, state, event, before_to_act, lobby_changed, holders=holders)
+    return Change(game, rs, state, event, before_to_act, lobby_changed, holders)
 
 
 @dataclass
@@ -138,9 +155,9 @@ class Change:
     before_to_act: list[int]
     lobby_changed: bool
     holders: dict[int, int | None] | None = None  # read with the row lock; None: read when needed
-    # A conditional reply (services/replies.py) decided with this change:
-    # stored right after it, in the same transaction, as its own event.
-    follow: Change | None = None
+    # A conditional reply (services/replies.py) matched to this change: decided
+    # and stored right after it, in the same transaction, as its own event.
+    reply: replies.Reply | None = None
 
 
 class Later(Enum):
@@ -174,42 +191,30 @@ def _close_remis(change: Change) -> None:
 
 def _plan_reply(change: Change) -> None:
     """Match the move against the other seat's conditional lines (before the
-    write, so the plans' flag is written with it); a reply waits in ``follow``."""
-    game, event = change.game, change.event
-    reply = replies.decide(game, change.rs, change.state, event)
+    write, so the plans' flag is written with it); a reply waits in ``reply``."""
+    change.reply = replies.decide(change.game, change.rs, change.state, change.event)
+
+
+def _store_reply(change: Change) -> None:
+    """The reply, after the move's row: decided on the same game (no copy of
+    it) as the next version, and stored like any act."""
+    reply = change.reply
     if reply is None:
         return
-    follow = copy.deepcopy(game)  # the move's own frames are built from ``game`` as it is now
-    follow.draw_offers = []
-    before = list(follow.to_act)
-    reply_event = next_event(
-        follow,
+    game = change.game
+    game.draw_offers = []  # as any act clears them (deciding.decide_seat_act)
+    follow = decide_event(
+        game,
         change.rs,
         reply.state,
+        holders=change.holders,
         seat=reply.seat,
         kind=Event.Kind.ACT,
         action=reply.action,
         events=reply.items,
-        now=event.created,
+        now=change.event.created,
     )
-    lobby_changed = changes_lobby(Game.Status.ACTIVE, follow, reply_event)
-    change.follow = Change(
-        follow, change.rs, reply.state, reply_event, before, lobby_changed, change.holders
-    )
-
-
-def _store_reply(change: Change) -> None:
-    follow = change.follow
-    if follow is not None:  # after the move's row: the reply is the next version
-        store_event(
-            follow.game,
-            follow.rs,
-            follow.state,
-            follow.event,
-            follow.before_to_act,
-            follow.lobby_changed,
-            holders=follow.holders,
-        )
+    store_event(follow)
 
 
 def _drop_plans(change: Change) -> None:
@@ -217,7 +222,7 @@ def _drop_plans(change: Change) -> None:
 
 
 def _notify(change: Change) -> None:
-    if change.follow is not None:
+    if change.reply is not None:
         return  # the turn this move began is already answered by the reply
     notifications.after_game_event(
         change.game, change.before_to_act, change.event, holders=change.holders
@@ -263,27 +268,19 @@ def change_effects(change: Change) -> list[SideEffect]:
     return [effect for effect in SIDE_EFFECTS if effect.wanted(change)]
 
 
-def store_event(
-    game: Game,
-    rs: Ruleset,
-    state: object,
-    event: Event,
-    before_to_act: list[int],
-    lobby_changed: bool,
-    *,
-    holders: dict[int, int | None] | None = None,
-) -> Event:
-    """Save ``event`` and the game's new fields with their side effects in the
-    caller's transaction; publish after the commit."""
-    change = Change(game, rs, state, event, before_to_act, lobby_changed, holders)
+def store_event(change: Change) -> Event:
+    """Save the change's event and the game's new fields with their side
+    effects in the caller's transaction; publish after the commit."""
     effects = change_effects(change)
     for effect in effects:
         if not effect.after_write:
             effect.run(change)
-    change.event = rows.save_event(game, event, MUTABLE_FIELDS)
+    change.event = rows.save_event(change.game, change.event, MUTABLE_FIELDS)
     # Registered before the effects after the write: a reply they store
-    # publishes after this event.
-    publish.after_commit(partial(change_publish, change))
+    # publishes after this event. A reply moves the same game on, so this
+    # event's frames are built now, from the game as this event left it.
+    publishing = change_publish if change.reply is None else change_publish_prepared(change)
+    publish.after_commit(partial(publishing, change))
     for effect in effects:
         if effect.after_write:
             effect.run(change)
@@ -397,7 +394,28 @@ def change_publish(change: Change) -> None:
     it lists the game differently; the replay worker, when the game ended."""
     game = change.game
     publish.publish_game_event(game, change.rs, change.state, change.event, change.holders)
-    if change.lobby_changed:
-        publish.publish_table(game_with_seats(game.pk))
-    if game.is_over:  # the worker prepares its replay once, now
-        request_build(game.pk)
+    _publish_table_and_replay(game.pk, lobby_changed=change.lobby_changed, over=game.is_over)
+
+
+def change_publish_prepared(change: Change) -> Callable[[Change], None]:
+    """``change_publish`` with the frames built now, from the game as it is
+    (a reply moves the same game on before the commit); the call returned
+    sends them."""
+    game = change.game
+    send_frames = publish.game_event_sender(
+        game, change.rs, change.state, change.event, change.holders
+    )
+    pk, lobby_changed, over = game.pk, change.lobby_changed, game.is_over
+
+    def send(_change: Change) -> None:
+        send_frames()
+        _publish_table_and_replay(pk, lobby_changed=lobby_changed, over=over)
+
+    return send
+
+
+def _publish_table_and_replay(pk: int, *, lobby_changed: bool, over: bool) -> None:
+    if lobby_changed:
+        publish.publish_table(game_with_seats(pk))
+    if over:  # the worker prepares its replay once, now
+        request_build(pk)

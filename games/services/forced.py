@@ -25,7 +25,7 @@ from ..errors import GameError, no_such_game
 from ..models import Game, Seat
 from ..rules import get_ruleset
 from .deciding import decide_seat_act
-from .events import changes_lobby, store_event
+from .events import store_event
 from .guards import conflicts_are_stale, locked_player_seat, parse_game_id
 
 if TYPE_CHECKING:
@@ -90,10 +90,7 @@ def _game_forced_act(*, game_id: int, now: datetime | None = None) -> int | None
             game.forced_at = None  # nothing forced any more: off the index
             game.save(update_fields=["forced_at"])
             return None
-        before_to_act = list(game.to_act)
-        rs, new_state, event = decide_seat_act(game, seat, game.version, action, now)
-        lobby_changed = changes_lobby(Game.Status.ACTIVE, game, event)
-        return store_event(game, rs, new_state, event, before_to_act, lobby_changed).version
+        return store_event(decide_seat_act(game, seat, game.version, action, now)).version
 
 
 def forced_turns_play_due(limit: int = BATCH) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, cast
 
-from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from .. import plain_json
@@ -16,7 +15,6 @@ from ..models import (
     Game,
     MatchRecord,
     ReplayCheckpoint,
-    Seat,
     record_summary,
 )
 from ..reasons import REASON_APPROVED, REASON_DRAW_AGREED, REASON_FLAGGED, REASON_RESIGNED
@@ -24,6 +22,7 @@ from ..rules import RULESETS, IllegalAction, InvalidOptions, Ruleset
 from ..rules.base import Outcome
 from ..selectors.replays import EXPORT_FORMAT
 from ..selectors.walk import checkpoint_due, step_full
+from .creating import game_create_imported
 
 if TYPE_CHECKING:
     from ..users import Visitor
@@ -328,23 +327,16 @@ def replay_export(data: dict[str, Any], *, cpu_seconds: float) -> Checked:
 def store_game(*, user_id: int, checked: Checked) -> Game:
     """The replayed game stored, finished (inside the caller's transaction)."""
     built, rs = checked.built, checked.built.rs
-    now = timezone.now()
-    game = Game.objects.create(
+    game = game_create_imported(
         ruleset=rs.slug,
         options=checked.options,
         seat_count=checked.seats,
         seed=checked.seed,
-        host_id=user_id,
-        status=Game.Status.FINISHED,
-        version=len(built.events),
+        host=user_id,
         state=rs.encode(built.state),
+        version=len(built.events),
         result=checked.result,
-        started=now,
-        ended=now,
-        imported=True,
-        clock={"kind": "none"},
     )
-    Seat.objects.bulk_create([Seat(game=game, index=i) for i in range(checked.seats)])
     for event in built.events:
         event.game = game
     Event.objects.bulk_create(built.events)

@@ -37,7 +37,6 @@ from django.utils import timezone
 from psycopg_pool import PoolTimeout
 
 from ..errors import GameError, no_such_game, over_budget
-from ..models import Game
 from ..store import rows
 from ..store.loop_pool import pool_for_this_loop
 from . import deciding, events
@@ -124,16 +123,14 @@ async def _decide_and_write(
     except GameError:
         await conn.rollback()
         raise
-    game = locked.game
-    before_to_act = list(game.to_act)
-    rs, state, event = deciding.decide_act(locked, user, version, action, timezone.now())
-    lobby_changed = events.changes_lobby(Game.Status.ACTIVE, game, event)
-    change = events.Change(game, rs, state, event, before_to_act, lobby_changed, locked.holders)
+    change = deciding.decide_act(locked, user, version, action, timezone.now())
     if not events.loop_may_write(change, events.change_effects(change)):
         await conn.rollback()
         return None
     try:
-        change.event = await rows.asave_event(conn, game, event, events.MUTABLE_FIELDS)
+        change.event = await rows.asave_event(
+            conn, change.game, change.event, events.MUTABLE_FIELDS
+        )
     except (psycopg.IntegrityError, psycopg.OperationalError):
         # A version conflict, or a connection lost mid-commit: the usual path
         # decides again (a committed move then answers stale_version).

@@ -22,7 +22,7 @@ from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..rules.base import LongWork, implements
 from . import away, followers, replay_checkpoints, seat_offers
 from .deciding import decide_act
-from .events import append_event, changes_lobby, store_event
+from .events import append_event, store_event
 from .guards import (
     conflicts_are_stale,
     game_act_input_check,
@@ -60,14 +60,8 @@ def game_act(*, game_id: int, user: Visitor, version: int, action: dict[str, Any
     game_act_input_check(version=version, action=action)
     with transaction.atomic():
         locked = locked_game(game_id, user)
-        game = locked.game
-        before_to_act = list(game.to_act)
-        rs, new_state, event = decide_act(locked, user, version, action, timezone.now())
-        lobby_changed = changes_lobby(Game.Status.ACTIVE, game, event)
-        stored = store_event(
-            game, rs, new_state, event, before_to_act, lobby_changed, holders=locked.holders
-        )
-        return stored.version
+        change = decide_act(locked, user, version, action, timezone.now())
+        return store_event(change).version
 
 
 @conflicts_are_stale

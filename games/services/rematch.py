@@ -13,22 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 from .. import publish
 from ..errors import GameError
-from ..models import Game, Notification, Rematch, Seat
+from ..models import Game, Notification, Rematch
 from ..rules import get_ruleset
 from ..selectors.rematch import rematch_summary
-from ..selectors.seats import game_with_seats
 from ..store.rows import LockedGame
 from ..users import signed_in
 from . import notifications
+from .creating import game_create
 from .guards import locked_game, refuse_if_blocked
-from .play import game_start
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -130,32 +128,19 @@ def _open_new_game(old: Game, holders: dict[int, int | None], bot_seats: list[in
     """The same game again, each player moved one seat on (``_seat_rotation``).
     Bots play only their own seats: a person's seat that a bot took over in the
     old game (services/handover.py) is the person's again."""
-    n = old.seat_count
-    new_seat = _seat_rotation(old.ruleset, n)
-    bots = {str(new_seat[int(s)]): level for s, level in old.bots.items() if int(s) in bot_seats}
-    game = Game.objects.create(
+    new_seat = _seat_rotation(old.ruleset, old.seat_count)
+    seated = {new_seat[s]: uid for s, uid in holders.items()}
+    return game_create(
         ruleset=old.ruleset,
+        holders=[seated[s] for s in range(old.seat_count)],
+        bots={new_seat[int(s)]: level for s, level in old.bots.items() if int(s) in bot_seats},
         options=old.options,
-        seat_count=n,
-        # The old host, or (their account deleted) the first player back.
-        host_id=old.host_id or next((uid for uid in holders.values() if uid), None),
         clock=old.clock,
         rated=old.rated,  # rated or casual as the first game was
-        auto_start=True,
-        bots=bots,
-        has_bots=bool(bots),
+        # The old host, or (their account deleted) the first player back.
+        host=old.host_id or next((uid for uid in holders.values() if uid), None),
+        auto_start=True,  # every seat held: it starts now
     )
-    now = timezone.now()
-    Seat.objects.bulk_create(
-        [Seat(game=game, index=new_seat[s], user_id=uid, joined=now) for s, uid in holders.items()]
-    )
-    game_start(game=game)
-    publish.after_commit(partial(_publish_table, game.pk))
-    return game
-
-
-def _publish_table(game_id: int) -> None:
-    publish.publish_table(game_with_seats(game_id))
 
 
 def _notify_offer(

@@ -239,17 +239,22 @@ def remis_decide(
             paused=False,
             now=now,
         )
-        users = list(
-            Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
-        )
-        notifications.notify(
-            user_ids=users,
-            kind=Notification.Kind.DECISION,
-            game=game,
-            params={"game": game.pk, "approved": approve, "reason": reason},
-        )
+        if not approve:  # an approval's notice is the game's end (its reason says remis)
+            _tell_rejected(game, reason)
         publish.after_commit(partial(publish.publish_queue, request.pk))
     return request
+
+
+def _tell_rejected(game: Game, reason: str) -> None:
+    users = list(
+        Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
+    )
+    notifications.notify(
+        user_ids=users,
+        kind=Notification.Kind.DECISION,
+        game=game,
+        params={"game": game.pk, "approved": False, "reason": reason},
+    )
 
 
 def _request_and_game(request_id: Any) -> tuple[int, int]:

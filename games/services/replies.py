@@ -2,11 +2,16 @@
 
 ``services/events.py`` asks ``decide`` inside the transaction of every move
 while a seat holds lines (``Game.plan_seats``, read with the row lock, so a
-game without plans costs nothing). The lines whose next action is the move
-just made (both normalised, compared as canonical JSON) stay; the first of
-their replies that is legal now and hands the turn back (one action, one
-turn) is the reply; lines with another reply, an illegal one, or none left
-are dropped. The funnel stores the reply as its own event in the same commit.
+game without plans costs nothing). It reads only the owner's row of this
+game (the unique (game, seat) index), whatever other games store. The lines
+whose next action is the move just made (both normalised, compared as
+canonical JSON) stay; the first of their replies that is legal now and hands
+the turn back (one action, one turn) is the reply; lines with another reply,
+an illegal one, or none left are dropped. A reply is a move like any other:
+an owner suspended or closed since saving the lines makes none (the same
+``refuse_sanctioned_move`` as every move), and the lines go. The funnel
+decides the reply on the same game and stores it as its own event in the
+same commit.
 """
 
 from __future__ import annotations
@@ -15,8 +20,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+
+from moderation.models import Standing
+from moderation.standing import refuse_sanctioned_move
+
+from ..errors import GameError
 from ..models import ConditionalPlan, Event, Game
 from ..rules import IllegalAction, Ruleset
+from ..store.rows import MoverStanding
 
 Line = list[dict[str, Any]]
 
@@ -48,15 +61,46 @@ def decide(game: Game, rs: Ruleset, state: object, event: Event) -> Reply | None
     transaction; None when no line answers it."""
     assert event.seat is not None  # wanted() said so
     mover, reply = event.seat, None
+    moved = _canonical(event.action)
     for owner in [seat for seat in game.plan_seats if seat != mover]:
-        plan = ConditionalPlan.objects.filter(game=game, seat=owner).first()
-        moved = _canonical(event.action)
-        rest = [line[1:] for line in (plan.lines if plan else []) if _canonical(line[0]) == moved]
+        plan, standing = _plan_of(game, owner)
+        rest = [line[1:] for line in (plan or []) if _canonical(line[0]) == moved]
         left: list[Line] = []
         if reply is None and _may_reply(game, rs, state, owner):
             reply, left = _first_legal(rs, state, owner, mover, rest)
+            if reply is not None and _sanctioned(standing, event):
+                reply, left = None, []
         _keep(game, owner, plan, [line[1:] for line in left if len(line) > 1])
     return reply
+
+
+def _plan_of(game: Game, owner: int) -> tuple[list[Line] | None, MoverStanding]:
+    """The owner's lines in this game (None: no row) and the owner's
+    sanctions, in one statement on the unique (game, seat) index."""
+    theirs = Standing.objects.filter(
+        user__seats__game_id=OuterRef("game_id"), user__seats__index=OuterRef("seat")
+    )
+    found = (
+        ConditionalPlan.objects.filter(game_id=game.pk, seat=owner)
+        .annotate(
+            suspended=Subquery(theirs.values("suspended_until")[:1]),
+            closed=Subquery(theirs.values("closed")[:1]),
+        )
+        .values_list("lines", "suspended", "closed")
+    )
+    for lines, suspended, closed in found:
+        return lines, MoverStanding(suspended, bool(closed))
+    return None, MoverStanding()
+
+
+def _sanctioned(standing: MoverStanding, event: Event) -> bool:
+    """The owner is suspended or closed now: the decision refuses their
+    reply (the same check as every move's, deciding.decide_act)."""
+    try:
+        refuse_sanctioned_move(standing, event.created)
+    except GameError:
+        return True
+    return False
 
 
 def _may_reply(game: Game, rs: Ruleset, state: object, owner: int) -> bool:
@@ -101,14 +145,14 @@ def _apply_reply(
     return Reply(owner, action, after, items)
 
 
-def _keep(game: Game, seat: int, plan: ConditionalPlan | None, lines: list[Line]) -> None:
+def _keep(game: Game, seat: int, plan: list[Line] | None, lines: list[Line]) -> None:
     """Store what is left of a seat's lines; none left: the plan and its flag go."""
+    mine = ConditionalPlan.objects.filter(game_id=game.pk, seat=seat)
     if lines and plan is not None:
-        plan.lines = lines
-        plan.save(update_fields=["lines", "updated"])
+        mine.update(lines=lines, updated=timezone.now())  # auto_now: set by hand
         return
     if plan is not None:
-        plan.delete()
+        mine.delete()
     game.plan_seats = [s for s in game.plan_seats if s != seat]
 
 

@@ -127,12 +127,12 @@ def summary(
     if who is None:
         who = names({p.user_id for p in players} | {tournament.creator_id or 0})
     return {
-        **_fields(tournament, who.get(tournament.creator_id or 0), len(players)),
+        **tournament_fields(tournament, who.get(tournament.creator_id or 0), len(players)),
         "players": [who.get(p.user_id, "?") for p in players],
     }
 
 
-def _fields(tournament: Tournament, creator: str | None, count: int) -> dict[str, Any]:
+def tournament_fields(tournament: Tournament, creator: str | None, count: int) -> dict[str, Any]:
     """What the list and the page both show of a tournament."""
     return {
         "id": tournament.pk,
@@ -161,16 +161,19 @@ def _fields(tournament: Tournament, creator: str | None, count: int) -> dict[str
     }
 
 
-def detail(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as ``GET /api/tournaments/<id>/`` shows it."""
+def detail(tournament: Tournament, only_round: int | None = None) -> dict[str, Any]:
+    """The tournament as ``GET /api/tournaments/<id>/`` shows it; with
+    ``only_round``, ``rounds`` holds that round alone (the standings still
+    count every result)."""
     players = players_in_order(tournament)
     items = list(pairings(tournament))
-    who = names({p.user_id for p in players} | {u for i in items for u in i.players})
+    listed = items if only_round is None else [p for p in items if p.round == only_round]
+    who = names({p.user_id for p in players} | {u for i in listed for u in i.players})
     if tournament.creator_id:
         who.update(names({tournament.creator_id}))
     withdrawn = {p.user_id for p in players if p.withdrawn}
     rounds: dict[int, list[dict[str, Any]]] = {}
-    for p in items:
+    for p in listed:
         rounds.setdefault(p.round, []).append(
             {
                 "game": p.game_id,
@@ -214,4 +217,4 @@ def listing(status: str | None, limit: int = LIST_LIMIT) -> list[dict[str, Any]]
         .values_list("tournament_id", "n")
     )  # the entries' index only, of the listed tournaments only
     counts = dict(entries)
-    return [_fields(t, t.creator_name, counts.get(t.pk, 0)) for t in listed]
+    return [tournament_fields(t, t.creator_name, counts.get(t.pk, 0)) for t in listed]

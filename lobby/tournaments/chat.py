@@ -4,11 +4,8 @@ tournament across processes), live to the pages that have it open."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
@@ -42,7 +39,8 @@ def tournament_chat_post(
         _check_rate(user.pk, tournament.pk)
         message = TournamentChatMessage.objects.create(tournament=tournament, user=user, text=clean)
         line = chat_line(message, user.username)
-        publish.after_commit(partial(_send, tournament.pk, line))
+        frame = {"type": "tournament.chat", "message": line}
+        publish.send(tournament_group(tournament.pk), frame)
     return line
 
 
@@ -64,11 +62,3 @@ def _clean(text: object) -> str:
 
 def _check_rate(user_id: int, tournament_id: int) -> None:
     check_chat_rate(f"tchat:{user_id}:{tournament_id}")
-
-
-def _send(tournament_id: int, line: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(
-            tournament_group(tournament_id), {"type": "tournament.chat", "message": line}
-        )

@@ -6,8 +6,6 @@ import logging
 from functools import partial
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.utils.translation import gettext_noop
 
 from games import publish
@@ -59,7 +57,7 @@ def tell_lobby(tournament: Tournament) -> None:
             "current_round": tournament.current_round,
         },
     }
-    publish.after_commit(partial(_send_lobby, frame))
+    publish.send(publish.LOBBY_GROUP, frame)
 
 
 def tell_players(tournament: Tournament, number: int, games: list[tuple[int, list[int]]]) -> None:
@@ -78,9 +76,3 @@ def tell_players(tournament: Tournament, number: int, games: list[tuple[int, lis
 def _send_round(summary: dict[str, Any], ruleset: str, games: list[tuple[int, list[int]]]) -> None:
     for game_id, players in games:
         publish.best_effort(publish.publish_round, summary, game_id, ruleset, players)
-
-
-def _send_lobby(frame: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(publish.LOBBY_GROUP, frame)

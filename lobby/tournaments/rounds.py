@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop
 from games import publish
 from games.errors import GameError
 from games.models import Game
-from games.services.starting import game_start_many
+from games.services.creating import game_create_many
 from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_tables
 from lobby.selectors import tournaments as read
@@ -143,30 +143,36 @@ def _round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
 def _store_round(
     tournament: Tournament, number: int, pairings: list[Pairing], forfeits: set[int]
 ) -> None:
-    """The round's pairings and their games, created and started in bulk
-    (``game_start_many``), and the players' notices (byes too)."""
+    """The round's games, created and started in bulk (``game_create_many``),
+    linked to its pairings (byes too), and the players' notices."""
     points = [_fixed_points(p, forfeits) for p in pairings]
     seatings = [list(p.players) for p, fixed in zip(pairings, points, strict=True) if fixed is None]
-    started = iter(
-        game_start_many(
-            ruleset=tournament.ruleset,
-            options=tournament.options,
-            clock=tournament.clock,
-            rated=tournament.rated,
-            seatings=seatings,
+    stored: list[TournamentPairing] = []
+
+    def link(games: list[Game]) -> None:
+        started = iter(games)
+        stored.extend(
+            TournamentPairing.objects.bulk_create(
+                TournamentPairing(
+                    tournament=tournament,
+                    round=number,
+                    board=board,
+                    game=None if fixed is not None else next(started),
+                    players=list(pairing.players),
+                    bye=pairing.bye,
+                    points=fixed,
+                )
+                for board, (pairing, fixed) in enumerate(zip(pairings, points, strict=True))
+            )
         )
-    )
-    stored = TournamentPairing.objects.bulk_create(
-        TournamentPairing(
-            tournament=tournament,
-            round=number,
-            board=board,
-            game=None if fixed is not None else next(started),
-            players=list(pairing.players),
-            bye=pairing.bye,
-            points=fixed,
-        )
-        for board, (pairing, fixed) in enumerate(zip(pairings, points, strict=True))
+
+    game_create_many(
+        ruleset=tournament.ruleset,
+        options=tournament.options,
+        clock=tournament.clock,
+        rated=tournament.rated,
+        seatings=seatings,
+        link=link,
     )
     waiting = [(p.game, list(p.players)) for p in stored if p.game is not None]
     tell_players(tournament, number, [(game.pk, users) for game, users in waiting])

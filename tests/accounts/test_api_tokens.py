@@ -223,3 +223,28 @@ def test_revoking_in_the_admin_ends_the_token(monkeypatch, django_capture_on_com
     assert answer.status_code == 302
     assert not ApiToken.objects.filter(user=user).exists()
     assert told == [gone["id"], kept["id"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_revoke_while_the_channel_layer_is_down_is_done_and_says_so(settings):
+    """The layer fails after the commit: the answer says what happened."""
+    user = make_user()
+    made = new_token(user)
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},  # nothing listens there
+        }
+    }
+    client = client_for(user)
+    client.raise_request_exception = False
+    answer = client.delete(f"/api/account/tokens/{made['id']}/")
+    assert answer.status_code == 200 and answer.json() == {"items": []}
+    assert not ApiToken.objects.filter(pk=made["id"]).exists()
+    assert bearer(made["token"]).get("/api/tables/").status_code == 401
+    page = Client()
+    page.force_login(user)
+    page.raise_request_exception = False
+    other = new_token(user)
+    answer = page.post(f"/accounts/settings/tokens/{other['id']}/revoke/")
+    assert answer.status_code == 302 and not ApiToken.objects.filter(user=user).exists()

@@ -96,3 +96,53 @@ def test_the_refusal_is_in_the_reader_s_language(small_budgets, settings):
     assert refused.status_code == 429
     page = refused.content.decode()
     assert "Zu viele Änderungen" in page and "sende das Formular noch einmal" in page
+
+
+def test_budgets_outside_the_api_are_counted_in_one_place():
+    """One count (``ratelimit.spend``) for every view that is not DRF's: a
+    module reading a scope's rate itself is a fourth copy of the check."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    allowed = {root / "games/ratelimit.py", root / "games/api/throttles.py"}
+    copies = [
+        f"{path.relative_to(root)}:{node.lineno}"
+        for package in ("games", "lobby", "accounts", "frontend", "moderation", "config")
+        for path in (root / package).rglob("*.py")
+        if path not in allowed
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute | ast.Name)
+        and getattr(node, "attr", getattr(node, "id", None)) == "scope_rate"
+    ]
+    assert copies == []
+
+
+def refused_after_budget(send) -> object:
+    answers = [send() for _ in range(BUDGET + 1)]
+    assert all(a.status_code != 429 for a in answers[:-1]), [a.status_code for a in answers]
+    return answers[-1]
+
+
+def assert_one_shape(refused, page: bool) -> None:
+    wait = int(refused["Retry-After"])
+    assert refused.status_code == 429 and 0 < wait <= 60
+    if page:
+        assert f"try again in {wait} second" in refused.content.decode()
+    else:
+        body = refused.json()
+        assert body == {"code": "rate_limited", "message": body["message"], "retry_after": wait}
+        assert f"try again in {wait} second" in body["message"]
+
+
+def test_every_refusal_outside_the_api_has_one_shape(small_budgets):
+    game = started_game()
+    user = make_user()
+    page = client_for(user)
+    assert_one_shape(refused_after_budget(lambda: Client().get("/tv/featured/")), page=False)
+    pictures = refused_after_budget(lambda: Client().get(f"/g/{game.pk}/position.png"))
+    assert_one_shape(pictures, page=False)
+    vacation = refused_after_budget(lambda: page.post("/accounts/settings/vacation/", {}))
+    assert_one_shape(vacation, page=True)
+    tournament = refused_after_budget(lambda: page.post("/tournaments/999/", {"action": "join"}))
+    assert_one_shape(tournament, page=True)

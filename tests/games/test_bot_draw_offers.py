@@ -177,3 +177,22 @@ def test_a_bot_offers_nothing_in_a_live_game():
     assert bots.play_due_bots() == 1
     game.refresh_from_db()
     assert game.draw_offers == [] and bot_offers(game) == 0
+
+
+def test_two_bots_agree_a_draw_in_a_dead_ending():
+    staff = make_user(staff=True)
+    game = lobby.table_create(host=staff, ruleset="daschax", bot={"levels": ["easy", "strong"]})
+    game.refresh_from_db()
+    mover = game.to_act[0]  # the coin's pick; the stored seat to act stays it
+    game.state = get_ruleset("daschax").encode(position(DEAD, to_move=mover))
+    game.save(update_fields=["state"])
+    bots.play_due_bots()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.result["draw"] and game.result["reason"] == endings.REASON_DRAW_AGREED
+    kinds = list(Event.objects.filter(game=game).order_by("version").values_list("kind", "seat"))
+    assert kinds[-3:] == [
+        (Event.Kind.ACT, mover),
+        (Event.Kind.DRAW_OFFER, mover),
+        (Event.Kind.END, 1 - mover),
+    ]

@@ -75,8 +75,8 @@ def test_the_saved_event_is_a_saved_instance():
     game = started_game(players=[white, black])
     with transaction.atomic():
         locked = rows.lock_game(game.pk, white.pk)
-        _, _, event = deciding.decide_act(locked, white, 1, FIRST_MOVE, timezone.now())
-        saved = rows.save_event(locked.game, event, ["version", "state", "to_act"])
+        change = deciding.decide_act(locked, white, 1, FIRST_MOVE, timezone.now())
+        saved = rows.save_event(locked.game, change.event, ["version", "state", "to_act"])
     stored = Event.objects.get(game=game, version=2)
     assert saved.pk == stored.pk
     assert fields_of(saved) == fields_of(stored)

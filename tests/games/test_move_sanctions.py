@@ -14,9 +14,10 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from games import publish
 from games.errors import GameError
 from games.models import Game
-from games.services import moves_on_loop, play
+from games.services import deciding, moves_on_loop, play
 from games.store import loop_pool
 from moderation.models import PlayBan, Standing
 from tests.db_threads import sync_to_async
@@ -95,4 +96,45 @@ async def test_a_socket_with_a_stale_flag_still_gets_suspended(monkeypatch):
     assert game.version == 1
     # On PostgreSQL the loop's own decision refused it (no fallback to the thread path).
     assert usual == ([] if ON_POSTGRES else [1])
+    await comm.disconnect()
+
+
+async def test_a_lifted_suspension_plays_at_once():
+    """The socket opened while its player was suspended; a moderator lifts
+    it (nothing is pushed for a lift): the page's next move plays, since no
+    flag cached at connect time refuses it, only the decision could."""
+    game, white = await sync_to_async(table)(**suspended())
+    comm = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(comm, "hello")
+    await Standing.objects.filter(user=white).aupdate(suspended_until=None)
+    await comm.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE, "ref": 1})
+    assert (await receive(comm, "ack"))["version"] == 2
+    await comm.disconnect()
+
+
+async def test_a_pushed_suspension_is_refused_by_the_decision(monkeypatch):
+    """The suspension reaches the open page (``game.sanction``), and the move
+    sent after it is still refused by the decision, after the row's lock,
+    on the loop on PostgreSQL: the socket only forwards."""
+    decided, usual = [], []
+    refuse = deciding.refuse_sanctioned_move
+    monkeypatch.setattr(
+        deciding,
+        "refuse_sanctioned_move",
+        lambda standing, now: decided.append(standing) or refuse(standing, now),
+    )
+    game_act = play.game_act
+    monkeypatch.setattr(play, "game_act", lambda **kw: usual.append(1) or game_act(**kw))
+    game, white = await sync_to_async(table)()
+    comm = await connect(f"/ws/game/{game.pk}/", white)
+    await receive(comm, "hello")
+    await Standing.objects.acreate(user=white, **suspended())
+    await sync_to_async(publish.publish_sanction)(white.pk, "suspended")
+    assert (await next_error(comm))["code"] == "suspended"  # the page is told
+    await comm.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})
+    assert (await next_error(comm))["code"] == "suspended"
+    assert [s.suspended_until is not None for s in decided] == [True]
+    assert usual == ([] if ON_POSTGRES else [1])
+    await game.arefresh_from_db()
+    assert game.version == 1
     await comm.disconnect()

@@ -14,6 +14,7 @@ from games.errors import GameError
 from games.models import Event, Game, Notification, RemisRequest
 from games.realtime.sweeper import sweep_once
 from games.selectors import remis as remis_reads
+from games.selectors.notifications import notification_text
 from games.services import remis
 from games.services.endings import game_accept_draw, game_decline_draw, game_offer_draw, game_resign
 from games.services.play import game_act
@@ -172,10 +173,39 @@ def test_candidates_and_a_real_repetition_request(
         remis.remis_decide(request_id=request.pk, admin=admin, approve=True)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["draw"] is True
-    assert Notification.objects.filter(kind="decision").count() == 2
     with pytest.raises(GameError) as info:
         remis.remis_decide(request_id=request.pk, admin=admin, approve=False, reason="late")
     assert info.value.code == "already_decided"
+
+
+def test_an_approved_remis_is_one_event_and_one_notice_per_player(
+    repeating_log, django_capture_on_commit_callbacks
+):
+    """One fact, told once: the game's end (its reason says remis, approved)."""
+    game, white, black = play(repeating_log)
+    remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled in.")
+    request = RemisRequest.objects.get(game=game)
+    before = Event.objects.filter(game=game).count()
+    with django_capture_on_commit_callbacks(execute=True):
+        remis.remis_decide(request_id=request.pk, admin=make_user(staff=True), approve=True)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result["draw"] is True
+    assert Event.objects.filter(game=game).count() == before + 1
+    notes = Notification.objects.filter(game=game).exclude(kind="your_turn")
+    assert sorted(n.user_id for n in notes) == sorted([white.pk, black.pk])
+    assert {n.kind for n in notes} == {"game_over"}
+    assert "approved by an admin" in notification_text(notes[0].kind, notes[0].params)
+
+
+def test_a_rejected_remis_tells_each_player_why(repeating_log):
+    game, white, black = play(repeating_log)
+    remis.remis_request(game_id=game.pk, user=white, kind="deadlock", reason="Walled in.")
+    request = RemisRequest.objects.get(game=game)
+    admin = make_user(staff=True)
+    remis.remis_decide(request_id=request.pk, admin=admin, approve=False, reason="Play on.")
+    notes = Notification.objects.filter(game=game, kind="decision")
+    assert sorted(n.user_id for n in notes) == sorted([white.pk, black.pk])
+    assert notes[0].params["reason"] == "Play on."
 
 
 def test_reject_resumes_with_the_clock_running(repeating_log):

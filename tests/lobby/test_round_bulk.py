@@ -1,5 +1,5 @@
 """A tournament round's games are created in bulk (issue 47, item 2): the
-rows are those the one-by-one path writes (game, seats, first event, clocks,
+rows are those the factory's one-game form writes (game, seats, first event, clocks,
 state, vacations, notices), the games are playable, and a round of N games
 costs a fixed number of statements, not a few per game."""
 
@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Follow
-from games.models import Event, Game, Notification, Seat, Vacation
-from games.services.play import game_act, game_start
-from games.services.starting import game_start_many
+from games.models import Event, Game, Notification, Vacation
+from games.services.creating import game_create, game_create_many
+from games.services.play import game_act
 from lobby import tournaments as svc
 from lobby.models import TournamentPairing
 from tests.factories import make_user
@@ -27,16 +27,16 @@ TIMED = ("started", "turn_started", "deadline", "phase_deadline", "forced_at", "
 
 
 def _one_by_one(ruleset, options, clock, users) -> Game:
-    """The old path of a tournament game (rounds.py before the bulk): create, seat, start."""
+    """One game made by the factory's single form, started once full."""
     with transaction.atomic():
-        game = Game.objects.create(
-            ruleset=ruleset, options=options, seat_count=len(users), clock=clock, rated=False
+        game = game_create(
+            ruleset=ruleset,
+            holders=[u.pk for u in users],
+            options=options,
+            clock=clock,
+            rated=False,
+            auto_start=True,
         )
-        now = timezone.now()
-        Seat.objects.bulk_create(
-            [Seat(game=game, index=i, user=u, joined=now) for i, u in enumerate(users)]
-        )
-        game_start(game=game)
     return Game.objects.get(pk=game.pk)
 
 
@@ -97,7 +97,7 @@ def test_a_bulk_started_game_has_the_rows_of_one_started_alone(monkeypatch, rule
     options = get_ruleset(ruleset).validate_options({})
     single = _one_by_one(ruleset, options, clock, alone)
     with transaction.atomic():
-        (made,) = game_start_many(
+        (made,) = game_create_many(
             ruleset=ruleset,
             options=options,
             clock=clock,

@@ -11,7 +11,8 @@ const input = /** @type {HTMLInputElement | null} */ (document.getElementById("c
 const note = document.getElementById("chat-note");
 
 async function refresh() {
-  const answer = await fetch(location.pathname, { credentials: "same-origin" });
+  // The same round and pages the reader is looking at.
+  const answer = await fetch(location.pathname + location.search, { credentials: "same-origin" });
   if (!answer.ok) return;
   const page = new DOMParser().parseFromString(await answer.text(), "text/html");
   const fresh = page.getElementById("tournament-live");
