@@ -30,7 +30,7 @@ from django.utils.translation import gettext_noop
 from .. import publish
 from ..bots.analysis import analyse_ply, summary
 from ..errors import GameError
-from ..models import Analysis, AnalysisRequest, Event, Game
+from ..models import Analysis, AnalysisRequest, Event, Game, RatingChange
 from ..rules import get_ruleset
 from ..selectors.analysis import analysis_answer, summary_by_name
 from ..selectors.walk import step
@@ -44,6 +44,11 @@ log = logging.getLogger(__name__)
 Think = Callable[..., dict[str, Any]]  # analyse_ply's signature, maybe in another process
 PLY_KINDS = (Event.Kind.ACT, Event.Kind.TIMEOUT)  # a seat's ruleset actions
 RETRY_AFTER_SECONDS = 3600
+# Rated games of players who want theirs analysed are looked for this often,
+# back to the last look (with a margin) or, in a fresh process, this far.
+AUTO_EVERY = timedelta(seconds=30)
+AUTO_LOOKBACK = timedelta(hours=1)
+_auto_checked: list[datetime] = []  # this process's last look
 
 
 class Interrupted(Exception):
@@ -77,10 +82,39 @@ def analysis_request(*, user: Visitor, game_id: int) -> tuple[dict[str, Any], bo
     return analysis_answer(game), analysis.status != Analysis.Status.DONE
 
 
-def _check_daily_limit(user_id: int) -> None:
+def analyses_queue_rated(*, since: datetime) -> int:
+    """Queue the rated games that ended since ``since`` of the players who
+    asked for theirs in their settings (``User.analyse_rated_games``), as if
+    each had asked (within their daily limit, else silently not); returns
+    how many requests were added."""
+    rows = RatingChange.objects.filter(
+        user__analyse_rated_games=True, created__gte=since
+    ).values_list("user_id", "game_id")
+    added = 0
+    for user_id, game_id in rows:
+        with transaction.atomic():
+            lock_user(user_id)
+            analysis = Analysis.objects.select_for_update().filter(game_id=game_id).first()
+            if analysis is not None and analysis.requests.filter(user_id=user_id).exists():
+                continue
+            if _over_daily_limit(user_id):
+                continue
+            if analysis is None:
+                analysis = _queue(Game.objects.get(pk=game_id), user_id, None)
+            if analysis.status != Analysis.Status.DONE:
+                AnalysisRequest.objects.create(analysis=analysis, user_id=user_id)
+                added += 1
+    return added
+
+
+def _over_daily_limit(user_id: int) -> bool:
     since = timezone.now() - timedelta(days=1)
     asked = AnalysisRequest.objects.filter(user_id=user_id, created__gte=since).count()
-    if asked >= settings.ANALYSIS_PER_DAY:
+    return asked >= settings.ANALYSIS_PER_DAY
+
+
+def _check_daily_limit(user_id: int) -> None:
+    if _over_daily_limit(user_id):
         raise GameError(
             "rate_limited",
             gettext_noop("You may ask for %(n)s analyses a day; try again tomorrow."),
@@ -117,10 +151,16 @@ def _queue(game: Game, user_id: int, failed: Analysis | None) -> Analysis:
 
 
 def analyses_run(*, think: Think = analyse_ply) -> int:
-    """Run the next due analysis to its end; returns how many finished (0 or 1)."""
+    """Queue the rated games players asked for in their settings (every
+    ``AUTO_EVERY`` in this process), then run the next due analysis to its
+    end; returns how many finished (0 or 1)."""
     now = timezone.now()
+    if not _auto_checked or now - _auto_checked[0] >= AUTO_EVERY:
+        since = _auto_checked[0] - AUTO_EVERY if _auto_checked else now - AUTO_LOOKBACK
+        _auto_checked[:] = [now]
+        analyses_queue_rated(since=since)
     game_id = (
-        Analysis.objects.filter(due__lte=now)
+        Analysis.objects.filter(due__lte=timezone.now())
         .order_by("turn", "created")
         .values_list("game_id", flat=True)
         .first()

@@ -16,7 +16,7 @@ from games.bots import get_bot
 from games.bots import halma as hbot
 from games.bots.analysis import analyse_ply, summary
 from games.bots.base import RandomBot
-from games.models import Analysis, Event, Game
+from games.models import Analysis, Event, Game, RatingChange
 from games.rules import get_ruleset
 from games.services import analysis
 from games.services.endings import game_resign
@@ -279,3 +279,27 @@ def test_progress_goes_to_the_game_and_the_end_to_the_askers_stream():
     assert told == [
         (publish.account_group(asker.pk), {"type": "account.analysis", "game": {"id": game.pk}})
     ]
+
+
+@pytestmark_db
+def test_players_who_opted_in_have_their_rated_games_analysed(monkeypatch):
+    game = finished_game()
+    changes = RatingChange.objects.filter(game=game)
+    assert changes.count() == 2  # rated: each player's rating changed
+    keen = changes.get(user__seats__game=game, user__seats__index=1).user
+    keen.analyse_rated_games = True
+    keen.save(update_fields=["analyse_rated_games"])
+    monkeypatch.setattr(analysis, "_auto_checked", [])
+    assert analysis.analyses_run() == 1  # queued for the keen player, then run
+    row = Analysis.objects.get(game=game)
+    assert row.status == "done"
+    assert list(row.requests.values_list("user", flat=True)) == [keen.pk]
+    assert analysis.analyses_queue_rated(since=timezone.now() - timedelta(hours=1)) == 0
+
+
+@pytestmark_db
+def test_nobody_opted_in_nothing_is_queued(monkeypatch):
+    finished_game()
+    monkeypatch.setattr(analysis, "_auto_checked", [])
+    assert analysis.analyses_run() == 0
+    assert not Analysis.objects.exists()
