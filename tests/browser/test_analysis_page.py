@@ -44,6 +44,8 @@ class AnalysisPage(BrowserLiveTestCase):
         graph.locator("rect.analysis-hit").first.click()
         page.wait_for_function("() => document.getElementById('slider').value === '1'")
         assert "played" in page.locator("#analysis-better").inner_text()
+        # The computer's move for the position shown is drawn on the board.
+        page.locator("#board [data-testid=analysis-arrow] polyline").wait_for(state="attached")
         # Keyboard: the screen readers' table jumps too (its buttons).
         page.locator("#analysis-rows button").nth(11).focus()
         page.keyboard.press("Enter")

@@ -3,8 +3,11 @@
 // seat (click a point: the replay jumps there; a table for screen readers),
 // marks in the move list, the better move and a summary per player.
 // It talks to the replay (replay.js) through events on #replay only:
-// "replay:shown" {version}, "replay:moves" (the list was rebuilt) in, and
-// "replay:jump" {version} out.
+// "replay:shown" {version}, "replay:painted" {version} (the board is drawn),
+// "replay:moves" (the list was rebuilt) in, and "replay:jump" {version} out.
+// The computer's move for the position shown is drawn on the board as a
+// dashed arrow through the fields it names (a path's, or the field a piece
+// stands on: a ring), wherever the board marks its fields with data-field.
 import { $, h, svgEl } from "./dom.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 
@@ -56,6 +59,7 @@ function render() {
   fillSummary();
   markMoves();
   showBetter();
+  drawArrow();
 }
 
 function point(i, chance) {
@@ -158,7 +162,41 @@ function showBetter() {
   if (ply.best && ply.loss > 0) parts.push(fmt(gettext("Better: %(move)s (%(loss)s points of win chance given away)."), { move: actionText(ply.best), loss: Math.round(ply.loss * 100) }));
   if (ply.luck) parts.push(fmt(gettext("Luck of the roll: %(luck)s points of win chance."), { luck: `${ply.luck > 0 ? "+" : ""}${Math.round(ply.luck * 100)}` }));
   if (ply.judgement) parts.push(judgementText(ply.judgement));
+  const here = bestHere();
+  if (here) parts.push(fmt(gettext("The computer's move here (dashed on the board): %(move)s."), { move: actionText(here.best) }));
   line.textContent = parts.join(" ");
+}
+
+/** The analysis's choice for the position on show: the next ply's ``best``. */
+function bestHere() {
+  const next = analysis.plies.find((p) => p.version > shown);
+  return next && next.best ? next : null;
+}
+
+/** The centre of a board field in its SVG's coordinates, or null. */
+function fieldCentre(svg, field) {
+  const cell = svg.querySelector(`[data-field="${field[0]},${field[1]}"]`);
+  const matrix = svg.getScreenCTM();
+  if (!cell || !matrix) return null;
+  const box = cell.getBoundingClientRect();
+  const pt = new DOMPoint(box.x + box.width / 2, box.y + box.height / 2).matrixTransform(matrix.inverse());
+  return [pt.x, pt.y];
+}
+
+function drawArrow() {
+  const svg = document.querySelector("#board svg");
+  if (!svg) return;
+  svg.querySelector(".analysis-arrow")?.remove();
+  const ply = bestHere();
+  if (!ply) return;
+  const fields = Array.isArray(ply.best.path) ? ply.best.path : ply.best.at ? [ply.best.at] : [];
+  const points = fields.map((f) => fieldCentre(svg, f)).filter(Boolean);
+  if (!points.length) return;
+  const g = svgEl("g", { class: "analysis-arrow", "data-testid": "analysis-arrow", "aria-hidden": "true" }, svg);
+  if (points.length === 1) svgEl("circle", { cx: points[0][0], cy: points[0][1], r: 4 }, g);
+  else svgEl("polyline", { points: points.map((p) => p.join(",")).join(" ") }, g);
+  const [x, y] = points.at(-1);
+  svgEl("circle", { cx: x, cy: y, r: 1.6, class: "analysis-arrow-head" }, g);
 }
 
 /** The stored analysis (the socket's frames are best effort: this catches up). */
@@ -209,4 +247,5 @@ root.addEventListener("replay:shown", (e) => {
   showBetter();
 });
 root.addEventListener("replay:moves", markMoves);
+root.addEventListener("replay:painted", drawArrow);
 if (section.dataset.over === "1") refresh();

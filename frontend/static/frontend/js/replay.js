@@ -154,6 +154,7 @@ function paint() {
   const banner = $("banner");
   banner.hidden = !(last && data.result_text);
   banner.textContent = data.result_text || "";
+  root.dispatchEvent(new CustomEvent("replay:painted", { detail: { version: frame.version } }));
 }
 
 function buildMoves() {
