@@ -42,7 +42,13 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("email", "email_notifications", "follow_notices", "language")
+        fields = (
+            "email",
+            "email_notifications",
+            "follow_notices",
+            "analyse_rated_games",
+            "language",
+        )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -45,6 +45,14 @@ class User(AbstractUser):
         default=True,
         help_text=_("Tell me when a player I follow starts a live game."),
     )
+    # Each of my rated games analysed by the computer once it ends
+    # (games/services/analysis.py, within the daily limit).
+    analyse_rated_games = models.BooleanField(
+        _("analyse my rated games"),
+        default=False,
+        db_default=False,  # rows written by code from before it still read False
+        help_text=_("Have the computer analyse each of my rated games once it is over."),
+    )
 
     # The name's look-alike form (accounts/names.py): a sign-up whose
     # skeleton is taken is refused (accounts/forms.py). Kept on every save.

@@ -1,6 +1,6 @@
 """``Authorization: Bearer <token>`` for the API, with the token's scopes.
 
-``read`` covers every GET (and the streams), ``play`` the seat's writes
+``read`` covers every GET (and the streams, and asking for an analysis), ``play`` the seat's writes
 (moves, resigning, draws, chat, joining, rematches), ``challenge`` tables
 that name a challenged user. Anything else a token may not do (its own
 tokens, the settings, the staff's queues): 403 ``scope``. The scope is checked here, where the
@@ -55,6 +55,9 @@ PLAY_URLS = frozenset(
         "api-tables",  # a table without a challenge; with one: "challenge"
     }
 )
+# Writes a ``read`` token may make: asking for a finished game's analysis
+# helps nobody during a game (it refuses running games).
+READ_WRITE_URLS = frozenset({"api-game-analysis"})
 # Only with a session or the account's own ``Token``: never with a personal token.
 ACCOUNT_URLS = frozenset(
     {"api-token", "api-account-tokens", "api-account-token", "api-bot-upgrade"}
@@ -93,7 +96,7 @@ def required_scope(request: Any) -> str | None:
     name = match.url_name if match is not None else None
     if name in ACCOUNT_URLS or name in STAFF_URLS:
         return None
-    if request.method in permissions.SAFE_METHODS:
+    if request.method in permissions.SAFE_METHODS or name in READ_WRITE_URLS:
         return "read"
     if name not in PLAY_URLS:
         return None

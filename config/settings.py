@@ -545,4 +545,13 @@ IMPORT_CPU_SECONDS = float(os.environ.get("IMPORT_CPU_SECONDS", "60"))
 IMPORT_CLAIM_SECONDS = int(os.environ.get("IMPORT_CLAIM_SECONDS", "600"))
 IMPORT_MAX_ATTEMPTS = 3
 IMPORT_PENDING_PER_USER = int(os.environ.get("IMPORT_PENDING_PER_USER", "2"))
+
+# Analyses by the computer (games/services/analysis.py): each user may ask for
+# ANALYSIS_PER_DAY a day; a worker's claim lapses ANALYSIS_CLAIM_SECONDS after
+# its last stored ply (its process died: another goes on from there), and an
+# analysis whose claims lapsed ANALYSIS_MAX_ATTEMPTS times in a row fails.
+ANALYSIS_PER_DAY = int(os.environ.get("ANALYSIS_PER_DAY", "10"))
+ANALYSIS_LEVEL = os.environ.get("ANALYSIS_LEVEL", "strong")
+ANALYSIS_CLAIM_SECONDS = int(os.environ.get("ANALYSIS_CLAIM_SECONDS", "120"))
+ANALYSIS_MAX_ATTEMPTS = 3
 GAME_IMPORT_SECONDS = float(os.environ.get("GAME_IMPORT_SECONDS", "1.0"))  # the worker's poll

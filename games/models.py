@@ -698,3 +698,55 @@ class ImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"import {self.pk} ({self.status})"
+
+
+class Analysis(models.Model):
+    """The computer's analysis of one finished game (games/services/analysis.py),
+    stored once and shared by everyone who asks.
+
+    Queued work is leased like an ``ImportJob``: a worker claims it by moving
+    ``due`` to its lease and renews the lease after each ply; a worker that
+    died leaves it to the next claim once the lease runs out, which goes on
+    from the plies already stored. ``turn`` orders the queue fairly: a
+    user's first waiting analysis before anyone's second."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    level = models.CharField(max_length=8, default="strong")
+    total = models.PositiveIntegerField(default=0)  # plies to analyse (0: not counted yet)
+    plies = models.JSONField(default=list, blank=True)
+    summary = models.JSONField(default=dict, blank=True)
+    turn = models.PositiveIntegerField(default=0)
+    due = models.DateTimeField(null=True, blank=True, default=timezone.now, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id} ({self.status})"
+
+
+class AnalysisRequest(models.Model):
+    """Who asked for an analysis and when: the daily limit counts these, and
+    each asker hears once that it is done (the events stream)."""
+
+    analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE, related_name="requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="analysis_requests"
+    )
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "user"], name="analysis_request_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} asked for analysis {self.analysis_id}"

@@ -282,3 +282,13 @@ def publish_sanction(user_id: int, code: str) -> None:
     )
     for game_id in playing:
         _send(player_group(game_id, user_id), {"type": "game.sanction", "code": code})
+
+
+def publish_analysis(game_id: int, progress: dict[str, Any]) -> None:
+    """The game's pages follow its analysis: each ply as it is done, then the end."""
+    _send(game_group(game_id), {"type": "game.analysis", "analysis": progress})
+
+
+def publish_analysis_done(user_id: int, game_id: int) -> None:
+    """One line on the asker's events stream: the analysis is done."""
+    _send(account_group(user_id), {"type": "account.analysis", "game": {"id": game_id}})

@@ -33,6 +33,8 @@ SERVICE_MODULES = sorted(
 
 # The things entry points act on: the first word of every entry point's name.
 NOUNS = {
+    "analyses",
+    "analysis",
     "bot",
     "change",
     "conditional",

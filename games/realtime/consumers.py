@@ -297,6 +297,9 @@ class GameConsumer(
     async def game_rematch(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "rematch", "rematch": message["rematch"]}))
 
+    async def game_analysis(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=dumps({"type": "analysis", "analysis": message["analysis"]}))
+
     async def game_table(self, message: dict[str, Any]) -> None:
         self.saw_table(message["table"])
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))

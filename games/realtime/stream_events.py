@@ -15,7 +15,8 @@ Lines: ``{"type": "challenge", "table": summary}``,
 ``{"type": "tournament_round", "tournament": {"id", "name", "round", "rounds"},
 "game": {"id", "ruleset", "seat"}}`` (a round started with a game waiting for the account),
 ``{"type": "rematch", "game": {"id"}, "text": ...}`` (an offer in a finished game),
-``{"type": "sanction", "code": ...}``.
+``{"type": "sanction", "code": ...}``,
+``{"type": "analysis_done", "game": {"id"}}`` (an analysis the account asked for).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class EventStream(NdjsonStream):
                 await self.write(
                     {"type": "game_finish", "game": {"id": table["id"], "status": status}}
                 )
+
+    async def account_analysis(self, message: dict[str, Any]) -> None:
+        await self.write({"type": "analysis_done", "game": message["game"]})
 
     async def account_round(self, message: dict[str, Any]) -> None:
         line = {"tournament": message["tournament"], "game": message["game"]}

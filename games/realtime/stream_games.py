@@ -112,6 +112,9 @@ class GameStream(NdjsonStream):
     async def game_rematch(self, message: dict[str, Any]) -> None:
         await self.write({"type": "rematch", "rematch": message["rematch"]})
 
+    async def game_analysis(self, message: dict[str, Any]) -> None:
+        """Not a line of this stream (a finished game's pages follow it)."""
+
     async def game_table(self, message: dict[str, Any]) -> None:
         names = message["table"]["seats"]
         seat = names.index(self.user.username) if self.user.username in names else None

@@ -9,7 +9,8 @@ The process holding the lease polls for due games; should two ever overlap
 ``game_timeout`` still makes sure exactly one applies each deadline. The outbox's mail (games/services/mail.py)
 goes out from here too, in a thread of its own, and so do web pushes
 (games/services/push.py), in another; imports (games/services/import_jobs.py)
-are replayed in a third, one at a time; tournaments' due starts and rounds
+are replayed in a third, one at a time, and so are analyses in a thread of
+theirs (games/realtime/analysis_worker.py); tournaments' due starts and rounds
 are paired in a fourth (a 1,000-player round takes seconds: no clock waits
 for it).
 """
@@ -45,6 +46,7 @@ from ..services.play import game_timeout
 from ..store import presence, replay_requests
 from ..store.replay_requests import take_requests
 from ..threads import closing_connections
+from .analysis_worker import analyses_run_in_pool
 from .bot_worker import bot_worker
 from .polling import NextDue, poll_forever
 
@@ -54,6 +56,7 @@ PER_GAME = 64
 MAIL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
 PUSH_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="push")
 IMPORT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import")
+ANALYSIS_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
 TOURNAMENT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournaments")
 
 
@@ -149,6 +152,7 @@ class Sweeper:
         self.builder: asyncio.Task | None = None
         self.presence_task: asyncio.Task | None = None
         self.import_task: asyncio.Task | None = None
+        self.analysis_task: asyncio.Task | None = None
         self.guest_task: asyncio.Task | None = None
         self.tournament_task: asyncio.Task | None = None
         self.stopping = asyncio.Event()
@@ -158,7 +162,8 @@ class Sweeper:
         must not empty tables under a round's query: a deadlock on PostgreSQL)."""
         self.stopping.set()
         every = (self.task, self.mail_task, self.push_task, self.builder, self.import_task)
-        loops = [t for t in (*every, self.guest_task, self.tournament_task) if t]
+        others = (self.guest_task, self.tournament_task, self.analysis_task)
+        loops = [t for t in (*every, *others) if t]
         await asyncio.gather(*loops, bot_worker.stop(), return_exceptions=True)
         if self.presence_task is not None:
             self.presence_task.cancel()
@@ -179,6 +184,8 @@ class Sweeper:
             self.builder = loop.create_task(self.run_builder())
         if self.import_task is None or self.import_task.done():
             self.import_task = loop.create_task(self.run_imports())
+        if self.analysis_task is None or self.analysis_task.done():
+            self.analysis_task = loop.create_task(self.run_analyses())
         if self.guest_task is None or self.guest_task.done():
             self.guest_task = loop.create_task(self.run_guests())
         if self.tournament_task is None or self.tournament_task.done():
@@ -213,6 +220,18 @@ class Sweeper:
             self.stopping,
             lease="imports",
             next_due=due_in(due_times.loop_imports_due, IMPORT_THREAD),
+        )
+
+    async def run_analyses(self) -> None:
+        """Run queued analyses, one at a time in a thread of their own, each
+        ply thought in the bot processes (games/realtime/analysis_worker.py)."""
+        await poll_forever(
+            in_thread_of_its_own(analyses_run_in_pool, ANALYSIS_THREAD),
+            getattr(settings, "GAME_IMPORT_SECONDS", 1.0),
+            "analysing a game failed",
+            self.stopping,
+            lease="analyses",
+            next_due=due_in(due_times.loop_analyses_due, ANALYSIS_THREAD),
         )
 
     async def run(self) -> None:

@@ -11,7 +11,7 @@ from django.db.models import Exists, F, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from ..models import Game
-from . import import_jobs, mail, push
+from . import analysis, import_jobs, mail, push
 
 
 def loop_seconds_until(at: datetime | None) -> float | None:
@@ -70,3 +70,7 @@ def loop_pushes_due() -> datetime | None:
 
 def loop_imports_due() -> datetime | None:
     return import_jobs.imports_next_due()
+
+
+def loop_analyses_due() -> datetime | None:
+    return analysis.analyses_next_due()

@@ -134,6 +134,7 @@ function showPosition() {
   slider.setAttribute("aria-valuetext", text);
   slider.style.setProperty("--fill", `${frames.length > 1 ? (100 * index) / (frames.length - 1) : 0}%`);
   markMoves();
+  root.dispatchEvent(new CustomEvent("replay:shown", { detail: { version: frames[index].version } }));
 }
 
 /** The moves made up to frame ``i`` (the start and other versions are none). */
@@ -153,6 +154,7 @@ function paint() {
   const banner = $("banner");
   banner.hidden = !(last && data.result_text);
   banner.textContent = data.result_text || "";
+  root.dispatchEvent(new CustomEvent("replay:painted", { detail: { version: frame.version } }));
 }
 
 function buildMoves() {
@@ -161,12 +163,13 @@ function buildMoves() {
     for (const item of frame.event.events) {
       const text = describeItem(item, boardModule, seatName, frame.event);
       if (!text) continue;
-      const li = h("li", "", text);
+      const li = h("li", "", text, { "data-version": String(frame.version) });
       li.addEventListener("click", () => show(i));
       moveItems.push([li, i]);
     }
   });
   $("moves").replaceChildren(...moveItems.map(([li]) => li));
+  root.dispatchEvent(new CustomEvent("replay:moves"));
 }
 
 function markMoves() {
@@ -187,6 +190,11 @@ function stop() {
   $("play").textContent = "▶";
 }
 
+// The analysis under the replay (analysis.js) asks for a version.
+root.addEventListener("replay:jump", (e) => {
+  const at = frames.findIndex((f) => f.version === /** @type {CustomEvent} */ (e).detail.version);
+  if (at >= 0) show(at);
+});
 $("first").onclick = () => show(0);
 $("prev").onclick = () => show(index - 1);
 $("next").onclick = () => show(index + 1);

@@ -1,0 +1,61 @@
+"""``/api/games/<id>/analysis/``: ask for a finished game's analysis, follow it."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ..selectors.analysis import analysis_answer
+from ..selectors.games import game_or_404
+from ..services import analysis
+from .common import CostlyRead, answer
+from .serializers import answers
+
+JUDGEMENTS = ["inaccuracy", "mistake", "blunder"]
+
+
+class PlyOut(serializers.Serializer):
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    action = serializers.JSONField(help_text="as played")
+    eval = serializers.ListField(
+        child=serializers.FloatField(), help_text="each seat's win chance after the ply"
+    )
+    best = serializers.JSONField(allow_null=True, help_text="the analyser's action; null: a roll")
+    loss = serializers.FloatField(help_text="the mover's win chance given away against best")
+    judgement = serializers.ChoiceField(choices=JUDGEMENTS, allow_null=True)
+    luck = serializers.FloatField(allow_null=True, help_text="dice games: the roll's effect")
+
+
+class PlayerSummaryOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    accuracy = serializers.FloatField(help_text="0..100")
+    inaccuracies = serializers.IntegerField()
+    mistakes = serializers.IntegerField()
+    blunders = serializers.IntegerField()
+    luck = serializers.FloatField(allow_null=True, help_text="dice games: luck over the rolls")
+
+
+class AnalysisOut(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["none", "queued", "running", "done", "failed"])
+    progress = serializers.FloatField(help_text="0..1")
+    done = serializers.IntegerField(help_text="plies analysed")
+    total = serializers.IntegerField(help_text="plies to analyse (0: not counted yet)")
+    plies = PlyOut(many=True)
+    summary = serializers.DictField(child=PlayerSummaryOut(), help_text="per player's username")
+
+
+class GameAnalysis(CostlyRead):
+    """A finished game's analysis by the computer (ARCHITECTURE.md, "Analysis").
+    Asking (POST) is bounded by ``ANALYSIS_PER_DAY``; both count as costly reads."""
+
+    @extend_schema(responses=answers({200: AnalysisOut}))
+    def get(self, request: Request, pk: int) -> Response:
+        return answer(AnalysisOut, analysis_answer(game_or_404(pk)))
+
+    @extend_schema(request=None, responses=answers({200: AnalysisOut, 202: AnalysisOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        found, waiting = analysis.analysis_request(user=request.user, game_id=pk)
+        return answer(AnalysisOut, found, 202 if waiting else 200)

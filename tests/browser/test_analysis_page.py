@@ -1,0 +1,54 @@
+"""The replay's analysis in Chromium: asked for on the page, done by the live
+server's worker in its bot processes, followed live over the game socket;
+then the graph (a line per seat, clickable), the move list's marks, the
+summary per player and the table for screen readers."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.services.endings import game_resign
+from tests.games.test_analysis import halma_backwards_game
+
+from .helpers import BrowserLiveTestCase, off_loop, play_scripted, started_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+class AnalysisPage(BrowserLiveTestCase):
+    def test_the_analysis_fills_in_live_and_marks_the_step_back(self):
+        white, black = self.users("weiss", "schwarz")
+        game_id = started_table("halma", [white, black], seed=1)
+        plies = halma_backwards_game()[:12]  # Black's step back is the last ply
+        play_scripted(game_id, {0: white, 1: black}, [(p["seat"], p["action"]) for p in plies])
+        off_loop(game_resign, game_id=game_id, user=black)
+
+        page = self.new_page("weiss", white)
+        page.set_viewport_size({"width": 360, "height": 800})
+        page.goto(f"{self.live_server_url}/g/{game_id}/replay/")
+        ask = page.locator("[data-testid=analysis-ask]")
+        ask.wait_for(state="visible")
+        ask.click()
+        page.locator("[data-testid=analysis-summary]").wait_for(state="visible")
+        graph = page.locator("[data-testid=analysis-graph]")
+        assert graph.locator("polyline").count() == 2
+        assert graph.locator("rect.analysis-hit").count() == 12
+        assert page.locator("#analysis-rows tr").count() == 12
+        assert page.locator("#analysis-summary-rows tr").count() == 2
+        marks = page.locator("[data-testid=analysis-mark]")
+        assert marks.count() >= 1
+        assert "?" in marks.last.inner_text()
+        self.shot(page, "analysed")
+
+        # A click on the graph's first ply shows that move on the board.
+        graph.locator("rect.analysis-hit").first.click()
+        page.wait_for_function("() => document.getElementById('slider').value === '1'")
+        assert "played" in page.locator("#analysis-better").inner_text()
+        # The computer's move for the position shown is drawn on the board.
+        page.locator("#board [data-testid=analysis-arrow] polyline").wait_for(state="attached")
+        # Keyboard: the screen readers' table jumps too (its buttons).
+        page.locator("#analysis-rows button").nth(11).focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('slider').value === '12'")
+        assert "Better" in page.locator("#analysis-better").inner_text()
+        assert not self.page_errors
