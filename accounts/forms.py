@@ -20,10 +20,10 @@ class SignUpForm(UserCreationForm):
         if not name:
             return name
         shape = names.skeleton(name)
-        # "bot-": the bots' accounts (games/services/bot_accounts.py).
+        # "bot-": the bots' accounts (accounts/services/internal/bot_accounts.py).
         if shape.startswith(names.skeleton("bot-x")[:-1]):
             raise forms.ValidationError(_("Names starting with “bot-” are kept for the bots."))
-        # "guest-": visitors' temporary accounts (games/services/guests.py).
+        # "guest-": visitors' temporary accounts (accounts/services/guests.py).
         if shape.startswith(names.skeleton("guest-x")[:-1]):
             raise forms.ValidationError(_("Names starting with “guest-” are kept for guests."))
         if names.is_reserved(name):

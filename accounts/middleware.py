@@ -1,4 +1,4 @@
-"""A guest's visits keep it alive (games/services/guests.py cleans up those
+"""A guest's visits keep it alive (accounts/services/guests.py cleans up those
 idle for a day): one UPDATE at most every ten minutes, and nothing at all for
 requests without a session cookie."""
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from games.services.guests import guest_seen
+from accounts.services.guests import guest_seen
 
 
 class GuestSeenMiddleware:

@@ -26,10 +26,10 @@ class User(AbstractUser):
         help_text=_("Notifications and e-mails are written in this language."),
     )
 
-    # A computer player (games/services/bot_accounts.py): never logs in, and
+    # A computer player (accounts/services/internal/bot_accounts.py): never logs in, and
     # is shown with a "bot" badge wherever its name appears.
     is_bot = models.BooleanField(_("bot"), default=False)
-    # A visitor's temporary account (games/services/guests.py): a generated name,
+    # A visitor's temporary account (accounts/services/guests.py): a generated name,
     # marked "guest" wherever it appears, never rated; deleted after a day
     # idle (``seen``), its games kept; signing up from the same browser
     # turns it into a real account with its games.
@@ -39,7 +39,7 @@ class User(AbstractUser):
     # personal token, never by the site's bot worker. Irreversible.
     plays_by_api = models.BooleanField(_("plays by the API"), default=False)
     seen = models.DateTimeField(_("last seen"), null=True, blank=True)
-    # "Tell me when someone I follow starts a live game" (games/services/followers.py).
+    # "Tell me when someone I follow starts a live game" (games/services/internal/followers.py).
     follow_notices = models.BooleanField(
         _("notices of followed players' games"),
         default=True,

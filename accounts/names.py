@@ -25,7 +25,7 @@ from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 MAX_LENGTH = 300
 SEPARATORS = re.compile(r"[-_.+@\s]+")
 # Names starting like these are kept: the generated ones of guests and bots
-# (games/services/guests.py, games/services/bot_accounts.py) and the staff's
+# (accounts/services/guests.py, accounts/services/internal/bot_accounts.py) and the staff's
 # titles ("admin1", "Administrator", "staff_x"; "admiral" stays free).
 RESERVED = ("guest-", "bot-", "admin", "staff", "moderator")
 

@@ -13,12 +13,12 @@ from django.utils.translation import ngettext
 from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
+from accounts.services import guests
 from frontend.budget import write_budget
 from games import ratelimit
 from games.addresses import request_key
 from games.errors import GameError
 from games.selectors import relations
-from games.services import guests
 from games.services import vacation as vacations
 
 from . import devices, login_links, tokens
@@ -34,7 +34,7 @@ def signup(request):
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = ""
     # A guest signing up in its own browser claims its games: the guest
-    # account itself becomes the new account (games/services/guests.py).
+    # account itself becomes the new account (accounts/services/guests.py).
     guest = request.user if getattr(request.user, "is_guest", False) else None
     blank = {"username": ""} if guest else None  # not the generated name
     form = SignUpForm(request.POST or None, instance=guest, initial=blank)

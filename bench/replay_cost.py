@@ -159,7 +159,7 @@ def main() -> None:
             for a game stored before checkpoints (its rounds resolved again)."""
             try:
                 from games.models import ReplayCheckpoint
-                from games.services import replay_checkpoints
+                from games.services.internal import replay_checkpoints
             except ImportError:  # the code before replays were stored
                 return "nothing to prepare"
             start = time.process_time()

@@ -289,7 +289,7 @@ if not REDIS_URL:
 
 # Accounts created per client address and hour (accounts/views.py).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "10"))
-# Guests (games/services/guests.py): created within SIGNUPS_PER_HOUR (one
+# Guests (accounts/services/guests.py): created within SIGNUPS_PER_HOUR (one
 # count with sign-ups), cleaned up after this long without a visit.
 GUEST_IDLE_HOURS = float(os.environ.get("GUEST_IDLE_HOURS", "24"))
 GUEST_CLEANUP_SECONDS = float(os.environ.get("GUEST_CLEANUP_SECONDS", "600"))

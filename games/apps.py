@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from .services import account_deletion  # noqa: F401  (connects its signal)
+        from accounts.services import deletion  # noqa: F401  (connects its signal)

@@ -9,7 +9,7 @@ lets the lobby react without the games' services importing the lobby.
 out of time without ever having moved, inside the timeout's transaction; a
 receiver that returns True (a tournament: it withdraws and bans the player)
 has the seat handed to a bot at once, so the table plays on
-(``services/seat_offers.no_show_to_bot``).
+(``services/internal/seat_offers.no_show_to_bot``).
 """
 
 from __future__ import annotations

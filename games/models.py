@@ -64,7 +64,7 @@ class Game(models.Model):
     result = models.JSONField(null=True, blank=True)
     # A deleted host leaves the game to its other players: their events, chat
     # and rating history stay (an open table of theirs goes,
-    # games/services/account_deletion.py).
+    # accounts/services/deletion.py).
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -96,7 +96,7 @@ class Game(models.Model):
     left_seats = models.JSONField(default=list, blank=True)
     imported = models.BooleanField(default=False)  # rebuilt from an export
     # Rated (True), casual (False), or the default (None): rated between
-    # people, casual when a bot sits at the table (services/ratings.py).
+    # people, casual when a bot sits at the table (services/internal/ratings.py).
     rated = models.BooleanField(null=True, blank=True, default=None)
     remis_pending = models.JSONField(null=True, blank=True)  # what every page shows while paused
     # Deadlock remis requests filed per seat (at most two each, RULES.md §1).
@@ -429,7 +429,7 @@ class MatchRecord(models.Model):
 
 class ReplayCheckpoint(models.Model):
     """The encoded state after one version, so a replay page starts close by
-    instead of replaying the game from its start (games/services/replay_checkpoints.py).
+    instead of replaying the game from its start (games/services/internal/replay_checkpoints.py).
     Server-only, like the state itself: it can hold secrets (orders)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
@@ -520,7 +520,7 @@ class Rating(models.Model):
     """A player's skill in one game at one speed (openskill's Plackett-Luce).
 
     The row is the lock for updating it: a game's end locks its players' rows
-    (``services/ratings.py``), so two games ending at once both count.
+    (``services/internal/ratings.py``), so two games ending at once both count.
     """
 
     class Speed(models.TextChoices):
@@ -669,7 +669,7 @@ class OutgoingPush(models.Model):
 
 
 class ImportJob(models.Model):
-    """An uploaded export waiting for its replay (services/game_import.py).
+    """An uploaded export waiting for its replay (services/internal/game_import.py).
 
     The request only stores it; a worker of the sweeper claims it by moving
     ``due`` to a lease (as the mail outbox does), so a job survives a restart

@@ -29,7 +29,7 @@ def signed_in(user: Visitor | None, message: str = gettext_noop("Log in to play.
 
 def is_bot(user: object) -> bool:
     """Whether ``user`` is a bot account (``User.is_bot``, set by
-    games/services/bot_accounts.py): the one place code asks it of a user
+    accounts/services/internal/bot_accounts.py): the one place code asks it of a user
     (None, a deleted account's seat, is no bot); queries filter on
     ``user__is_bot`` in the database instead."""
     return bool(getattr(user, "is_bot", False))
@@ -37,7 +37,7 @@ def is_bot(user: object) -> bool:
 
 def is_guest(user: object) -> bool:
     """Whether ``user`` is a visitor's temporary account (``User.is_guest``,
-    games/services/guests.py): never rated, no public tables, chat at its own table only."""
+    accounts/services/guests.py): never rated, no public tables, chat at its own table only."""
     return bool(getattr(user, "is_guest", False))
 
 

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from accounts.services.internal import bot_accounts
 from games import clocks, publish
 from games.errors import GameError
 from games.models import Game, Notification, Seat
@@ -20,9 +21,9 @@ from games.reasons import REASON_CLOSED, REASON_DECLINED
 from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
 from games.selectors.seats import game_with_seats, table_by_invite
-from games.services import bot_accounts, notifications, ratings
 from games.services.creating import game_create
-from games.services.guards import (
+from games.services.internal import notifications, ratings
+from games.services.internal.guards import (
     clean_seat_count,
     lock_user,
     refuse_if_blocked,

@@ -21,7 +21,7 @@ from lobby import tournaments as services
 from lobby.models import Tournament
 from lobby.selectors import tournaments as read
 from lobby.selectors.tournament_page import Asked, page_data
-from lobby.tournaments.setup import NO_TOURNAMENTS
+from lobby.tournaments.creation import NO_TOURNAMENTS
 
 PAGE_ACTIONS = {
     "join": services.tournament_join,

@@ -20,10 +20,11 @@ from django.utils.translation import gettext_noop
 from games import publish, ratelimit
 from games.errors import GameError
 from games.models import Game, Notification
-from games.services.notifications import notify
+from games.services.internal.notifications import notify
 from games.users import is_bot, signed_in
 
-from . import refunds, roles, selectors, signals
+from . import roles, selectors
+from .internal import detection, refunds
 from .models import Report, Sanction, Standing
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def report_file(
                 text=text,
                 evidence=evidence,
             )
-            publish.after_commit(partial(signals.announce, report.pk))
+            publish.after_commit(partial(detection.announce, report.pk))
             _many_reports(target.pk)
     except IntegrityError:
         raise GameError(
@@ -260,7 +261,7 @@ def _settle_reports(target: User, moderator: User, *, acted: bool) -> None:
             params={"report_on": target.username},
         )
     for report in open_reports:
-        publish.after_commit(partial(signals.announce, report.pk))
+        publish.after_commit(partial(detection.announce, report.pk))
 
 
 def _many_reports(target_id: int) -> None:
@@ -274,7 +275,7 @@ def _many_reports(target_id: int) -> None:
         .count()
     )
     if people >= settings.MANY_REPORTS:
-        signals.file_signal(
+        detection.file_signal(
             target_id=target_id,
             reason=Report.Reason.MANY_REPORTS,
             evidence={"reporters": people},

@@ -64,33 +64,33 @@ NOUNS = {
 
 # Shared helpers, by meaning; their other public names serve only the service layer.
 INTERNAL = {
-    "games.services.draw_offers",  # a draw offer stored on a locked game (a person's, a bot's one)
-    "games.services.events",  # the one write funnel: the next event, its effects, publishing
-    "games.services.guards",  # the first checks: a game id, a locked row, a seat, a rate
-    "games.services.seat_offers",  # a seat offered to a bot or handed to one
-    "games.services.notifications",  # notices written in another service's transaction
-    "games.services.ratings",  # a finished game's rating changes
-    "games.services.replies",  # conditional replies, decided in the opponent's move
-    "games.services.game_import",  # the checks and writes of one import
-    "games.services.followers",  # followed players' game notices
-    "games.services.bot_accounts",  # one bot account per game and level
-    "games.services.replay_checkpoints",  # states kept for replays
-    "games.services.leaving",  # a seat leaves: the rules' leave or the game's end
-    "games.services.deciding",  # one act decided: seat, turn, version, the ruleset
-    "games.services.away",  # seats whose player is on vacation, in a running game
-    "lobby.tournaments.common",  # a tournament's lock and the checks every entry makes
-    "lobby.tournaments.deadlines",  # a round's deadline and its adjudication
-    "lobby.tournaments.notices",  # players told of a round
-    "lobby.tournaments.results",  # points, no-shows and standings of a round
-    "lobby.tournaments.eligibility",  # who may play a round, seeded how
-    "moderation.playbans",  # play-bans recorded in a game's transaction
-    "moderation.refunds",  # rating refunds for a cheater's victims
-    "moderation.signals",  # the site's own reports (signals), and staff told of any report
+    "games.services.internal.draw_offers",  # a draw offer stored on a locked game (a person's, a bot's one)
+    "games.services.internal.events",  # the one write funnel: the next event, its effects, publishing
+    "games.services.internal.guards",  # the first checks: a game id, a locked row, a seat, a rate
+    "games.services.internal.seat_offers",  # a seat offered to a bot or handed to one
+    "games.services.internal.notifications",  # notices written in another service's transaction
+    "games.services.internal.ratings",  # a finished game's rating changes
+    "games.services.internal.replies",  # conditional replies, decided in the opponent's move
+    "games.services.internal.game_import",  # the checks and writes of one import
+    "games.services.internal.followers",  # followed players' game notices
+    "accounts.services.internal.bot_accounts",  # one bot account per game and level
+    "games.services.internal.replay_checkpoints",  # states kept for replays
+    "games.services.internal.leaving",  # a seat leaves: the rules' leave or the game's end
+    "games.services.internal.deciding",  # one act decided: seat, turn, version, the ruleset
+    "games.services.internal.away",  # seats whose player is on vacation, in a running game
+    "lobby.tournaments.internal.common",  # a tournament's lock and the checks every entry makes
+    "lobby.tournaments.internal.deadlines",  # a round's deadline and its adjudication
+    "lobby.tournaments.internal.notices",  # players told of a round
+    "lobby.tournaments.internal.results",  # points, no-shows and standings of a round
+    "lobby.tournaments.internal.eligibility",  # who may play a round, seeded how
+    "moderation.internal.playbans",  # play-bans recorded in a game's transaction
+    "moderation.internal.refunds",  # rating refunds for a cheater's victims
+    "moderation.internal.detection",  # the site's own reports (signals), and staff told of any report
 }
 
 # Names ARCHITECTURE.md fixes for outside tools (kept as they are).
 FIXED = {
-    ("games.services.bot_accounts", "bot_user"),
+    ("accounts.services.internal.bot_accounts", "bot_user"),
     ("games.services.bots", "play_due_bots"),
 }
 RECEIVER = re.compile(r"on_[a-z_]+")  # a signal's receiver: its arguments come by keyword
@@ -227,6 +227,6 @@ def bot_user(game: str, level: str) -> None: ...
         "bot_user: more than one positional argument",
     ]
     assert (
-        faults(source, "games.services.bot_accounts")[-1]
+        faults(source, "accounts.services.internal.bot_accounts")[-1]
         != "bot_user: more than one positional argument"
     )

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..selectors import notifications as notification_reads
-from ..services import notifications
+from ..services.internal import notifications
 from .common import account, answer, valid
 from .serializers import MarkedOut, NotificationOut, ReadIn, answers
 

@@ -10,8 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.services import relations
+
 from ..selectors import relations as reads
-from ..services import relations
 from .common import WriteThrottle, answer
 from .serializers import NamesOut, answers
 

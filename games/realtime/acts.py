@@ -2,7 +2,7 @@
 (``services/moves_on_loop.py``), else in the thread pool
 (``services/play.game_act``); then what follows the commit.
 
-Both paths write through the one funnel (``services/events.py``). After a
+Both paths write through the one funnel (``services/internal/events.py``). After a
 commit on the loop, this module publishes the change (``events.change_publish``,
 which needs no query for a change the loop may write) and runs its other
 side effects, each in a thread and a transaction of its own: awaited, or in
@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ..services import events, moves_on_loop, play
+from ..services import moves_on_loop, play
+from ..services.internal import events
 from .sending import in_background, in_thread_then_publish, publish_from_loop, to_the_end
 
 log = logging.getLogger(__name__)

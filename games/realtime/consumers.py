@@ -22,7 +22,8 @@ from ..selectors import notifications as notification_reads
 from ..selectors import relations as relation_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
-from ..services import chat, endings, forced, notifications, rematch, remis
+from ..services import chat, endings, forced, rematch, remis
+from ..services.internal import notifications
 from ..store import presence
 from . import acts, socket_input, watch, watchers
 from .consumer_base import LoopOnlyDispatchMixin

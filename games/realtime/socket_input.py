@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from ..errors import GameError
-from ..services.guards import game_act_input_check
+from ..services.internal.guards import game_act_input_check
 
 
 def _whole(value: Any) -> bool:

@@ -28,20 +28,13 @@ from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
+from accounts.services import guests
 from lobby.tournaments import tournament_rounds_pair_due
 from lobby.tournaments.rounds import tournament_rounds_next_due
 
 from ..models import Game
-from ..services import (
-    due_times,
-    forced,
-    guests,
-    handover,
-    import_jobs,
-    mail,
-    push,
-    replay_checkpoints,
-)
+from ..services import due_times, forced, handover, import_jobs, mail, push
+from ..services.internal import replay_checkpoints
 from ..services.play import game_timeout
 from ..store import presence, replay_requests
 from ..store.replay_requests import take_requests
@@ -259,7 +252,7 @@ class Sweeper:
         )
 
     async def run_guests(self) -> None:
-        """Clean up guests idle for a day (games/services/guests.py)."""
+        """Clean up guests idle for a day (accounts/services/guests.py)."""
         await poll_forever(
             sync_to_async(closing_connections(guests.guests_clean_up), thread_sensitive=False),
             getattr(settings, "GUEST_CLEANUP_SECONDS", 600.0),

@@ -102,7 +102,7 @@ def as_dict(note: Notification) -> dict[str, Any]:
     }
 
 
-# Notifications kept per user (services/notifications.py trims the rest).
+# Notifications kept per user (services/internal/notifications.py trims the rest).
 KEEP = 500
 
 

@@ -3,7 +3,7 @@
 Replaying a game from its seed costs what playing it cost: a Hexenhalma round
 is resolved again (about 0.3 s for 20 teams), every view of every version is
 computed again. So a replay is prepared once, by the process's worker
-(``games.realtime.sweeper`` calling ``services.replay_checkpoints.build``):
+(``games.realtime.sweeper`` calling ``services.internal.replay_checkpoints.build``):
 when a game ends, or when a page asks for versions no checkpoint is near. A
 page starts from the nearest checkpoint: a few cheap steps, then its own
 frames, within a CPU budget; a page too far from one answers ReplayPending,

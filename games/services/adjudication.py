@@ -1,5 +1,5 @@
 """Ending a game from outside by a fixed rule: a correspondence tournament
-round's deadline (lobby/tournaments/deadlines.py) adjudicates its games.
+round's deadline (lobby/tournaments/internal/deadlines.py) adjudicates its games.
 
 The rule (docs/tournaments.md): each seat's thinking time is the time its
 turns took (each move's wait since the event before it, the running turn's
@@ -18,8 +18,8 @@ from django.utils import timezone
 from ..models import Event, Game
 from ..reasons import REASON_ROUND_DEADLINE
 from ..rules import get_ruleset
-from .events import append_event, ended
-from .guards import conflicts_are_stale
+from .internal.events import append_event, ended
+from .internal.guards import conflicts_are_stale
 
 
 def _thinking_minutes(game: Game, now: datetime) -> dict[int, int]:

@@ -34,7 +34,7 @@ from ..models import Analysis, AnalysisRequest, Event, Game, RatingChange
 from ..rules import get_ruleset
 from ..selectors.analysis import analysis_answer, summary_by_name
 from ..selectors.walk import step
-from .guards import lock_user
+from .internal.guards import lock_user
 
 if TYPE_CHECKING:
     from ..users import Visitor

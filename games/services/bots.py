@@ -34,11 +34,11 @@ from ..errors import GameError
 from ..models import Game
 from ..reasons import REASON_RESIGNED
 from ..rules import get_ruleset
-from .deciding import decide_seat_act
-from .draw_offers import offer_once
-from .events import store_event
-from .guards import conflicts_are_stale
-from .leaving import leave_or_end
+from .internal.deciding import decide_seat_act
+from .internal.draw_offers import offer_once
+from .internal.events import store_event
+from .internal.guards import conflicts_are_stale
+from .internal.leaving import leave_or_end
 
 log = logging.getLogger(__name__)
 BATCH = 50

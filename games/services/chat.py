@@ -20,7 +20,7 @@ from ..models import (
 )
 from ..selectors.chat import message_dict
 from ..users import is_guest
-from .guards import check_chat_rate
+from .internal.guards import check_chat_rate
 
 if TYPE_CHECKING:
     from ..users import Visitor

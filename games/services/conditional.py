@@ -8,7 +8,7 @@ the removal variant; Idiotenspiel's set-up) take them, and only while the
 opponent is to act: the lines start from the position the opponent moves in.
 Each line is checked now, step by step from the current position (legal, and
 each action hands the turn to the other seat), and stored normalised, so the
-move made later compares equal; services/replies.py plays them. The plans
+move made later compares equal; services/internal/replies.py plays them. The plans
 live in ``ConditionalPlan`` rows (their owner's secret), never in the state
 or the log; ``Game.plan_seats`` only says which seats hold some.
 """
@@ -23,8 +23,8 @@ from django.utils.translation import gettext_noop
 from ..errors import GameError, no_such_game, rules_message
 from ..models import ConditionalPlan, Game, Seat
 from ..rules import IllegalAction, Ruleset, get_ruleset
-from .guards import locked_player_seat, parse_game_id, require_json_object, user_id_of
-from .replies import Line
+from .internal.guards import locked_player_seat, parse_game_id, require_json_object, user_id_of
+from .internal.replies import Line
 
 if TYPE_CHECKING:
     from ..users import Visitor

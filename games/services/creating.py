@@ -26,6 +26,8 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from accounts.services.internal import bot_accounts
+
 from .. import clocks, publish
 from ..errors import GameError
 from ..models import Event, Game, Seat
@@ -33,8 +35,8 @@ from ..rules import get_ruleset
 from ..rules.base import Outcome
 from ..selectors.seats import game_with_seats
 from ..store import rows
-from . import away, bot_accounts, followers
-from .events import next_event
+from .internal import away, followers
+from .internal.events import next_event
 from .play import game_start
 
 NO_CLOCK: dict[str, Any] = {"kind": "none"}

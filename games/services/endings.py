@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from moderation import playbans
+from moderation.internal import playbans
 
 from ..errors import GameError
 from ..models import (
@@ -20,10 +20,10 @@ from ..reasons import (
     REASON_RESIGNED,
 )
 from ..rules import get_ruleset
-from .draw_offers import offer_draw_locked
-from .events import append_event, ended, player_name
-from .guards import conflicts_are_stale, locked_player_seat
-from .leaving import leave_or_end
+from .internal.draw_offers import offer_draw_locked
+from .internal.events import append_event, ended, player_name
+from .internal.guards import conflicts_are_stale, locked_player_seat
+from .internal.leaving import leave_or_end
 
 if TYPE_CHECKING:
     from ..users import Visitor

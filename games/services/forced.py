@@ -24,9 +24,9 @@ from .. import clocks
 from ..errors import GameError, no_such_game
 from ..models import Game, Seat
 from ..rules import get_ruleset
-from .deciding import decide_seat_act
-from .events import store_event
-from .guards import conflicts_are_stale, locked_player_seat, parse_game_id
+from .internal.deciding import decide_seat_act
+from .internal.events import store_event
+from .internal.guards import conflicts_are_stale, locked_player_seat, parse_game_id
 
 if TYPE_CHECKING:
     from ..users import Visitor

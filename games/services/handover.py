@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from ..models import Event, Game
 from ..rules import get_ruleset
-from . import seat_offers
-from .guards import conflicts_are_stale, locked_seat
-from .leaving import leave_or_end
+from .internal import seat_offers
+from .internal.guards import conflicts_are_stale, locked_seat
+from .internal.leaving import leave_or_end
 
 if TYPE_CHECKING:
     from ..users import Visitor

@@ -23,8 +23,8 @@ from django.utils.translation import gettext_noop
 from .. import wakeups
 from ..errors import GameError
 from ..models import ImportJob
-from . import game_import
-from .guards import lock_user
+from .internal import game_import
+from .internal.guards import lock_user
 from .outbox import Outbox
 
 if TYPE_CHECKING:

@@ -34,7 +34,7 @@ from django.utils.translation import gettext, ngettext
 from ..models import DigestSent, Game, Notification, OutgoingMail
 from ..rules import get_ruleset
 from ..selectors.notifications import notification_text
-from .guards import lock_user
+from .internal.guards import lock_user
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)

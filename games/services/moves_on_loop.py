@@ -4,11 +4,11 @@ The usual path (``services.play.game_act`` through the thread pool) hands every
 move to a worker thread and back. Measured at saturation (bench/ws_load.py):
 that hand-off and the fight for the GIL between the loop and the workers
 (dozens of futex calls per move) cost more server CPU than the move's
-database work. Here the same decision (``services.deciding.decide_act``) runs on the
+database work. Here the same decision (``services.internal.deciding.decide_act``) runs on the
 loop, between two statements on an async connection: the lock, carrying
 the BEGIN, and the event insert with the game update, carrying the COMMIT.
 
-The write goes through the one funnel (``services/events.py``): the same
+The write goes through the one funnel (``services/internal/events.py``): the same
 ``Change``, the same side effects, the same publishing after the commit.
 A change with a side effect that must commit with the event (a game's end:
 its ratings, the remis queue, the lobby) is rolled back untouched and made
@@ -39,8 +39,8 @@ from psycopg_pool import PoolTimeout
 from ..errors import GameError, no_such_game, over_budget
 from ..store import rows
 from ..store.loop_pool import pool_for_this_loop
-from . import deciding, events
-from .guards import game_act_input_check, parse_game_id, user_id_of
+from .internal import deciding, events
+from .internal.guards import game_act_input_check, parse_game_id, user_id_of
 
 if TYPE_CHECKING:
     from ..users import Visitor

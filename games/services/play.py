@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from moderation import playbans
+from moderation.internal import playbans
 
 from .. import clocks
 from ..models import (
@@ -20,15 +20,11 @@ from ..models import (
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..rules.base import LongWork, implements
-from . import away, followers, replay_checkpoints, seat_offers
-from .deciding import decide_act
-from .events import append_event, store_event
-from .guards import (
-    conflicts_are_stale,
-    game_act_input_check,
-    locked_game,
-)
-from .leaving import leave_or_end
+from .internal import away, followers, replay_checkpoints, seat_offers
+from .internal.deciding import decide_act
+from .internal.events import append_event, store_event
+from .internal.guards import conflicts_are_stale, game_act_input_check, locked_game
+from .internal.leaving import leave_or_end
 
 if TYPE_CHECKING:
     from ..users import Visitor

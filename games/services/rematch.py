@@ -24,9 +24,9 @@ from ..rules import get_ruleset
 from ..selectors.rematch import rematch_summary
 from ..store.rows import LockedGame
 from ..users import signed_in
-from . import notifications
 from .creating import game_create
-from .guards import locked_game, refuse_if_blocked
+from .internal import notifications
+from .internal.guards import locked_game, refuse_if_blocked
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -35,9 +35,9 @@ from ..reasons import REASON_APPROVED
 from ..rules import IllegalAction, get_ruleset
 from ..rules.base import Outcome, RemisQueue, implements
 from ..selectors.remis import history, remis_refusal
-from . import notifications
-from .events import append_event
-from .guards import locked_game, locked_seat, require_json_object
+from .internal import notifications
+from .internal.events import append_event
+from .internal.guards import locked_game, locked_seat, require_json_object
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -33,8 +33,8 @@ from .. import clocks
 from ..errors import GameError
 from ..models import Event, Game, Seat, Vacation
 from ..rules import get_ruleset
-from .events import append_event
-from .guards import lock_user
+from .internal.events import append_event
+from .internal.guards import lock_user
 
 if TYPE_CHECKING:
     from accounts.models import User

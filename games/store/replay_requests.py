@@ -4,7 +4,7 @@ A replay page that finds no stored state near its versions answers
 ReplayPending, and its view asks for one here (``request_pending``); a game
 that ends asks too (``request_build``). The
 worker beside the sweeper (``games.realtime.sweeper.build_replays``) takes the
-requests and stores the checkpoints (``services.replay_checkpoints.build``).
+requests and stores the checkpoints (``services.internal.replay_checkpoints.build``).
 In memory and per process: a lost request is asked for again by its page.
 """
 

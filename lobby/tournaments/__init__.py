@@ -3,9 +3,9 @@
 Each public function is one transaction; the tournament's row is its lock.
 """
 
+from .creation import tournament_create, tournament_feature
 from .entry import tournament_join, tournament_withdraw
 from .rounds import tournament_rounds_pair_due, tournament_start
-from .setup import tournament_create, tournament_feature
 
 __all__ = [
     "tournament_create",

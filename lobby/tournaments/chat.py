@@ -12,13 +12,13 @@ from django.utils.translation import gettext_noop
 
 from games import plain_json, publish
 from games.errors import GameError
-from games.services.guards import check_chat_rate
+from games.services.internal.guards import check_chat_rate
 from games.users import is_guest
 from lobby.models import TournamentChatMessage
 from lobby.selectors.tournaments import chat_line, tournament_group
 from moderation.standing import refuse_if_muted
 
-from .common import tournament_or_404
+from .internal.common import tournament_or_404
 
 if TYPE_CHECKING:
     from games.users import Visitor

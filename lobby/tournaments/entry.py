@@ -14,13 +14,8 @@ from games.services.endings import game_resign
 from games.users import signed_in
 from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 
-from .common import (
-    locked_tournament,
-    refuse_unless_open,
-    tell_lobby,
-    tournament_or_404,
-)
-from .eligibility import record_no_show, refuse_entry, refuse_unfit_player
+from .internal.common import locked_tournament, refuse_unless_open, tell_lobby, tournament_or_404
+from .internal.eligibility import record_no_show, refuse_entry, refuse_unfit_player
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -19,10 +19,10 @@ from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_tables
 from lobby.selectors import tournaments as read
 
-from . import deadlines, notices
-from .common import locked_tournament, tell_lobby, tell_players
-from .eligibility import ineligible, record_no_show, seed_by_rating
-from .results import no_shows, seat_points
+from .internal import deadlines, notices
+from .internal.common import locked_tournament, tell_lobby, tell_players
+from .internal.eligibility import ineligible, record_no_show, seed_by_rating
+from .internal.results import no_shows, seat_points
 
 if TYPE_CHECKING:
     from games.users import Visitor

@@ -13,11 +13,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from accounts.services.guests import guests_clean_up
 from games.errors import GameError
 from games.models import Game, RatingChange, Seat
 from games.services.chat import chat_post
 from games.services.endings import game_resign
-from games.services.guests import guests_clean_up
 from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import FIRST_MOVE, make_user

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import Block, Follow
+from accounts.services.relations import user_follow
 from games.models import Game
 from games.services.endings import game_resign
-from games.services.relations import user_follow
 from tests.factories import every_seat_moves, make_user, started_game
 
 from .helpers import BrowserLiveTestCase, off_loop

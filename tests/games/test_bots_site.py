@@ -14,9 +14,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 from django.utils import timezone
 
+from accounts.services.internal import bot_accounts
 from games.errors import GameError
 from games.models import Event, Game, Seat
-from games.services import bot_accounts, bots
+from games.services import bots
 from games.services.play import game_act
 from lobby import services as lobby
 from tests.factories import FIRST_MOVE, make_user

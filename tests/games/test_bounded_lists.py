@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from games.models import Game, Notification, Rating, Seat
 from games.selectors import notifications as notification_reads
 from games.selectors import players, ratings
-from games.services import notifications
+from games.services.internal import notifications
 from tests.factories import client_for, hourly_rating_changes, make_user
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""A conditional reply is a decision like any other (services/replies.py,
+"""A conditional reply is a decision like any other (services/internal/replies.py,
 events.decide_event): its owner's sanctions refuse it, it is decided on the
 game itself after the move's row (each event's frames show its own
 position), and matching reads only the owner's row of this game."""
@@ -123,4 +123,4 @@ def test_one_place_makes_a_change():
         found = re.findall(r"(?<![\w.])(?:events\.)?Change\(", path.read_text())
         if found:
             made[str(path.relative_to(ROOT))] = len(found)
-    assert made == {"games/services/events.py": 1}
+    assert made == {"games/services/internal/events.py": 1}

@@ -327,7 +327,7 @@ async def test_a_user_over_the_budget_of_all_their_sockets_is_told_when_to_try_a
 async def test_notify_socket_lists_and_marks_read(table):
     game, _, black = table
     from games.models import Notification
-    from games.services.notifications import notify
+    from games.services.internal.notifications import notify
 
     await sync_to_async(notify)(
         user_ids=[black.pk],

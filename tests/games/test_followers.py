@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import Block, Follow
+from accounts.services.relations import user_block, user_follow
 from games.models import Game, Notification
 from games.services.endings import game_resign
-from games.services.relations import user_block, user_follow
 from tests.factories import client_for, every_seat_moves, make_user, started_game
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
+from accounts.services.internal import bot_accounts
 from games.errors import GameError
 from games.models import Event, Game, Seat
-from games.services import bot_accounts
 from games.services.creating import game_create
 from tests.factories import make_user
 

@@ -18,7 +18,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Event, Game
-from games.services import deciding, play
+from games.services import play
+from games.services.internal import deciding
 from games.store import loop_pool, rows
 from tests.factories import FIRST_MOVE, make_user, started_game
 

@@ -13,7 +13,7 @@ import pytest
 from games.models import Game, Notification
 from games.realtime import consumers, watch
 from games.selectors import tables
-from games.services import notifications
+from games.services.internal import notifications
 from lobby import services as lobby
 from tests.db_threads import sync_to_async
 from tests.factories import make_user, started_game

@@ -21,7 +21,8 @@ from games.models import Event, Game, ImportJob
 from games.rules import get_ruleset
 from games.selectors import replays
 from games.selectors.walk import step_full
-from games.services import game_import, import_jobs
+from games.services import import_jobs
+from games.services.internal import game_import
 from tests.factories import client_for, every_seat_moves, make_user, started_game
 
 pytestmark = pytest.mark.django_db

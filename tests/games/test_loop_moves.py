@@ -24,7 +24,8 @@ from games.errors import GameError
 from games.models import Event, Game, Notification, OutgoingMail
 from games.realtime import acts, sending
 from games.rules import get_ruleset
-from games.services import endings, events, moves_on_loop, play
+from games.services import endings, moves_on_loop, play
+from games.services.internal import events
 from games.store import loop_pool, presence
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
@@ -460,7 +461,7 @@ async def test_frames_published_from_the_loop_say_who_may_request_remis(monkeypa
 
 
 def probe_effect(monkeypatch, *, with_the_commit: bool) -> list[tuple[int, bool]]:
-    """A side effect added to the funnel (services/events.py): records each
+    """A side effect added to the funnel (services/internal/events.py): records each
     event it sees and whether a Django transaction held it."""
     seen: list[tuple[int, bool]] = []
 

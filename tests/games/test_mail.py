@@ -23,7 +23,7 @@ from games.models import Notification, OutgoingMail
 from games.realtime.sweeper import Sweeper
 from games.selectors import notifications as notification_reads
 from games.services import mail as mailer
-from games.services import notifications
+from games.services.internal import notifications
 from games.services.play import game_act
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game

@@ -17,7 +17,8 @@ from django.utils import timezone
 from games import publish
 from games.errors import GameError
 from games.models import Game
-from games.services import deciding, moves_on_loop, play
+from games.services import moves_on_loop, play
+from games.services.internal import deciding
 from games.store import loop_pool
 from moderation.models import PlayBan, Standing
 from tests.db_threads import sync_to_async

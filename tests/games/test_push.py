@@ -17,7 +17,8 @@ from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from games.models import Notification, OutgoingPush, PushSubscription
-from games.services import notifications, push, push_keys
+from games.services import push, push_keys
+from games.services.internal import notifications
 from games.services.play import game_act
 from tests.factories import BLACK_MOVE, FIRST_MOVE, client_for, make_user, started_game
 from tests.games.push_endpoint import Device, check_vapid, use_test_push_service

@@ -15,7 +15,8 @@ import pytest
 from django.utils import timezone
 
 from games.models import Notification, OutgoingPush, PushSubscription
-from games.services import notifications, push
+from games.services import push
+from games.services.internal import notifications
 from games.services.play import game_act
 from tests.factories import FIRST_MOVE, client_for, make_user, started_game
 from tests.games.push_endpoint import Device, PushService, use_test_push_service

@@ -16,8 +16,8 @@ from games.rules import get_ruleset
 from games.selectors.ratings import BASE_DISPLAY, shown
 from games.services.endings import game_abort, game_offer_draw, game_resign
 from games.services.handover import game_handover_decline
+from games.services.internal.ratings import finishing_places
 from games.services.play import game_act, game_timeout
-from games.services.ratings import finishing_places
 from games.users import is_bot
 from tests.factories import (
     client_for,

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.services.relations import user_block, user_follow
 from games.errors import GameError
 from games.selectors.frames import hello_frame
 from games.selectors.relations import friends_playing
 from games.services.chat import chat_post
-from games.services.relations import user_block, user_follow
 from lobby import services as lobby
 from tests.factories import client_for, make_user, started_game
 

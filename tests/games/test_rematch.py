@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.services.relations import user_block
 from games.errors import GameError
 from games.models import Game, Notification, Rematch, Seat
 from games.selectors.frames import hello_frame
 from games.selectors.notifications import as_dict
 from games.services.endings import game_abort, game_resign
 from games.services.play import game_act
-from games.services.relations import user_block
 from games.services.rematch import _seat_rotation, rematch_decline, rematch_offer
 from lobby import services as lobby
 from tests.factories import FIRST_MOVE, client_for, every_seat_moves, make_user, started_game

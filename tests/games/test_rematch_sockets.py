@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.services.relations import user_block
 from games.services.endings import game_resign
-from games.services.relations import user_block
 from tests.db_threads import sync_to_async
 from tests.factories import every_seat_moves, make_user, started_game
 

@@ -22,8 +22,8 @@ from games.realtime import sweeper
 from games.rules import get_ruleset
 from games.rules.hexenhalma import HexenhalmaRuleset
 from games.selectors import replays, walk
-from games.services import replay_checkpoints
 from games.services.endings import game_resign
+from games.services.internal import replay_checkpoints
 from games.services.play import game_act
 from games.store import replay_requests
 from tests.factories import hexenhalma_campaign, import_export, make_user, started_game

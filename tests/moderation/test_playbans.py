@@ -14,7 +14,8 @@ from games.models import Game, Seat
 from games.services.endings import game_abort, game_resign
 from games.services.play import game_act, game_timeout
 from lobby import services as lobby
-from moderation import playbans, selectors, standing
+from moderation import selectors, standing
+from moderation.internal import playbans
 from moderation.models import Offence, PlayBan
 from tests.factories import (
     FIRST_MOVE,

@@ -8,7 +8,7 @@ import pytest
 from games.models import Rating
 from games.selectors.ratings import BASE_MU, shown
 from games.services.endings import game_resign
-from games.services.ratings import MODEL
+from games.services.internal.ratings import MODEL
 from moderation.models import Refund
 from tests.factories import client_for, every_seat_moves, make_user, started_game
 

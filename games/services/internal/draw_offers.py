@@ -12,10 +12,10 @@ not before, keeps the offer standing for the person's move.
 
 from __future__ import annotations
 
-from ..bots import accepts_draw
-from ..models import Event, Game
-from ..reasons import REASON_DRAW_AGREED
-from ..rules import Ruleset, get_ruleset
+from ...bots import accepts_draw
+from ...models import Event, Game
+from ...reasons import REASON_DRAW_AGREED
+from ...rules import Ruleset, get_ruleset
 from .events import append_event, ended
 
 

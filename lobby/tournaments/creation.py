@@ -15,13 +15,13 @@ from games import clocks
 from games.errors import GameError
 from games.models import Game, Seat
 from games.rules import RULESETS, InvalidOptions, get_ruleset
-from games.services.guards import clean_seat_count, lock_user, refuse_rated_options
+from games.services.internal.guards import clean_seat_count, lock_user, refuse_rated_options
 from games.users import is_guest, signed_in
 from lobby.models import Tournament, TournamentPlayer
 from moderation.standing import refuse_if_suspended
 
-from .common import locked_tournament, tell_lobby
-from .eligibility import refuse_entry, refuse_unfit_player
+from .internal.common import locked_tournament, tell_lobby
+from .internal.eligibility import refuse_entry, refuse_unfit_player
 
 if TYPE_CHECKING:
     from accounts.models import User

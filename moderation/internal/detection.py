@@ -29,8 +29,8 @@ from django.utils import timezone
 from games import publish
 from games.models import Game, RatingChange
 
-from . import selectors
-from .models import Report, Sighting
+from .. import selectors
+from ..models import Report, Sighting
 
 
 def after_rated(game: Game, user_ids: list[int]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from games.models import Rating, RatingChange
 from games.selectors.ratings import BASE_MU, shown
 
-from .models import Refund
+from ..models import Refund
 
 
 def _mu_before(change: RatingChange) -> float:

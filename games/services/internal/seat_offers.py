@@ -24,10 +24,10 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from .. import hooks
-from ..errors import GameError
-from ..models import Event, Game
-from ..rules import Ruleset
+from ... import hooks
+from ...errors import GameError
+from ...models import Event, Game
+from ...rules import Ruleset
 from .events import append_event
 
 HANDOVER_LEVEL = "medium"

@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .. import clocks
-from ..models import Event, Game, Seat, Vacation
-from ..rules import Ruleset
+from ... import clocks
+from ...models import Event, Game, Seat, Vacation
+from ...rules import Ruleset
 from .events import append_event
 
 

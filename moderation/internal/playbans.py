@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from games.models import Event, Game, Seat
 
-from .models import Offence, PlayBan
+from ..models import Offence, PlayBan
 
 
 def _realtime(game: Game) -> bool:

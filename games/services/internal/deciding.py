@@ -14,16 +14,16 @@ from django.utils.translation import gettext_noop
 
 from moderation.standing import refuse_sanctioned_move
 
-from ..errors import GameError
-from ..models import Event, Game
-from ..rules import IllegalAction, Ruleset, get_ruleset
-from ..store.rows import LockedGame
+from ...errors import GameError
+from ...models import Event, Game
+from ...rules import IllegalAction, Ruleset, get_ruleset
+from ...store.rows import LockedGame
 from . import seat_offers
 from .events import Change, decide_event
 from .guards import require_active, require_seat
 
 if TYPE_CHECKING:
-    from ..users import Visitor
+    from ...users import Visitor
 
 
 def _apply_action(

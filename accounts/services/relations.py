@@ -9,14 +9,12 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from accounts.models import Block, Follow
-
-from ..errors import GameError
-from ..selectors.relations import block_between
+from games.errors import GameError
+from games.selectors.relations import block_between
 
 if TYPE_CHECKING:
     from accounts.models import User
-
-    from ..users import Visitor
+    from games.users import Visitor
 
 
 def _other_user(user: Visitor | None, name: object) -> tuple[User, User]:

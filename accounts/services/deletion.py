@@ -17,9 +17,9 @@ from django.conf import settings
 from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
-from ..errors import GameError
-from ..models import Game, Notification, Rating, RatingChange, Seat
-from .endings import game_resign
+from games.errors import GameError
+from games.models import Game, Notification, Rating, RatingChange, Seat
+from games.services.endings import game_resign
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone, translation
 
-from .. import publish, wakeups
-from ..models import (
+from ... import publish, wakeups
+from ...models import (
     DigestSent,
     Event,
     Game,
@@ -25,11 +25,11 @@ from ..models import (
     PushSubscription,
     Seat,
 )
-from ..rules import get_ruleset
-from ..selectors.notifications import KEEP, as_dict
-from ..selectors.seats import seat_holders
-from ..store import presence
-from .mail import DIGEST_EVERY
+from ...rules import get_ruleset
+from ...selectors.notifications import KEEP, as_dict
+from ...selectors.seats import seat_holders
+from ...store import presence
+from ..mail import DIGEST_EVERY
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -203,7 +203,7 @@ def after_game_event(
     *,
     holders: dict[int, int | None] | None = None,
 ) -> None:
-    """Decide who hears about this event (``services/events.py``'s side effect)."""
+    """Decide who hears about this event (``services/internal/events.py``'s side effect)."""
     if quiet(game, before_to_act, event):
         return
     title = get_ruleset(game.ruleset).title

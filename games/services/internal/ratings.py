@@ -23,13 +23,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 from openskill.models import PlackettLuce
 
-from moderation import signals
+from moderation.internal import detection
 
-from ..errors import GameError
-from ..models import Event, Game, Rating, RatingChange, Seat
-from ..rules import Ruleset, get_ruleset
-from ..rules.base import Outcome
-from ..selectors.ratings import (
+from ...errors import GameError
+from ...models import Event, Game, Rating, RatingChange, Seat
+from ...rules import Ruleset, get_ruleset
+from ...rules.base import Outcome
+from ...selectors.ratings import (
     BASE_DISPLAY,
     BASE_MU,
     BASE_SIGMA,
@@ -184,4 +184,4 @@ def rate_game(game: Game, event: Event) -> None:
             )
         )
     RatingChange.objects.bulk_create(changes)
-    signals.after_rated(game, [seated[s].pk for s in order])  # boosting and the like
+    detection.after_rated(game, [seated[s].pk for s in order])  # boosting and the like

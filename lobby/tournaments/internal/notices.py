@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from games.models import Game, Notification
 from games.rules import RULESETS
-from games.services.notifications import notify_each
+from games.services.internal.notifications import notify_each
 from lobby.models import Tournament
 
 

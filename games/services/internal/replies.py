@@ -1,6 +1,6 @@
 """Conditional moves at play time: the opponent's move meets its owner's lines.
 
-``services/events.py`` asks ``decide`` inside the transaction of every move
+``services/internal/events.py`` asks ``decide`` inside the transaction of every move
 while a seat holds lines (``Game.plan_seats``, read with the row lock, so a
 game without plans costs nothing). It reads only the owner's row of this
 game (the unique (game, seat) index), whatever other games store. The lines
@@ -26,10 +26,10 @@ from django.utils import timezone
 from moderation.models import Standing
 from moderation.standing import refuse_sanctioned_move
 
-from ..errors import GameError
-from ..models import ConditionalPlan, Event, Game
-from ..rules import IllegalAction, Ruleset
-from ..store.rows import MoverStanding
+from ...errors import GameError
+from ...models import ConditionalPlan, Event, Game
+from ...rules import IllegalAction, Ruleset
+from ...store.rows import MoverStanding
 
 Line = list[dict[str, Any]]
 

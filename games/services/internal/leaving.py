@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ..models import Event, Game
-from ..reasons import REASON_ENDED_EARLY, REASON_NO_PERSON_LEFT
-from ..rules import IllegalAction, Ruleset
+from ...models import Event, Game
+from ...reasons import REASON_ENDED_EARLY, REASON_NO_PERSON_LEFT
+from ...rules import IllegalAction, Ruleset
 from . import seat_offers
 from .events import append_event, ended, player_name
 
@@ -31,7 +31,7 @@ def leave_or_end(
     ask the ruleset whether play goes on without it. The last person leaving
     ends it whatever the seats (``_end_without_people``). With ``offer``, a
     seat the others may hand to a bot waits for them instead
-    (services/seat_offers.py); ``before``: event items told first (the offer's
+    (services/internal/seat_offers.py); ``before``: event items told first (the offer's
     end), ``paused``: as in ``next_event``."""
     if offer:
         offered = seat_offers.offer_leave(

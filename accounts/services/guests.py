@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..models import Game, Seat
+from games.models import Game, Seat
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -14,18 +14,18 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 from django.utils.translation import gettext_noop
 
-from .. import plain_json, ratelimit
-from ..errors import GameError, no_such_game
-from ..models import Event, Game
-from ..rules import Ruleset, get_ruleset
-from ..selectors.relations import block_between
-from ..store import rows
-from ..store.constraints import broke
-from ..store.rows import LockedGame
-from ..users import is_bot
+from ... import plain_json, ratelimit
+from ...errors import GameError, no_such_game
+from ...models import Event, Game
+from ...rules import Ruleset, get_ruleset
+from ...selectors.relations import block_between
+from ...store import rows
+from ...store.constraints import broke
+from ...store.rows import LockedGame
+from ...users import is_bot
 
 if TYPE_CHECKING:
-    from ..users import Visitor
+    from ...users import Visitor
 
 log = logging.getLogger(__name__)
 Service = TypeVar("Service", bound=Callable[..., object])

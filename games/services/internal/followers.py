@@ -10,8 +10,8 @@ from collections import defaultdict
 
 from accounts.models import Block, Follow
 
-from ..models import Game, Notification, Seat
-from ..rules import get_ruleset
+from ...models import Game, Notification, Seat
+from ...rules import get_ruleset
 from .notifications import notify_each
 
 

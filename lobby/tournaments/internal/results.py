@@ -8,7 +8,7 @@ from games.models import Event, Game
 from games.reasons import REASON_FLAGGED
 from games.rules import get_ruleset
 from games.rules.base import Outcome
-from games.services.ratings import finishing_places, leaving_order
+from games.services.internal.ratings import finishing_places, leaving_order
 from lobby.pairing import table_points
 
 

@@ -8,24 +8,18 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.utils.translation import gettext_noop
 
-from .. import plain_json
-from ..errors import GameError
-from ..models import (
-    Event,
-    Game,
-    MatchRecord,
-    ReplayCheckpoint,
-    record_summary,
-)
-from ..reasons import REASON_APPROVED, REASON_DRAW_AGREED, REASON_FLAGGED, REASON_RESIGNED
-from ..rules import RULESETS, IllegalAction, InvalidOptions, Ruleset
-from ..rules.base import Outcome
-from ..selectors.replays import EXPORT_FORMAT
-from ..selectors.walk import checkpoint_due, step_full
-from .creating import game_create_imported
+from ... import plain_json
+from ...errors import GameError
+from ...models import Event, Game, MatchRecord, ReplayCheckpoint, record_summary
+from ...reasons import REASON_APPROVED, REASON_DRAW_AGREED, REASON_FLAGGED, REASON_RESIGNED
+from ...rules import RULESETS, IllegalAction, InvalidOptions, Ruleset
+from ...rules.base import Outcome
+from ...selectors.replays import EXPORT_FORMAT
+from ...selectors.walk import checkpoint_due, step_full
+from ..creating import game_create_imported
 
 if TYPE_CHECKING:
-    from ..users import Visitor
+    from ...users import Visitor
 
 # Entries a seat makes (or that happen to a seat): their ``seat`` may not be empty.
 SEATED_KINDS = {

@@ -11,14 +11,10 @@ from __future__ import annotations
 
 import time
 
-from ..models import (
-    Event,
-    Game,
-    ReplayCheckpoint,
-)
-from ..rules import get_ruleset
-from ..selectors.replays import state_at_checkpoint
-from ..selectors.walk import checkpoint_due, step
+from ...models import Event, Game, ReplayCheckpoint
+from ...rules import get_ruleset
+from ...selectors.replays import state_at_checkpoint
+from ...selectors.walk import checkpoint_due, step
 
 
 def keep_work_state(game: Game, version: int) -> None:

@@ -26,22 +26,14 @@ from typing import Any, Required, TypedDict, Unpack
 from django.db import transaction
 from django.utils import timezone
 
-from .. import clocks, hooks, publish
-from ..models import (
-    DUE_FIELDS,
-    Event,
-    Game,
-    GameResult,
-    RemisRequest,
-    Seat,
-    SeatHandedOver,
-)
-from ..reasons import REASON_ENDED_EARLY
-from ..rules import Ruleset
-from ..rules.base import Outcome, RemisQueue, implements
-from ..selectors.seats import game_with_seats
-from ..store import presence, rows
-from ..store.replay_requests import request_build
+from ... import clocks, hooks, publish
+from ...models import DUE_FIELDS, Event, Game, GameResult, RemisRequest, Seat, SeatHandedOver
+from ...reasons import REASON_ENDED_EARLY
+from ...rules import Ruleset
+from ...rules.base import Outcome, RemisQueue, implements
+from ...selectors.seats import game_with_seats
+from ...store import presence, rows
+from ...store.replay_requests import request_build
 from . import notifications, ratings, replies
 
 # What a game event may change (a narrower UPDATE than saving every column).
@@ -155,7 +147,7 @@ class Change:
     before_to_act: list[int]
     lobby_changed: bool
     holders: dict[int, int | None] | None = None  # read with the row lock; None: read when needed
-    # A conditional reply (services/replies.py) matched to this change: decided
+    # A conditional reply (services/internal/replies.py) matched to this change: decided
     # and stored right after it, in the same transaction, as its own event.
     reply: replies.Reply | None = None
 

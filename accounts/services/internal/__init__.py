@@ -1,0 +1,1 @@
+"""Helpers the services of several apps share about accounts."""
