@@ -3,7 +3,9 @@ and helpers"): every public function of a service module is an entry point,
 named ``<noun>_<verb>`` (``game_resign``, ``table_create``, ``user_block``)
 with at most one positional argument, the rest keyword-only. A helper is
 ``_private`` to its module, or, shared by several services, a public name of
-an internal module that nothing outside the service layer calls.
+a module in an ``internal/`` folder that nothing outside the service layer
+calls. Which modules are services, and which internal, is read from the
+folders (``SERVICE_FOLDERS``), not from a list of modules.
 
 Read from the source with ``ast``, so the test needs no Django and sees every
 module, imported or not.
@@ -19,17 +21,31 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVICE_MODULES = sorted(
-    [
-        *(ROOT / "games" / "services").glob("*.py"),
-        ROOT / "lobby" / "services.py",
-        *(ROOT / "lobby" / "tournaments").glob("*.py"),
-        *(
-            ROOT / "moderation" / f"{name}.py"
-            for name in ("services", "playbans", "refunds", "signals")
-        ),
-    ]
+# The service layer, read from the tree: these folders and modules hold the
+# entry points, and each folder's ``internal/`` the helpers its services share
+# (their other public names serve only the service layer).
+SERVICE_FOLDERS = (
+    "games/services",
+    "accounts/services",
+    "lobby/tournaments",
+    "moderation/internal",
 )
+SERVICE_FILES = ("lobby/services.py", "moderation/services.py")
+INTERNAL_FOLDER = "internal"
+
+
+def service_modules() -> list[Path]:
+    found = [ROOT / name for name in SERVICE_FILES]
+    for folder in SERVICE_FOLDERS:
+        found += (ROOT / folder).rglob("*.py")
+    return sorted(found)
+
+
+def is_internal(path: Path) -> bool:
+    return INTERNAL_FOLDER in path.relative_to(ROOT).parts
+
+
+SERVICE_MODULES = service_modules()
 
 # The things entry points act on: the first word of every entry point's name.
 NOUNS = {
@@ -60,32 +76,6 @@ NOUNS = {
     "user",
     "vacation",
     "warning",
-}
-
-# Shared helpers, by meaning; their other public names serve only the service layer.
-INTERNAL = {
-    "games.services.internal.draw_offers",  # a draw offer stored on a locked game (a person's, a bot's one)
-    "games.services.internal.events",  # the one write funnel: the next event, its effects, publishing
-    "games.services.internal.guards",  # the first checks: a game id, a locked row, a seat, a rate
-    "games.services.internal.seat_offers",  # a seat offered to a bot or handed to one
-    "games.services.internal.notifications",  # notices written in another service's transaction
-    "games.services.internal.ratings",  # a finished game's rating changes
-    "games.services.internal.replies",  # conditional replies, decided in the opponent's move
-    "games.services.internal.game_import",  # the checks and writes of one import
-    "games.services.internal.followers",  # followed players' game notices
-    "accounts.services.internal.bot_accounts",  # one bot account per game and level
-    "games.services.internal.replay_checkpoints",  # states kept for replays
-    "games.services.internal.leaving",  # a seat leaves: the rules' leave or the game's end
-    "games.services.internal.deciding",  # one act decided: seat, turn, version, the ruleset
-    "games.services.internal.away",  # seats whose player is on vacation, in a running game
-    "lobby.tournaments.internal.common",  # a tournament's lock and the checks every entry makes
-    "lobby.tournaments.internal.deadlines",  # a round's deadline and its adjudication
-    "lobby.tournaments.internal.notices",  # players told of a round
-    "lobby.tournaments.internal.results",  # points, no-shows and standings of a round
-    "lobby.tournaments.internal.eligibility",  # who may play a round, seeded how
-    "moderation.internal.playbans",  # play-bans recorded in a game's transaction
-    "moderation.internal.refunds",  # rating refunds for a cheater's victims
-    "moderation.internal.detection",  # the site's own reports (signals), and staff told of any report
 }
 
 # Names ARCHITECTURE.md fixes for outside tools (kept as they are).
@@ -172,12 +162,12 @@ def uses() -> dict[tuple[str, str], set[str]]:
 
 
 def in_service_layer(module: str) -> bool:
-    return module in {module_name(p) for p in SERVICE_MODULES} or module == "lobby.tournaments"
+    return module in {module_name(p) for p in SERVICE_MODULES}
 
 
 @pytest.mark.parametrize(
     "path",
-    [p for p in SERVICE_MODULES if module_name(p) not in INTERNAL and p.name != "__init__.py"],
+    [p for p in SERVICE_MODULES if not is_internal(p) and p.name != "__init__.py"],
     ids=lambda p: p.relative_to(ROOT).as_posix(),
 )
 def test_every_public_function_of_a_service_module_is_an_entry_point(path: Path) -> None:
@@ -186,7 +176,7 @@ def test_every_public_function_of_a_service_module_is_an_entry_point(path: Path)
 
 @pytest.mark.parametrize(
     "path",
-    [p for p in SERVICE_MODULES if module_name(p) in INTERNAL],
+    [p for p in SERVICE_MODULES if is_internal(p) and p.name != "__init__.py"],
     ids=lambda p: p.relative_to(ROOT).as_posix(),
 )
 def test_an_internal_modules_helpers_serve_only_the_service_layer(path: Path) -> None:
@@ -202,8 +192,39 @@ def test_an_internal_modules_helpers_serve_only_the_service_layer(path: Path) ->
     assert wrong == []
 
 
-def test_internal_modules_exist() -> None:
-    assert {module_name(p) for p in SERVICE_MODULES} >= INTERNAL
+def test_the_service_folders_exist() -> None:
+    for folder in SERVICE_FOLDERS:
+        assert (ROOT / folder / "__init__.py").exists(), folder
+    assert all((ROOT / name).exists() for name in SERVICE_FILES)
+
+
+# The entry points other tools import (ARCHITECTURE.md): importable at these
+# paths, wherever the code moved (an alias module is fine).
+ENTRY_POINTS = [
+    "games.services.play.game_act",
+    "games.services.endings.game_resign",
+    "games.services.handover.game_handover_agree",
+    "games.services.remis.remis_request",
+    "games.services.bots.play_due_bots",
+    "games.services.bot_accounts.bot_user",  # tree-move: keep
+    "games.realtime.sweeper.build_replays",
+    "lobby.services.table_create",
+    "lobby.services.table_join",
+    "lobby.services.table_start",
+]
+
+
+@pytest.mark.parametrize("dotted", ENTRY_POINTS)
+def test_the_entry_points_other_tools_import_stay_at_their_paths(dotted: str) -> None:
+    module, _, name = dotted.rpartition(".")
+    path = ROOT / f"{module.replace('.', '/')}.py"
+    bound = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.FunctionDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.ImportFrom):
+            bound.update(a.asname or a.name for a in node.names)
+    assert name in bound
 
 
 def test_the_rule_finds_what_breaks_it() -> None:

@@ -18,16 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_service_names import service_modules
+
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE_MODULES = [
-    *sorted((ROOT / "games" / "services").glob("*.py")),
-    ROOT / "lobby" / "services.py",
-    *sorted((ROOT / "lobby" / "tournaments").glob("*.py")),
+    *service_modules(),
     *(ROOT / "accounts" / f"{name}.py" for name in ("tokens", "bot_upgrade")),
-    *(
-        ROOT / "moderation" / f"{name}.py"
-        for name in ("services", "playbans", "refunds", "signals", "standing", "roles")
-    ),
+    *(ROOT / "moderation" / f"{name}.py" for name in ("standing", "roles")),
 ]
 
 
