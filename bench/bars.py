@@ -80,7 +80,8 @@ def start(app: str, port: int, env: dict, cwd: Path = ROOT) -> subprocess.Popen:
 def load(port: int, env: dict, extra: list[str], cwd: Path = ROOT) -> dict:
     """bench/ws_load.py of the checkout served (its setup writes that checkout's rows)."""
     out = Path(tempfile.mkstemp(suffix=".json")[1])
-    url = [f"--url=ws://127.0.0.1:{port}", f"--origin=http://127.0.0.1:{port}"]
+    plan = Path(tempfile.gettempdir()) / f"bars-plan-{port}.json"  # not another run's
+    url = [f"--url=ws://127.0.0.1:{port}", f"--origin=http://127.0.0.1:{port}", f"--plan={plan}"]
     subprocess.run(
         [PY, "bench/ws_load.py", *url, *extra, f"--json={out}"], cwd=cwd, env=env, check=True
     )
