@@ -7,7 +7,8 @@ open loop. The open (paced) loop offers a fixed share of the relay's
 saturation measured in the same run (``--paced-share``, 10 % by default: one
 frame/move per group/game every ``games / (share * relay frames/s)`` seconds),
 so on a busy machine it still measures latency, not queueing; ``--interval``
-fixes the interval instead (2 s was the old default: 100 moves/s). Prints the
+fixes the interval instead (2 s was the old default: 100 moves/s). The paced
+phase lasts at least 8 intervals, so every game moves often enough. Prints the
 figures and whether the bars hold:
 
   throughput at saturation >= 50% of the relay's; paced p99 < 25 ms;
@@ -132,11 +133,17 @@ def main() -> None:
         report_medians(runs)
 
 
-def paced_interval(args: argparse.Namespace, relay_closed: dict) -> str:
-    """Seconds between two moves of one game: the paced share of the relay's saturation."""
-    if args.interval:
-        return f"--interval={args.interval}"
-    return f"--interval={args.games / (args.paced_share * relay_closed['rate']):.3f}"
+# The paced phase lasts at least this many intervals, so each game moves
+# often enough for a p99 (200 games: 1,600 moves) however busy the machine.
+PACED_INTERVALS = 8
+
+
+def paced_args(args: argparse.Namespace, relay_closed: dict) -> list[str]:
+    """The paced phase's interval (one move per game each; the paced share of
+    the relay's saturation) and duration (after ``common``: it wins)."""
+    interval = args.interval or args.games / (args.paced_share * relay_closed["rate"])
+    duration = max(args.duration, PACED_INTERVALS * interval)
+    return [f"--interval={interval:.3f}", f"--duration={duration:.1f}"]
 
 
 def measure(args: argparse.Namespace, env: dict) -> tuple[dict, dict, dict, dict, dict]:
@@ -158,12 +165,12 @@ def measure(args: argparse.Namespace, env: dict) -> tuple[dict, dict, dict, dict
             )
             for port in (relay_port, lean_port)
         )
-        interval = paced_interval(args, relay_closed)
-        relay_open = load(relay_port, env, ["--target=relay", "--mode=open", interval, *common])
+        paced = paced_args(args, relay_closed)
+        relay_open = load(relay_port, env, ["--target=relay", "--mode=open", *common, *paced])
         site = ["--mode=closed", "--spectators=2", *common, f"--server-pid={pids[site_port]}"]
         games_closed = load(site_port, env, ["--setup", *site])
         games_open = load(
-            site_port, env, ["--setup", "--mode=open", interval, "--spectators=2", *common]
+            site_port, env, ["--setup", "--mode=open", "--spectators=2", *common, *paced]
         )
     finally:
         for proc in procs:
@@ -228,7 +235,7 @@ def compare(args: argparse.Namespace, env: dict) -> None:
         )
     finally:
         stop(relay)
-    interval = paced_interval(args, relay_closed)
+    paced = paced_args(args, relay_closed)
     variants = [parse_variant(v) for v in args.variant]
     results: dict[str, list[tuple[dict, dict]]] = {label: [] for label, _, _ in variants}
     for _round in range(args.rounds):
@@ -252,7 +259,7 @@ def compare(args: argparse.Namespace, env: dict) -> None:
                 paced = load(
                     port,
                     site_env,
-                    ["--setup", "--mode=open", interval, "--spectators=2", *common],
+                    ["--setup", "--mode=open", "--spectators=2", *common, *paced],
                     cwd,
                 )
             finally:
