@@ -137,7 +137,7 @@ async def ahit_all(budgets: list[Budget]) -> int | None:
     if clients is None:
         return _local_hit_all(budgets)
     try:
-        count_script = clients.on_loop().register_script(COUNT)
+        count_script = clients.script_on_loop(COUNT)
         counted = await count_script(*_script_args(budgets))
     except (redis.RedisError, OSError):
         log.warning("rate limits %s not counted: Redis unreachable", budgets, exc_info=True)
@@ -241,7 +241,7 @@ async def aclaim(key: str, seconds: float) -> float:
     if clients is None:
         return _local_claim(f"claim:{key}", seconds)
     try:
-        claim_script = clients.on_loop().register_script(CLAIM)
+        claim_script = clients.script_on_loop(CLAIM)
         left_ms = await claim_script(keys=[redis_key(f"claim:{key}")], args=[int(seconds * 1000)])
     except (redis.RedisError, OSError):
         log.warning("claim %s not made: Redis unreachable", key, exc_info=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 import redis
 import redis.asyncio
+from redis.commands.core import AsyncScript
 
 REDIS_TIMEOUT = 3.0  # a Redis that is gone must not hold up a socket for long
 
@@ -34,6 +35,7 @@ class RedisClients:
         }
         self.sync = redis.Redis.from_url(url, **self.options)
         self._by_loop: dict[asyncio.AbstractEventLoop, redis.asyncio.Redis] = {}
+        self._scripts: dict[tuple[asyncio.AbstractEventLoop, str], AsyncScript] = {}
         _every.add(self)
 
     def on_loop(self) -> redis.asyncio.Redis:
@@ -43,16 +45,29 @@ class RedisClients:
         if found is None:
             for old in [lp for lp in self._by_loop if lp.is_closed()]:
                 del self._by_loop[old]
+            self._scripts = {k: v for k, v in self._scripts.items() if not k[0].is_closed()}
             pool = redis.asyncio.BlockingConnectionPool.from_url(
                 self.url, max_connections=LOOP_CONNECTIONS, timeout=REDIS_TIMEOUT, **self.options
             )
             found = self._by_loop[loop] = redis.asyncio.Redis.from_pool(pool)
         return found
 
+    def script_on_loop(self, text: str) -> AsyncScript:
+        """The running loop's client's Lua script ``text``, made once:
+        ``register_script`` hashes and encodes the text again on every call
+        (a move's budget count calls one)."""
+        key = (asyncio.get_running_loop(), text)
+        found = self._scripts.get(key)
+        if found is None:
+            found = self._scripts[key] = self.on_loop().register_script(text)
+        return found
+
     async def close_loop(self) -> None:
         """Close the running loop's client: a loop that ends (each test's)
         must not leave its connections open."""
-        found = self._by_loop.pop(asyncio.get_running_loop(), None)
+        loop = asyncio.get_running_loop()
+        found = self._by_loop.pop(loop, None)
+        self._scripts = {k: v for k, v in self._scripts.items() if k[0] is not loop}
         if found is not None:
             await found.aclose()
 

@@ -10,6 +10,7 @@ import uuid
 
 import pytest
 import redis
+import redis.asyncio
 
 from games import ratelimit, redis_clients
 from tests.loops import run_on_own_loop
@@ -96,6 +97,24 @@ async def test_the_sockets_count_on_the_loop_in_one_round_trip(redis_cache, monk
     waits = [await ratelimit.ahit("user:3:act", limit, seconds) for _ in range(limit + 1)]
     assert waits[:limit] == [None] * limit
     assert 0 < waits[-1] <= seconds
+
+
+async def test_the_count_script_is_made_once_per_loop(redis_cache, monkeypatch):
+    """Registering a script hashes and encodes its text: a move's count reuses
+    the loop's script object instead (issue 54: headroom for moves)."""
+    made = []
+    register = redis.asyncio.Redis.register_script
+
+    def counting(self, script):
+        made.append(script)
+        return register(self, script)
+
+    monkeypatch.setattr(redis.asyncio.Redis, "register_script", counting)
+    for _ in range(3):
+        await ratelimit.ahit_all([("user:6:act", 10, 5)])
+        await ratelimit.aclaim("watchers:6", 1.0)
+    assert made == [ratelimit.COUNT, ratelimit.CLAIM]
+    assert await ratelimit.ahit("user:6:act", 3, 5) is not None  # each was counted
 
 
 async def test_a_burst_past_the_loop_pool_is_counted_not_let_through(redis_cache):
