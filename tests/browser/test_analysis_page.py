@@ -39,6 +39,10 @@ class AnalysisPage(BrowserLiveTestCase):
         assert marks.count() >= 1
         assert "?" in marks.last.inner_text()
         self.shot(page, "analysed")
+        graph.scroll_into_view_if_needed()
+        self.shot(page, "graph")
+        page.locator("[data-testid=analysis-summary]").scroll_into_view_if_needed()
+        self.shot(page, "summary")
 
         # A click on the graph's first ply shows that move on the board.
         graph.locator("rect.analysis-hit").first.click()
