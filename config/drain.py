@@ -33,6 +33,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games.realtime import draining
+from games.realtime.bot_worker import thinkers
 from games.realtime.sweeper import sweeper
 
 from .health import PATHS
@@ -105,7 +106,7 @@ class Drainer:
 
     def on_sigterm(self) -> None:
         if self.task is not None:  # asked twice: stop now
-            self.reactor.stop()
+            self.stop()
             return
         log.warning("SIGTERM: draining before stopping")
         self.task = asyncio.get_running_loop().create_task(self.run())
@@ -129,6 +130,10 @@ class Drainer:
             requests.under_way,
             "stopped" if background.done() else "still running",
         )
+        self.stop()
+
+    def stop(self) -> None:
+        thinkers.shutdown()
         self.reactor.stop()
 
     async def stop_listening(self) -> None:

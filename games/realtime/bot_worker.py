@@ -105,6 +105,14 @@ class Thinkers:
             self.pool = None
         broken.shutdown(wait=False, cancel_futures=True)
 
+    def shutdown(self) -> None:
+        """Let the bot processes go as this process stops: a process started
+        by multiprocessing joins its children before the pool's own exit hook
+        would end them, and would wait for them for ever."""
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
 
 thinkers = Thinkers()
 
