@@ -70,8 +70,11 @@ class Thinkers:
 
     def __init__(self) -> None:
         self.pool: Executor | None = None
+        self.closed = False
 
     def executor(self) -> Executor:
+        if self.closed:
+            raise BrokenProcessPool("this process is stopping")
         if self.pool is None:
             self.pool = ProcessPoolExecutor(
                 max_workers=settings.BOT_PROCESSES,
@@ -108,10 +111,11 @@ class Thinkers:
     def shutdown(self) -> None:
         """Let the bot processes go as this process stops: a process started
         by multiprocessing joins its children before the pool's own exit hook
-        would end them, and would wait for them for ever."""
+        would end them, and would wait for them for ever. No pool starts after."""
+        self.closed = True
         pool, self.pool = self.pool, None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 thinkers = Thinkers()
