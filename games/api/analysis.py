@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from ..selectors.analysis import analysis_answer
 from ..selectors.games import game_or_404
 from ..services import analysis
-from .common import CostlyRead, answer
+from .common import CostlyRead, ReadThrottle, WriteThrottle, answer
 from .serializers import answers
 
 JUDGEMENTS = ["inaccuracy", "mistake", "blunder"]
@@ -49,7 +49,10 @@ class AnalysisOut(serializers.Serializer):
 
 class GameAnalysis(CostlyRead):
     """A finished game's analysis by the computer (ARCHITECTURE.md, "Analysis").
-    Asking (POST) is bounded by ``ANALYSIS_PER_DAY``; both count as costly reads."""
+    Asking (POST) is bounded by ``ANALYSIS_PER_DAY``; both count as costly
+    reads, and an ask counts once more as the write it is."""
+
+    throttle_classes = [ReadThrottle, WriteThrottle]
 
     @extend_schema(responses=answers({200: AnalysisOut}))
     def get(self, request: Request, pk: int) -> Response:
