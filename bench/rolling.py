@@ -61,6 +61,7 @@ from tests.ops.cluster import (  # noqa: E402
     tail,
     unique,
 )
+from tests.ops.hosts import Hosts  # noqa: E402
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 TIMEOUT_CLOCK = {"kind": "realtime", "minutes": 1, "increment": 0}
@@ -78,18 +79,18 @@ def pct(values: list[float], q: float) -> float:
 class Nginx(Process):
     """Debian's nginx in front of the processes, with docs/deploy.md's upstream."""
 
-    def __init__(self, log_dir: Path, upstreams: list[int], balance: str = "least_conn") -> None:
+    def __init__(self, log_dir: Path, upstreams: list[str], balance: str = "least_conn") -> None:
         self.port = free_port()
         prefix = log_dir / "nginx"
         prefix.mkdir(exist_ok=True)
         conf = prefix / "nginx.conf"
-        servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
+        servers = "\n".join(f"    server {a} max_fails=0;" for a in upstreams)
         conf.write_text(
             NGINX_CONF.format(
                 prefix=prefix,
                 port=self.port,
                 servers=servers,
-                balance="" if balance == "round_robin" else f"{balance};",
+                balance=BALANCE[balance],
             ),
             encoding="utf-8",
         )
@@ -113,6 +114,14 @@ class Nginx(Process):
             rows.append((float(stamp), int(status), request))
         return rows
 
+
+# --balance: nginx's choice of a process for each new connection.
+BALANCE = {
+    "least_conn": "least_conn;",
+    "round_robin": "",
+    "random": "random;",
+    "two": "random two least_conn;",
+}
 
 # The upstream of docs/deploy.md, on loopback ports; temp files in the prefix.
 NGINX_CONF = """
@@ -167,6 +176,8 @@ class Bench:
     log_dir: Path
     db: Database | None = None
     redis: RedisServer | None = None
+    hosts: Hosts | None = None
+    host_of: dict[str, int] = field(default_factory=dict)  # process -> its host (--hosts)
     shards: list[RedisServer] = field(default_factory=list)
     servers: list[Daphne] = field(default_factory=list)
     nginx: Nginx | None = None
@@ -179,19 +190,30 @@ class Bench:
     http: list[tuple[float, int]] = field(default_factory=list)
     stopping: bool = False
     bot_during_roll: tuple[int, int] = (0, 0)  # the bot games' versions, summed
+    marks: list[tuple[float, str]] = field(default_factory=list)  # (monotonic, what)
+
+    def mark(self, what: str) -> None:
+        self.marks.append((time.monotonic(), what))
 
     # -- set up
     async def start(self) -> None:
         a = self.args
         self.db = Database(unique("bsp_roll_"))
         self.db.create()
-        self.redis = RedisServer("redis", self.log_dir)
+        # --hosts 2: the processes on two network namespaces (tests/ops/
+        # hosts.py) reach PostgreSQL and this Redis over the bridge.
+        bind, password = "127.0.0.1", ""
+        if getattr(a, "hosts", 1) > 1:
+            self.hosts = Hosts(a.hosts, self.log_dir)
+            self.hosts.start()
+            bind, password = f"127.0.0.1 {self.hosts.gateway}", unique("pw")
+        self.redis = RedisServer("redis", self.log_dir, bind=bind, password=password)
         self.redis.start()
         await self.redis.ready()
         # --shards 2: the channel layer over this Redis and one more
         # (CHANNEL_LAYER_URLS); limits, presence and leases stay on the first.
         for i in range(1, a.shards):
-            shard = RedisServer(f"redis-shard{i}", self.log_dir)
+            shard = RedisServer(f"redis-shard{i}", self.log_dir, bind=bind, password=password)
             shard.start()
             await shard.ready()
             self.shards.append(shard)
@@ -208,13 +230,18 @@ class Bench:
             GAME_SWEEP_SECONDS="0.5",
             CHANNEL_LAYER_URLS=layer,
         )
+        # A restarted process loads its compiled modules, as in production
+        # (tests/ops/cluster.py's servers compile every module at each start).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         await asyncio.to_thread(migrate, env)
         self.servers = [Daphne(f"p{i}", env, self.log_dir) for i in range(a.processes)]
+        if self.hosts is not None:
+            self.servers = self.servers_on_hosts(env)
         for server in self.servers:
             server.start()
         await asyncio.gather(*(s.ready(60) for s in self.servers))
         if NGINX and not a.no_nginx:
-            self.nginx = Nginx(self.log_dir, [s.port for s in self.servers], a.balance)
+            self.nginx = Nginx(self.log_dir, [s.address for s in self.servers], a.balance)
             self.nginx.start()
             await self.wait_http(self.nginx.http + "/api/rulesets/")
         specs: list[dict[str, Any]] = [
@@ -228,6 +255,34 @@ class Bench:
         self.bot_games = [g["id"] for g in made[a.games : a.games + a.bots]]
         self.timeout_game = made[-1]["id"]
         await self.connect_clients()
+
+    def servers_on_hosts(self, env: dict[str, str]) -> list[Daphne]:
+        """The processes split over the hosts in order (p0 and p1 on host a,
+        p2 and p3 on host b), each bound to its host's address, with the
+        database and Redis at the bridge's."""
+        hosts, a = self.hosts, self.args
+        assert hosts is not None and self.db is not None and self.redis is not None
+        gateway = hosts.gateway
+        env = dict(
+            env,
+            DATABASE_URL=hosts.database_url(self.db.url),
+            REDIS_URL=self.redis.url.replace("127.0.0.1", gateway),
+            # The readiness polls ask each process by its address.
+            DJANGO_ALLOWED_HOSTS=",".join(
+                ["localhost", "127.0.0.1", *(hosts.address(h) for h in range(a.hosts))]
+            ),
+        )
+        if env.get("CHANNEL_LAYER_URLS"):
+            env["CHANNEL_LAYER_URLS"] = env["CHANNEL_LAYER_URLS"].replace("127.0.0.1", gateway)
+        servers = []
+        for i in range(a.processes):
+            h = i * a.hosts // a.processes
+            server = Daphne(
+                f"p{i}", env, self.log_dir, host=hosts.address(h), prefix=hosts.exec_prefix(h)
+            )
+            self.host_of[server.name] = h
+            servers.append(server)
+        return servers
 
     async def wait_http(self, url: str, timeout: float = 30) -> None:
         until = time.monotonic() + timeout
@@ -322,11 +377,14 @@ class Bench:
         for server in self.servers:
             began = time.monotonic()
             assert server.proc is not None
+            self.mark(f"{server.name} SIGTERM")
             server.proc.send_signal(signal.SIGTERM)
             await asyncio.to_thread(server.reap, 20.0)
             drained = time.monotonic() - began
+            self.mark(f"{server.name} exited")
             server.start()
             await server.ready(60)
+            self.mark(f"{server.name} ready")
             phase.events.append(
                 f"{server.name}: drained in {drained:.1f} s, serving again after "
                 f"{time.monotonic() - began:.1f} s"
@@ -337,14 +395,19 @@ class Bench:
 
     async def kill_host(self) -> None:
         phase = self.phase("kill")
-        host = self.servers[: max(1, len(self.servers) // 2)]
-        for server in host:
-            server.kill(signal.SIGKILL)
-        phase.events.append(f"SIGKILL {', '.join(s.name for s in host)}")
+        if self.hosts is not None:  # every process of host a
+            host = [s for s in self.servers if self.host_of[s.name] == 0]
+        else:
+            host = self.servers[: max(1, len(self.servers) // 2)]
+        self.mark("SIGKILL " + " ".join(s.name for s in host))
+        for server in host:  # with its bot and picture workers, at once
+            server.kill_group()
+        phase.events.append(f"SIGKILL {', '.join(s.name for s in host)} and their workers")
         await asyncio.sleep(2)
         for server in host:
             server.start()
         await asyncio.gather(*(s.ready(60) for s in host))
+        self.mark("killed host ready")
         await asyncio.sleep(5)
 
     async def quiet(self, seconds: float, name: str = "quiet") -> None:
@@ -372,6 +435,25 @@ class Bench:
         self.phases[-1].end = time.monotonic()
 
     # -- figures
+    def write_trace(self, path: Path) -> None:
+        """Every timestamp of the run (monotonic seconds), for finding where
+        a slow move or a late socket comes from."""
+        clients = [
+            {
+                "name": c.name,
+                "play": c.play,
+                "acks": c.ack_times,
+                "hellos": c.hellos,
+                "lost": c.lost_times,
+                "back": c.back_after,
+                "closes": c.closes,
+            }
+            for c in self.clients
+        ]
+        phases = [(ph.name, ph.start, ph.end) for ph in self.phases]
+        trace = {"marks": self.marks, "phases": phases, "clients": clients}
+        path.write_text(json.dumps(trace))
+
     def phase_at(self, wall: float) -> Phase:
         return (
             [ph for ph in self.phases if ph.wall <= wall][-1]
@@ -472,6 +554,8 @@ class Bench:
         procs += self.shards
         for p in procs:
             p.kill(signal.SIGKILL)
+        if self.hosts is not None:
+            self.hosts.stop()
         if self.db is not None:
             with contextlib.suppress(Exception):
                 self.db.drop()
@@ -496,9 +580,11 @@ async def run(args: argparse.Namespace, log_dir: Path) -> tuple[list[dict[str, A
         reader = asyncio.create_task(bench.http_reader())
         await bench.unpause()
         await bench.quiet(args.quiet)
-        await bench.roll()
+        if getattr(args, "roll", True):
+            await bench.roll()
+            if args.kill:
+                await bench.quiet(args.quiet / 2, "quiet after")
         if args.kill:
-            await bench.quiet(args.quiet / 2, "quiet after")
             await bench.kill_host()
         await bench.quiet(args.quiet / 2, "quiet after")
         await bench.settle()
@@ -506,6 +592,8 @@ async def run(args: argparse.Namespace, log_dir: Path) -> tuple[list[dict[str, A
         if reader is not None:
             await reader
         checks = bench.checks()  # first: it counts lost acks per phase
+        if getattr(args, "trace", None):
+            bench.write_trace(Path(args.trace))
         return bench.table(), checks
     finally:
         bench.stopping = True
@@ -544,11 +632,14 @@ def main() -> None:
     parser.add_argument("--quiet", type=float, default=20.0)
     parser.add_argument("--kill", action="store_true", help="then SIGKILL one host's processes")
     parser.add_argument("--no-nginx", action="store_true")
-    parser.add_argument("--shards", type=int, default=1, help="Redis servers for the layer")
+    parser.add_argument("--no-roll", dest="roll", action="store_false", help="(with --kill)")
     parser.add_argument(
-        "--balance", default="least_conn", choices=["least_conn", "round_robin", "random"]
+        "--hosts", type=int, default=1, help="2: the processes on two network namespaces"
     )
+    parser.add_argument("--shards", type=int, default=1, help="Redis servers for the layer")
+    parser.add_argument("--balance", default="least_conn", choices=sorted(BALANCE))
     parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--trace", help="write every client's timestamps here (JSON)")
     parser.add_argument("--logs", help="keep the processes' logs in this folder")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="rolling-") as tmp:

@@ -275,18 +275,43 @@ class Process:
 
 
 class Daphne(Process):
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path, port: int | None = None):
+    """One Daphne process; on another "host" (tests/ops/hosts.py) with that
+    host's address and the command prefix that runs it there."""
+
+    def __init__(
+        self,
+        name: str,
+        env: dict[str, str],
+        log_dir: Path,
+        port: int | None = None,
+        host: str = "127.0.0.1",
+        prefix: list[str] | None = None,
+    ):
         self.port = port or free_port()
-        cmd = [DAPHNE, "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"]
-        super().__init__(name, cmd, env, log_dir)
+        self.host = host
+        cmd = [DAPHNE, "-b", host, "-p", str(self.port), "config.asgi:application"]
+        super().__init__(name, [*(prefix or []), *cmd], env, log_dir)
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
 
     @property
     def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.address}"
 
     @property
     def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
+        return f"ws://{self.address}"
+
+    def kill_group(self) -> None:
+        """SIGKILL this process and the processes it started (its bot and
+        picture workers: its own session), as when its host dies."""
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
 
     def get(self, path: str, timeout: float = 2.0) -> int:
         try:
@@ -317,28 +342,44 @@ def redis_server_path() -> str | None:
 class RedisServer(Process):
     """A private redis-server that the test may kill and restart (no persistence)."""
 
-    def __init__(self, name: str, log_dir: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        log_dir: Path,
+        port: int | None = None,
+        bind: str = "127.0.0.1",
+        password: str = "",
+    ) -> None:
+        """``bind``: its addresses (a private network's too: then give it a
+        ``password``, as docs/deploy.md says, or Redis refuses the others)."""
         self.port = port or free_port()
+        self.password = password
         cmd = [
             redis_server_path() or "redis-server",
             "--port",
             str(self.port),
             "--bind",
-            "127.0.0.1",
+            *bind.split(),
             "--save",
             "",
             "--appendonly",
             "no",
+            *(["--requirepass", password] if password else []),
         ]
         super().__init__(name, cmd, dict(os.environ), log_dir)
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def ping(self) -> bool:
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                if self.password:
+                    s.sendall(f"AUTH {self.password}\r\n".encode())
+                    if not s.recv(16).startswith(b"+OK"):
+                        return False
                 s.sendall(b"PING\r\n")
                 return s.recv(16).startswith(b"+PONG")
         except OSError:
@@ -413,6 +454,8 @@ class GameClient:
         # (when lost, seconds until the next hello) of each drop
         self.back_after: list[tuple[float, float]] = []
         self.ack_times: list[tuple[float, float]] = []  # (when acked, seconds from the act)
+        self.hellos: list[float] = []  # time.monotonic() of each hello
+        self.lost_times: list[float] = []  # time.monotonic() of each loss
         self._sent_at: dict[str, float] = {}
         self._lost_at = 0.0
         self.origin = origin or base.replace("ws://", "http://")
@@ -538,6 +581,7 @@ class GameClient:
         self.ws = None
         if self.connected.is_set():
             self._lost_at = time.monotonic()
+            self.lost_times.append(self._lost_at)
         self.connected.clear()
         self._sync_pending = False
         self._buffer = []
@@ -572,6 +616,7 @@ class GameClient:
             self.seat = frame.get("seat")
             self._apply_list(frame.get("events", []), "hello")
             self._set_state(frame["state"])
+            self.hellos.append(time.monotonic())
             if self._lost_at:
                 self.back_after.append((self._lost_at, time.monotonic() - self._lost_at))
                 self._lost_at = 0.0
