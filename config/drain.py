@@ -37,6 +37,7 @@ from games.realtime.bot_worker import thinkers
 from games.realtime.sweeper import sweeper
 
 from .health import PATHS
+from .openings import openings
 
 log = logging.getLogger(__name__)
 POLL = 0.05
@@ -76,7 +77,8 @@ async def refuse(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 class Gate:
     """The outermost ASGI app: health probes first (config/health.py), then
-    the refusals of a draining process, then the site."""
+    the refusals of a draining process, then the site (socket handshakes
+    in turn, config/openings.py)."""
 
     _asgi_single_callable = True
 
@@ -94,6 +96,8 @@ class Gate:
             return refuse(scope, receive, send)
         if scope["type"] == "http" and not path.startswith("/api/stream/"):
             return requests.counted(self.app(scope, receive, send))
+        if scope["type"] == "websocket":
+            return openings(self.app, scope, receive, send)  # in turn (config/openings.py)
         return self.app(scope, receive, send)
 
 

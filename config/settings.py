@@ -299,6 +299,11 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
 # (refusing) before closing the port, and the most a drain may take.
 DRAIN_LISTEN_SECONDS = float(os.environ.get("DRAIN_LISTEN_SECONDS", "0"))
 DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "10"))
+# Socket handshakes (config/openings.py): how many of a process's run at once
+# (the rest wait in turn), and how long one may wait before it is refused
+# (below the page's 6 s, after which it gives a handshake up).
+SOCKET_OPENINGS = int(os.environ.get("SOCKET_OPENINGS", "8"))
+SOCKET_OPEN_WAIT_SECONDS = float(os.environ.get("SOCKET_OPEN_WAIT_SECONDS", "4"))
 # How long a socket stays counted after its process last renewed it (each
 # process renews its own every third of this): a killed process's sockets
 # free their places within it.

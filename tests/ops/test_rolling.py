@@ -15,6 +15,7 @@ from bench.rolling import run
 from tests.conftest import redis_available, require_service
 
 from .cluster import pg_available, redis_server_path
+from .hosts import Hosts
 
 pytestmark = [pytest.mark.live, pytest.mark.postgres, pytest.mark.redis]
 
@@ -49,3 +50,37 @@ async def test_a_rolling_restart_loses_nothing(tmp_path):
     assert roll["moves"] > 0
     before, after = checks["bot_during_roll"]
     assert after > before, checks
+
+
+async def test_one_host_killed_loses_no_acked_move(tmp_path):
+    """Two hosts (network namespaces, tests/ops/hosts.py) with two processes
+    each, sharing PostgreSQL and Redis over the bridge behind nginx; every
+    process of host a SIGKILLed at once with its workers: no acked move lost
+    or doubled, every page back within 10 s on host b's processes."""
+    require_service(pg_available(), "PostgreSQL on 127.0.0.1:5432 (or TEST_POSTGRES_URL)")
+    require_service(redis_server_path() is not None, "redis-server")
+    why = Hosts.permitted()
+    require_service(why is None, f"network namespaces for two hosts ({why})")
+    args = argparse.Namespace(
+        processes=4,
+        games=6,
+        spectators=2,
+        bots=1,
+        interval=1.0,
+        quiet=4.0,
+        kill=True,
+        roll=False,
+        hosts=2,
+        no_nginx=False,
+        shards=1,
+        balance="least_conn",
+    )
+    rows, checks = await run(args, tmp_path)
+    kill = next(r for r in rows if r["phase"] == "kill")
+    print(rows, checks)
+    assert checks["acked_lost"] == 0 and checks["doubled"] == 0, checks
+    assert checks["games_with_unsound_log"] == 0 and checks["clients_with_violations"] == 0
+    assert checks["nginx_5xx"] == 0, checks
+    assert kill["sockets_back"] >= 6 * 4 // 2 - 2, kill  # host a's half, give or take
+    assert kill["back_max_s"] < 10.0, kill
+    assert kill["moves"] > 0 and rows[-1]["moves"] > 0, rows
