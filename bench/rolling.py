@@ -17,7 +17,13 @@ for /readyz, next), then (``--kill``) the first half of the processes,
 (moves acked, move latency p50/p99, sockets back p50/p99/max, 5xx), and the
 checks: acked moves lost or doubled, event logs, bot games and clocks.
 
+``--hosts 2`` puts the processes on two "hosts", network namespaces with
+addresses of their own (tests/ops/hosts.py; needs root), sharing PostgreSQL
+and Redis over a bridge; ``--kill`` then SIGKILLs every process of the first
+host with its workers. ``--trace FILE`` writes every client's timestamps.
+
   .venv/bin/python bench/rolling.py --games 200 --kill
+  .venv/bin/python bench/rolling.py --games 50 --hosts 2 --kill
   .venv/bin/python bench/rolling.py --games 20 --quiet 10 --no-nginx
 
 Needs PostgreSQL at TEST_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/
@@ -250,7 +256,7 @@ class Bench:
         ]
         specs += [{"bots": ["easy", "medium"], "host": f"staff{unique('')}"} for _ in range(a.bots)]
         specs.append({"players": [unique("t"), unique("u")], "clock": TIMEOUT_CLOCK})
-        made = await asyncio.to_thread(setup_games, env, specs)
+        made = await asyncio.to_thread(setup_games, env, specs, 900)
         self.games = made[: a.games]
         self.bot_games = [g["id"] for g in made[a.games : a.games + a.bots]]
         self.timeout_game = made[-1]["id"]

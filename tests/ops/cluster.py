@@ -193,7 +193,9 @@ def migrate(env: dict[str, str]) -> None:
     run_checked([PYTHON, "manage.py", "migrate", "--noinput", "-v0"], env, timeout=120)
 
 
-def setup_games(env: dict[str, str], games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def setup_games(
+    env: dict[str, str], games: list[dict[str, Any]], timeout: float = 120
+) -> list[dict[str, Any]]:
     """Create users and started games through Django in a subprocess.
 
     Each spec: {"players": ["name0", "name1"], "clock": {...} | None}. Returns
@@ -203,7 +205,7 @@ def setup_games(env: dict[str, str], games: list[dict[str, Any]]) -> list[dict[s
     proc = run_checked(
         [PYTHON, str(Path(__file__).resolve()), "setup"],
         env,
-        timeout=120,
+        timeout=timeout,
         stdin=json.dumps({"games": games}),
     )
     for line in proc.stdout.splitlines():
