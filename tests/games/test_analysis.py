@@ -16,7 +16,7 @@ from games.bots import get_bot
 from games.bots import halma as hbot
 from games.bots.analysis import analyse_ply, judgement, severity, summary
 from games.bots.base import RandomBot
-from games.models import Analysis, Event, Game, RatingChange
+from games.models import Analysis, AnalysisRequest, Event, Game, RatingChange
 from games.rules import get_ruleset
 from games.services import analysis
 from games.services.endings import game_resign
@@ -225,6 +225,36 @@ def test_no_game_is_404_and_a_visitor_may_not_ask():
     game = finished_game(2)
     assert APIClient().post(f"/api/games/{game.pk}/analysis/").status_code in (401, 403)
     assert not Analysis.objects.exists()
+
+
+@pytestmark_db
+def test_bad_asks_are_a_clear_4xx_and_change_nothing():
+    """Probes of the endpoint: a 3 MB body, a NUL in the path, wrong methods,
+    no login, a token without the read scope, a running game, no game."""
+    game, running = finished_game(2), started_game("halma")
+    user = make_user()
+    me = client_for(user)
+    url = f"/api/games/{game.pk}/analysis/"
+    big = me.post(url, "x" * (3 * 1024 * 1024), content_type="application/json")
+    assert big.status_code == 413 and big.json()["code"] == "bad_request"
+    assert me.post(f"/api/games/{game.pk}%00/analysis/").status_code == 404
+    assert me.post(f"/api/games/{game.pk}/analysis/%00").status_code == 404
+    assert me.get("/api/games/%00/analysis/").status_code == 404
+    for method in (me.put, me.patch, me.delete):
+        wrong = method(url)
+        assert wrong.status_code == 405 and wrong.json()["code"], wrong.content
+    anonymous = APIClient().post(url)
+    assert anonymous.status_code in (401, 403) and anonymous.json()["code"]
+    chat_only = bearer(new_token(user, ["play", "challenge"])["token"])
+    refused = chat_only.post(url)
+    assert refused.status_code == 403 and refused.json()["code"] == "scope"
+    assert chat_only.get(url).status_code == 403
+    busy = me.post(f"/api/games/{running.pk}/analysis/")
+    assert busy.status_code == 409 and busy.json()["code"] == "game_running"
+    gone = me.post("/api/games/999999/analysis/")
+    assert gone.status_code == 404 and gone.json()["code"] == "not_found"
+    assert me.get("/api/games/999999/analysis/").status_code == 404
+    assert not Analysis.objects.exists() and not AnalysisRequest.objects.exists()
 
 
 @pytestmark_db
