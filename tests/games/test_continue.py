@@ -14,6 +14,7 @@ from games.models import Event, Game
 from games.rules import get_ruleset
 from games.rules.base import SECRET_KEYS
 from games.selectors.walk import step
+from games.services.analysis import analysis_run
 from games.services.bots import play_due_bots
 from games.services.endings import game_resign
 from games.services.play import game_act
@@ -122,6 +123,11 @@ def test_a_continued_game_can_be_continued_again_and_exported_but_not_imported()
     assert export["opening"]["game"] == old.pk
     refused = client_for(person).post("/api/games/import/", export, format="json")
     assert refused.status_code == 400 and refused.json()["code"] == "bad_export"
+    # Its analysis starts from the position it was continued from.
+    assert client_for(person).post(f"/api/games/{new.pk}/analysis/").status_code == 202
+    assert analysis_run(game_id=new.pk)
+    done = client_for(person).get(f"/api/games/{new.pk}/analysis/").json()
+    assert done["status"] == "done" and len(done["plies"]) == 2
 
 
 def count() -> int:
