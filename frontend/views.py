@@ -20,6 +20,7 @@ from games.selectors.frames import result_text
 from games.selectors.players import MY_GAMES_PAGE, games_of
 from games.selectors.relations import friends_playing, relation_to
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
+from games.services.continuing import CONTINUABLE
 from games.users import is_bot
 from lobby.services import table_join_by_invite
 from moderation import roles, standing
@@ -265,7 +266,18 @@ def replay_page(request, game_id: int):
         game = game_with_seats(game_id)
     except Game.DoesNotExist:
         raise Http404(gettext("There is no such game.")) from None
-    context = {"game": game, "title": gettext(RULESETS[game.ruleset].title)}
+    rs = RULESETS[game.ruleset]
+    names = rs.seat_names(game.seat_count)
+    context = {
+        "game": game,
+        "title": gettext(rs.title),
+        # "Continue from here against the computer" (services/continuing.py)
+        "continuable": game.status == Game.Status.FINISHED and game.ruleset in CONTINUABLE,
+        "seat_names": [
+            gettext(names[i]) if i < len(names) else gettext("Seat %(n)s") % {"n": i + 1}
+            for i in range(game.seat_count)
+        ],
+    }
     return render(request, "frontend/replay.html", context)
 
 

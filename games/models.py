@@ -95,6 +95,11 @@ class Game(models.Model):
     draw_offers = models.JSONField(default=list, blank=True)
     left_seats = models.JSONField(default=list, blank=True)
     imported = models.BooleanField(default=False)  # rebuilt from an export
+    # A game continued from another's position ("continue from here against
+    # the computer", services/continuing.py): {"game": id, "version": n,
+    # "state": the position without the dice's hidden source}; its version 1
+    # is that position (rules.base.opening_state). None: the set-up.
+    opening = models.JSONField(null=True, blank=True)
     # Rated (True), casual (False), or the default (None): rated between
     # people, casual when a bot sits at the table (services/internal/ratings.py).
     rated = models.BooleanField(null=True, blank=True, default=None)

@@ -6,12 +6,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from ..selectors.analysis import analysis_answer
 from ..selectors.games import game_or_404
-from ..services import analysis
-from .common import CostlyRead, ReadThrottle, WriteThrottle, answer
-from .serializers import answers
+from ..services import analysis, continuing
+from .common import CostlyRead, ReadThrottle, WriteThrottle, account, answer, valid
+from .serializers import TableOut, answers
+from .tables import table_answer
 
 JUDGEMENTS = ["inaccuracy", "mistake", "blunder"]
 
@@ -62,3 +64,23 @@ class GameAnalysis(CostlyRead):
     def post(self, request: Request, pk: int) -> Response:
         found, waiting = analysis.analysis_request(user=request.user, game_id=pk)
         return answer(AnalysisOut, found, 202 if waiting else 200)
+
+
+class ContinueIn(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=64)
+    level = serializers.ChoiceField(choices=list(continuing.LEVELS), required=False)
+
+
+class GameContinue(APIView):
+    """Continue from here against the computer: a casual game from the
+    position after ``version`` of a finished game (services/continuing.py)."""
+
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "tables"  # a new game, like a table's
+
+    @extend_schema(request=ContinueIn, responses=answers({201: TableOut}))
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(ContinueIn, request)
+        game = continuing.game_continue(user=account(request), game_id=pk, **data)
+        return table_answer(game, 201)

@@ -340,6 +340,10 @@ class ExportOut(serializers.Serializer):
     result = serializers.JSONField()
     log = LoggedEventOut(many=True)
     final_state = serializers.JSONField()
+    opening = serializers.JSONField(
+        required=False,
+        help_text="a game continued from another's position: where it started (not importable)",
+    )
 
 
 class ImportErrorOut(serializers.Serializer):

@@ -54,6 +54,7 @@ urlpatterns = [
     path("games/<int:pk>/forced/", conditional.GameForcedTurns.as_view(), name="api-game-forced"),
     path("games/<int:pk>/replay/", replays.GameReplay.as_view(), name="api-game-replay"),
     path("games/<int:pk>/analysis/", analysis.GameAnalysis.as_view(), name="api-game-analysis"),
+    path("games/<int:pk>/continue/", analysis.GameContinue.as_view(), name="api-game-continue"),
     path("games/<int:pk>/export/", replays.GameExport.as_view(), name="api-game-export"),
     path("games/<int:pk>/records/", replays.GameRecords.as_view(), name="api-game-records"),
     path(

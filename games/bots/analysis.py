@@ -9,13 +9,23 @@ played with its own choice for that position (the ``level`` bot's):
   roll, which is no decision);
 - ``loss``: the mover's win chance after ``best`` minus after the action
   played, never below 0 (0 when they are the same action);
-- ``judgement``: by ``loss``, as lichess judges by the drop of the win
-  chance: ``INACCURACY`` (0.05) or more an inaccuracy, ``MISTAKE`` (0.10) a
-  mistake, ``BLUNDER`` (0.20) a blunder. Our chances are flatter than
-  lichess's (a static estimate rather than a deep engine's), so the
-  thresholds are half of lichess's 10 / 20 / 30 points; a ply that still
-  leaves the mover above ``CLEAR_WIN`` (0.97) is never judged (winning
-  more slowly is no error);
+- ``judgement``: by how much the ply gave away (``severity``): the larger
+  of ``loss`` and the same drop of the evaluation measured from an even
+  position. Our chances are a logistic curve of the bots' evaluation (a
+  softmax), so the drop in evaluation is the drop in log-odds,
+  ``logit(best) - logit(played)``, and from an even position it costs
+  ``sigmoid(that) - 0.5`` of win chance. That does not shrink once the
+  mover's chance is already low (lichess measures by win chances scaled
+  from the engine's evaluation for the same reason): walking a Halma piece
+  backwards from 0.10 to 0.02 loses only 0.08, but as much evaluation as
+  going from 0.50 to 0.16. ``INACCURACY`` (0.05) or more is an inaccuracy,
+  ``MISTAKE`` (0.10) a mistake, ``BLUNDER`` (0.20) a blunder. Our chances
+  are flatter than lichess's (a static estimate rather than a deep
+  engine's), so the thresholds are half of lichess's 10 / 20 / 30 points.
+  Never judged: a ply that still leaves the mover above ``CLEAR_WIN``
+  (0.97; winning more slowly is no error) or that gives away less than
+  ``NOISE`` (0.02) of raw win chance (in a lost position a hundredth of
+  win chance is many log-odds, and within the estimate's noise);
 - ``luck``: in dice games, a roll's effect on the mover's win chance (after
   the roll minus before it: the chance before is the calibrated average over
   the rolls to come, so a good roll is +, a bad one -); None elsewhere.
@@ -39,6 +49,8 @@ from games.rules import get_ruleset
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
 CLEAR_WIN = 0.97
+NOISE = 0.02
+EDGE = 1e-4  # chances are clamped to this far from 0 and 1 before their log-odds
 DICE_GAMES = frozenset({"malefiz", "idiotenspiel"})
 
 COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -50,15 +62,30 @@ def is_roll(slug: str, action: Any) -> bool:
     return slug in DICE_GAMES and isinstance(action, dict) and action.get("type") == "roll"
 
 
-def judgement(loss: float, left: float) -> str | None:
-    """The judgement of a ply that gave away ``loss`` and left the mover ``left``."""
-    if left >= CLEAR_WIN:
+def severity(best: float, played: float) -> float:
+    """How much a ply gave away, for its judgement: the larger of the win
+    chance lost (``best - played``) and the same drop of log-odds measured
+    from an even position (see the module doc)."""
+    loss = max(0.0, best - played)
+    drop = _logit(best) - _logit(played)
+    return max(loss, 1 / (1 + math.exp(-drop)) - 0.5) if drop > 0 else loss
+
+
+def _logit(chance: float) -> float:
+    p = min(1 - EDGE, max(EDGE, chance))
+    return math.log(p / (1 - p))
+
+
+def judgement(best: float, played: float) -> str | None:
+    """The judgement of a ply that left the mover ``played`` where ``best`` was to be had."""
+    if played >= CLEAR_WIN or best - played < NOISE:
         return None
-    if loss >= BLUNDER:
+    given = severity(best, played)
+    if given >= BLUNDER:
         return "blunder"
-    if loss >= MISTAKE:
+    if given >= MISTAKE:
         return "mistake"
-    if loss >= INACCURACY:
+    if given >= INACCURACY:
         return "inaccuracy"
     return None
 
@@ -84,15 +111,16 @@ def analyse_ply(
         luck = round(after[seat] - before, 4)
         return {"eval": _rounded(after), "best": None, "loss": 0.0, "judgement": None, "luck": luck}
     best = bot.choose(rs.decode(encoded), seat, seed=seed)
-    loss = 0.0
+    loss, verdict = 0.0, None
     if _key(rs, state, seat, best) != _key(rs, state, seat, action):
         best_state, _ = rs.apply(rs.decode(encoded), seat, best)
-        loss = max(0.0, bot.win_chances(best_state, seat, seed=seed)[seat] - after[seat])
+        could = bot.win_chances(best_state, seat, seed=seed)[seat]
+        loss, verdict = max(0.0, could - after[seat]), judgement(could, after[seat])
     return {
         "eval": _rounded(after),
         "best": best,
         "loss": round(loss, 4),
-        "judgement": judgement(loss, after[seat]),
+        "judgement": verdict,
         "luck": 0.0 if slug in DICE_GAMES else None,
     }
 

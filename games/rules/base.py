@@ -533,3 +533,35 @@ def _check_option(field: OptionField, value: Any) -> Any:
             raise InvalidOptions(gettext_noop("Option %(name)s must be a short text."), name=name)
         return value
     raise InvalidOptions(gettext_noop("Unknown option: %(name)s."), name=name)
+
+
+# -- a game continued from another game's position ---------------------------------
+#
+# "Continue from here against the computer" (games/services/continuing.py)
+# starts a new game from a position of a finished one. The position is kept
+# (``Game.opening``) without the dice's hidden source: the old game's seed is
+# public once it has ended (its export names it), and with it the rolls the
+# old game went on to make. The new game's own seed gives the dice.
+
+SECRET_KEYS = frozenset({"seed", "counter", "rng"})  # every ruleset's hidden dice source
+
+
+def public_position(rs: Ruleset[Any], state: Any) -> dict[str, Any]:
+    """``state`` encoded without the dice's hidden source (``SECRET_KEYS``)."""
+    return {k: v for k, v in rs.encode(state).items() if k not in SECRET_KEYS}
+
+
+def opening_state(
+    rs: Ruleset[Any],
+    options: Options,
+    seats: int,
+    seed: int,
+    position: dict[str, Any] | None = None,
+) -> Any:
+    """A game's state at version 1: the set-up, or the ``position`` it
+    continues from (``public_position``) with the dice of its own ``seed``."""
+    fresh = rs.setup(options, seats, seed)
+    if position is None:
+        return fresh
+    dice = {k: v for k, v in rs.encode(fresh).items() if k in SECRET_KEYS}
+    return rs.decode({**position, **dice})

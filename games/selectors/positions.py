@@ -13,6 +13,7 @@ from ..errors import GameError, no_such_game
 from ..models import Game
 from ..rules import get_ruleset
 from .replays import frames_page
+from .walk import opening
 
 
 def position_game(game_id: int) -> Game:
@@ -38,6 +39,6 @@ def spectator_view(game: Game, version: int | None) -> dict[str, Any]:
     if not 0 <= version <= game.version:
         raise GameError("bad_request", gettext_noop("This game has no such version."), status=400)
     if version == 0:
-        return dict(rs.view(rs.setup(game.options, game.seat_count, game.seed), None))
+        return dict(rs.view(opening(rs, game), None))
     frames = frames_page(game, None, version, 1)
     return dict(frames[0]["view"])

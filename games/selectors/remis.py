@@ -17,7 +17,7 @@ from ..rules import Ruleset, get_ruleset
 from ..rules.base import RemisQueue, RepetitionCandidate, implements
 from ..users import shown_name
 from .seats import game_with_seats, seat_list, seat_of
-from .walk import walk
+from .walk import opening, position_of, walk
 
 REMIS_KINDS = tuple(RemisRequest.Kind.values)
 
@@ -86,8 +86,11 @@ def remis_allowed(
 def history(game: Game, rs: Ruleset) -> list[Any]:
     """States after every ply, from the start (index = plies played)."""
     log = Event.objects.filter(game=game).order_by("version").values_list("kind", "seat", "action")
-    states = [rs.setup(game.options, game.seat_count, game.seed)]
-    for (kind, _seat, _action), state in walk(rs, game.options, game.seat_count, game.seed, log):
+    states = [opening(rs, game)]
+    position = position_of(game)
+    for (kind, _seat, _action), state in walk(
+        rs, game.options, game.seat_count, game.seed, log, position
+    ):
         if kind in (Event.Kind.ACT, Event.Kind.TIMEOUT):
             states.append(state)
     return states

@@ -24,7 +24,7 @@ from ..models import Event, Game, ReplayCheckpoint
 from ..rules import Ruleset, get_ruleset
 from .frames import client_event, result_text
 from .seats import game_with_seats, seat_list
-from .walk import CHECKPOINT_EVERY, step, walk
+from .walk import CHECKPOINT_EVERY, opening, position_of, step, walk
 
 EXPORT_FORMAT = "brettspiele/1"
 
@@ -42,7 +42,9 @@ def replay_frames(game: Game, seat: int | None) -> list[dict[str, Any]]:
     log = [(row.kind, row.seat, row.action) for row in rows]
     frames = []
     for row, (_, state) in zip(
-        rows, walk(rs, game.options, game.seat_count, game.seed, log), strict=True
+        rows,
+        walk(rs, game.options, game.seat_count, game.seed, log, position_of(game)),
+        strict=True,
     ):
         frames.append(
             {
@@ -78,6 +80,8 @@ def export_game(game: Game) -> dict[str, Any]:
             for e in events
         ],
         "final_state": game.state,
+        # A game continued from another's position starts there (no import takes it).
+        **({"opening": game.opening} if game.opening else {}),
     }
 
 
@@ -120,7 +124,7 @@ class ReplayPending(GameError):
 def state_at_checkpoint(game: Game, rs: Ruleset, version: int) -> Any:
     """The state after ``version`` from its checkpoint (0: the set-up)."""
     if version == 0:
-        return rs.setup(game.options, game.seat_count, game.seed)
+        return opening(rs, game)
     data = (
         ReplayCheckpoint.objects.filter(game=game, version=version)
         .values_list("state", flat=True)

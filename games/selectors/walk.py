@@ -11,9 +11,9 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from ..models import Event
+from ..models import Event, Game
 from ..rules import IllegalAction, Ruleset
-from ..rules.base import LongWork, implements
+from ..rules.base import LongWork, implements, opening_state
 
 REPLAYED_KINDS = {Event.Kind.ACT, Event.Kind.TIMEOUT, Event.Kind.LEAVE, Event.Kind.WORK}
 
@@ -59,11 +59,27 @@ def step_full(
     return state, [], []
 
 
+def opening(rs: Ruleset, game: Game) -> Any:
+    """The game's state at version 1: its set-up, or the position it was
+    continued from (``Game.opening``) with dice of its own seed."""
+    return opening_state(rs, game.options, game.seat_count, game.seed, position_of(game))
+
+
+def position_of(game: Game) -> dict[str, Any] | None:
+    return game.opening["state"] if game.opening else None
+
+
 def walk(
-    rs: Ruleset, options: dict, seats: int, seed: int, log: Iterable
+    rs: Ruleset,
+    options: dict,
+    seats: int,
+    seed: int,
+    log: Iterable,
+    position: dict[str, Any] | None = None,
 ) -> Iterator[tuple[Any, Any]]:
-    """Yield (entry, state after it) for every entry (kind, seat, action) of a log."""
-    state = rs.setup(options, seats, seed)
+    """Yield (entry, state after it) for every entry (kind, seat, action) of a log
+    (from the set-up, or from ``position``: see ``opening``)."""
+    state = opening_state(rs, options, seats, seed, position)
     for entry in log:
         state = step(rs, state, entry[0], entry[1], entry[2])
         yield entry, state

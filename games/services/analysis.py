@@ -33,7 +33,7 @@ from ..errors import GameError
 from ..models import Analysis, AnalysisRequest, Event, Game, RatingChange
 from ..rules import get_ruleset
 from ..selectors.analysis import analysis_answer, summary_by_name
-from ..selectors.walk import step
+from ..selectors.walk import opening, step
 from .internal.guards import lock_user
 
 if TYPE_CHECKING:
@@ -215,7 +215,7 @@ def analysis_run(*, game_id: int, think: Think = analyse_ply) -> bool:
 def _positions(game: Game) -> list[tuple[int, int, Any, dict[str, Any]]]:
     """Every ply of the game's log: (version, seat, action, encoded state before it)."""
     rs = get_ruleset(game.ruleset)
-    state = rs.setup(game.options, game.seat_count, game.seed)
+    state = opening(rs, game)
     out = []
     rows = Event.objects.filter(game=game).order_by("version")
     for version, kind, seat, action in rows.values_list("version", "kind", "seat", "action"):

@@ -1,7 +1,8 @@
 """Where every game row is made (lila's ``Game.make`` → insert → ``onStart``).
 
 Each source (a lobby table, playing the computer, a staff bot match, a
-rematch, a tournament round, an import) says what its game is: who holds
+rematch, a tournament round, an import, a game continued from another's
+position against the computer) says what its game is: who holds
 each seat, which seats a bot plays, options, clock, rated, host, what links
 it to its source, whether it starts once full. ``game_create`` writes one in
 the caller's transaction and starts it when asked and every seat is held;
@@ -54,6 +55,7 @@ def _row(
     quickplay: bool = False,
     auto_start: bool = False,
     bots: Mapping[int, str] | None = None,
+    opening: dict[str, Any] | None = None,
 ) -> Game:
     """The new game's row, unsaved: the one place a game is made."""
     played = {str(seat): level for seat, level in sorted((bots or {}).items())}
@@ -69,6 +71,7 @@ def _row(
         auto_start=auto_start,
         bots=played,
         has_bots=bool(played),
+        opening=opening,
     )
 
 
@@ -105,13 +108,16 @@ def game_create(
     quickplay: bool = False,
     auto_start: bool = False,
     link: Callable[[Game], object] | None = None,
+    opening: dict[str, Any] | None = None,
 ) -> Game:
     """A new game in the caller's transaction (checked input: the callers
     clean options, clock and seats). ``holders``: a user id or None (a free
     seat) per seat; ``bots``: seat → level, those seats held by that level's
     bot. ``link`` ties the game to its source (a club match's row) once
     it has its id, before it starts. ``auto_start``: it starts as soon as
-    every seat is held, now if they are. One lobby frame either way."""
+    every seat is held, now if they are. One lobby frame either way.
+    ``opening``: the position another game is continued from
+    (``Game.opening``, services/continuing.py); its version 1 is that."""
     bots = dict(bots or {})
     seated = _seated(ruleset, holders, bots)
     with transaction.atomic(savepoint=False):
@@ -126,6 +132,7 @@ def game_create(
             quickplay=quickplay,
             auto_start=auto_start,
             bots=bots,
+            opening=opening,
         )
         game.save(force_insert=True)
         now = timezone.now()

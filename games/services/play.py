@@ -20,6 +20,7 @@ from ..models import (
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..rules.base import LongWork, implements
+from ..selectors.walk import opening
 from .internal import away, followers, replay_checkpoints, seat_offers
 from .internal.deciding import decide_act
 from .internal.events import append_event, store_event
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 def game_start(*, game: Game) -> Event:
     """Deal the game: set up its state as version 1. Caller holds the row lock."""
     rs = get_ruleset(game.ruleset)
-    state = rs.setup(game.options, game.seat_count, game.seed)
+    state = opening(rs, game)
     now = timezone.now()
     game.status = Game.Status.ACTIVE
     game.started = now

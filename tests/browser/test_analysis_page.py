@@ -5,6 +5,8 @@ summary per player and the table for screen readers."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.services.endings import game_resign
@@ -54,5 +56,10 @@ class AnalysisPage(BrowserLiveTestCase):
         page.locator("#analysis-rows button").nth(11).focus()
         page.keyboard.press("Enter")
         page.wait_for_function("() => document.getElementById('slider').value === '12'")
-        assert "Better" in page.locator("#analysis-better").inner_text()
+        better = page.locator("#analysis-better").inner_text()
+        assert "Better" in better
+        # Moves in the move list's notation (a step g1-g2 with an en dash, jumps
+        # g1xg3xe5 with a multiplication sign), not coordinates.
+        assert re.search("Better: [a-j](10|[1-9])([\u2013\u00d7][a-j](10|[1-9]))+ ", better), better
+        assert "[" not in better and "," not in better.split("Better:")[1].split("(")[0]
         assert not self.page_errors

@@ -14,9 +14,9 @@ from rest_framework.test import APIClient
 from games import publish
 from games.bots import get_bot
 from games.bots import halma as hbot
-from games.bots.analysis import analyse_ply, summary
+from games.bots.analysis import analyse_ply, judgement, severity, summary
 from games.bots.base import RandomBot
-from games.models import Analysis, Event, Game, RatingChange
+from games.models import Analysis, AnalysisRequest, Event, Game, RatingChange
 from games.rules import get_ruleset
 from games.services import analysis
 from games.services.endings import game_resign
@@ -59,18 +59,38 @@ def test_walking_backwards_in_halma_is_a_mistake_and_racing_forwards_is_not():
     plies = halma_backwards_game()
     assert all(set(p) == PLY_KEYS for p in plies)
     backwards = [plies[11], plies[13]]
-    # While the game is open a step back is a mistake or a blunder; once it
-    # is all but lost (under 0.15 left) less is left to give away, and it is
-    # still at least an inaccuracy (lichess judges the same way).
-    assert plies[10]["eval"][1] > 0.15 and backwards[0]["judgement"] in BAD, backwards
-    assert all(p["judgement"] is not None for p in backwards), backwards
+    # Every step back is a mistake or a blunder, the second too, although
+    # by then the mover had only about 0.1 left to give away (judged by the
+    # drop of the evaluation, games/bots/analysis.py).
+    assert plies[12]["eval"][1] < 0.15, plies[12]
+    assert all(p["judgement"] in BAD for p in backwards), backwards
     assert all(p["best"] != p["action"] for p in backwards)
     white = [p for p in plies if p["seat"] == 0]
     assert not [p for p in white if p["judgement"] in BAD]
+    assert not [p for p in plies if p["judgement"] and p not in backwards]
     rows = summary(plies, 2)
     assert rows[0]["accuracy"] > rows[1]["accuracy"]
     assert rows[1]["inaccuracies"] + rows[1]["mistakes"] + rows[1]["blunders"] >= 2
     assert rows[0]["luck"] is None  # no dice in Halma
+
+
+def test_a_judgement_is_by_the_drop_of_evaluation_not_only_of_win_chance():
+    """From an even position the thresholds are the win chance lost (0.05 /
+    0.10 / 0.20); the same drop of log-odds from a low chance is judged the
+    same, although it loses less win chance; a ply that still wins clearly,
+    or gives away less than 0.02, is not judged."""
+    assert severity(0.5, 0.3) == pytest.approx(0.2)
+    assert judgement(0.5, 0.44) == "inaccuracy"
+    assert judgement(0.5, 0.39) == "mistake"
+    assert judgement(0.5, 0.29) == "blunder"
+    assert judgement(0.61, 0.4) == "blunder"  # never less than the win chance lost
+    # 0.5 -> 0.16 and 0.1 -> 0.02 are about the same drop of the evaluation.
+    assert severity(0.1, 0.02) == pytest.approx(severity(0.5, 0.16), abs=0.02)
+    assert judgement(0.1, 0.02) == "blunder"
+    assert judgement(0.9, 0.8) == "mistake"
+    assert judgement(0.995, 0.975) is None  # still clearly winning
+    assert judgement(0.012, 0.001) is None  # nothing much left to give away
+    assert judgement(0.5, 0.5) is None
 
 
 def test_a_daschax_piece_left_to_be_captured_for_nothing_is_a_blunder():
@@ -107,24 +127,31 @@ def test_a_roll_is_luck_not_a_decision():
     assert isinstance(thought["luck"], float)
 
 
-def test_the_strong_side_is_the_more_accurate_against_random_play_in_95_of_40_games():
-    """Daschax, the strong bot against random play (seats alternating, fixed
-    seeds), each game's first 30 plies analysed (about 15 s of CPU in all)."""
-    rs, strong, rnd = get_ruleset("daschax"), get_bot("daschax", "strong"), RandomBot("daschax")
+def strong_against_random(slug: str, plies_a_game: int) -> int:
+    """Of 40 games of the strong bot against random play (seats alternating,
+    fixed seeds), each game's first ``plies_a_game`` plies analysed at the
+    strong level: in how many the strong side is the more accurate."""
+    rs, strong, rnd = get_ruleset(slug), get_bot(slug, "strong"), RandomBot(slug)
     better = 0
     for game in range(40):
         state, plies, mine = rs.setup(rs.default_options(), 2, game), [], game % 2
-        while len(plies) < 30 and rs.outcome(state) is None:
+        while len(plies) < plies_a_game and rs.outcome(state) is None:
             seat = rs.to_act(state)[0]
             action = (strong if seat == mine else rnd).choose(
                 state, seat, seed=game * 100 + len(plies)
             )
-            thought = analyse_ply("daschax", "strong", rs.encode(state), seat, action, 0)
+            thought = analyse_ply(slug, "strong", rs.encode(state), seat, action, 0)
             plies.append({"seat": seat, **thought})
             state, _ = rs.apply(state, seat, action)
         rows = summary(plies, 2)
         better += rows[mine]["accuracy"] > rows[1 - mine]["accuracy"]
-    assert better >= 38
+    return better
+
+
+def test_the_strong_side_is_the_more_accurate_against_random_play_in_95_of_40_halma_games():
+    """The issue's bar, on Halma: each game's first 8 plies (four moves a
+    side; about 9 s of CPU in all). 40 of 40 when this was written."""
+    assert strong_against_random("halma", 8) >= 38
 
 
 # -- the service, the worker and the API ---------------------------------------
@@ -198,6 +225,36 @@ def test_no_game_is_404_and_a_visitor_may_not_ask():
     game = finished_game(2)
     assert APIClient().post(f"/api/games/{game.pk}/analysis/").status_code in (401, 403)
     assert not Analysis.objects.exists()
+
+
+@pytestmark_db
+def test_bad_asks_are_a_clear_4xx_and_change_nothing():
+    """Probes of the endpoint: a 3 MB body, a NUL in the path, wrong methods,
+    no login, a token without the read scope, a running game, no game."""
+    game, running = finished_game(2), started_game("halma")
+    user = make_user()
+    me = client_for(user)
+    url = f"/api/games/{game.pk}/analysis/"
+    big = me.post(url, "x" * (3 * 1024 * 1024), content_type="application/json")
+    assert big.status_code == 413 and big.json()["code"] == "bad_request"
+    assert me.post(f"/api/games/{game.pk}%00/analysis/").status_code == 404
+    assert me.post(f"/api/games/{game.pk}/analysis/%00").status_code == 404
+    assert me.get("/api/games/%00/analysis/").status_code == 404
+    for method in (me.put, me.patch, me.delete):
+        wrong = method(url)
+        assert wrong.status_code == 405 and wrong.json()["code"], wrong.content
+    anonymous = APIClient().post(url)
+    assert anonymous.status_code in (401, 403) and anonymous.json()["code"]
+    chat_only = bearer(new_token(user, ["play", "challenge"])["token"])
+    refused = chat_only.post(url)
+    assert refused.status_code == 403 and refused.json()["code"] == "scope"
+    assert chat_only.get(url).status_code == 403
+    busy = me.post(f"/api/games/{running.pk}/analysis/")
+    assert busy.status_code == 409 and busy.json()["code"] == "game_running"
+    gone = me.post("/api/games/999999/analysis/")
+    assert gone.status_code == 404 and gone.json()["code"] == "not_found"
+    assert me.get("/api/games/999999/analysis/").status_code == 404
+    assert not Analysis.objects.exists() and not AnalysisRequest.objects.exists()
 
 
 @pytestmark_db

@@ -56,6 +56,10 @@ def _check_header(data: Any) -> tuple[Ruleset, dict, int, int, list]:
         raise _bad(gettext_noop("The export has an impossible number of seats."))
     if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(log, list) or not log:
         raise _bad(gettext_noop("The export lacks its seed or its log."))
+    if data.get("opening") is not None:  # its start would not be proved by its seed
+        raise _bad(
+            gettext_noop("A game continued from another game's position cannot be imported.")
+        )
     try:
         options = rs.validate_options(data.get("options", {}))
     except InvalidOptions as exc:

@@ -29,9 +29,13 @@ function judgementText(kind) {
   return { inaccuracy: gettext("inaccuracy"), mistake: gettext("mistake"), blunder: gettext("blunder") }[kind] || "";
 }
 
-/** An action in a few characters: a path's fields, a turn's steps, else its type. */
+const boardModule = await import(`./boards/${root.dataset.ruleset}.js`);
+
+/** An action in the game's own notation (the board module's ``actionText``,
+ *  as its move list writes moves); else a path's fields, a turn's steps, or its type. */
 function actionText(action) {
   if (!action || typeof action !== "object") return String(action);
+  if (boardModule.actionText) return boardModule.actionText(action);
   if (Array.isArray(action.path)) return action.path.map((p) => p.join(",")).join(" → ");
   if (action.at && action.steps) return `${action.at.join(",")} ${action.steps.join("")}`;
   const rest = Object.entries(action).filter(([k]) => k !== "type");

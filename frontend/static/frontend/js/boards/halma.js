@@ -12,13 +12,19 @@ export function fieldName([r, c]) {
   return `${"abcdefghij"[c]}${N - r}`;
 }
 
+/** A path in the move list's notation: g1–g2 for a step, g1×g3×e5 for jumps. */
+function pathText(path) {
+  const jumps = path.length > 2 || Math.abs(path[0][0] - path[1][0]) === 2 || Math.abs(path[0][1] - path[1][1]) === 2;
+  return path.map(fieldName).join(jumps ? "×" : "–");
+}
+
+/** An action (a move not yet or never played, e.g. the analysis's better one) in that notation. */
+export function actionText(action) {
+  return Array.isArray(action?.path) && action.path.length > 1 ? pathText(action.path) : String(action?.type ?? "");
+}
+
 export function describe(item, { seatName }) {
-  if (item.type === "moved") {
-    const jumps = item.path.length > 2 || Math.abs(item.path[0][0] - item.path[1][0]) === 2 ||
-      Math.abs(item.path[0][1] - item.path[1][1]) === 2;
-    const path = item.path.map(fieldName).join(jumps ? "×" : "–");
-    return `${item.move_number}. ${seatName(item.seat)}: ${path}`;
-  }
+  if (item.type === "moved") return `${item.move_number}. ${seatName(item.seat)}: ${pathText(item.path)}`;
   if (item.type === "passed") return fmt(gettext("%(player)s cannot move and passes."), { player: seatName(item.seat) });
   return null;
 }

@@ -76,6 +76,17 @@ export function describe(item, { seatName }) {
   return null;
 }
 
+/** An action in the typed notation (house–c3, c3–e5, e5–the goal; a barricade's field). */
+export function actionText(action) {
+  if (action.type === "roll") return gettext("roll");
+  if (action.type === "move") {
+    const from = action.from === "house" ? gettext("house") : fieldName(action.from);
+    return `${from}–${place(action.to, [9, 14])}`;
+  }
+  if (action.type === "barricade") return fmt(gettext("barricade on %(at)s"), { at: fieldName(action.to) });
+  return action.type;
+}
+
 export const moveHelp = gettext("roll; then from–to, e.g. house–c3, c3–e5 or e5–goal; a barricade: its field, e.g. g7.");
 
 function parseField(text) {
