@@ -209,7 +209,12 @@ def publish_table(game: Game) -> None:
     # Every lobby socket of a process hears it; the process applies it once.
     change = uuid.uuid4().hex
     if game.one_screen is None:  # a family's game at one screen is not listed
-        message = {"type": "lobby.table", "table": summary, "change": change, "counts": lobby_counts()}
+        message = {
+            "type": "lobby.table",
+            "table": summary,
+            "change": change,
+            "counts": lobby_counts(),
+        }
         _send(LOBBY_GROUP, message)
     _send(game_group(game.pk), {"type": "game.table", "table": summary})
     for user_id in table_accounts(game):

@@ -9,7 +9,6 @@ import json
 import random
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from games.models import Game, Rating, Seat

@@ -46,6 +46,7 @@ function buildSeats() {
   if (!rs) return box.replaceChildren();
   const count = Number($("one-screen-count", HTMLSelectElement).value);
   const names = rs.seat_names[count] || [];
+  /** @type {HTMLElement[]} */
   const rows = [h("legend", "", gettext("Who plays which seat"))];
   for (let i = 0; i < count; i++) {
     const label = names[i] || fmt(gettext("seat %(n)s"), { n: i + 1 });
