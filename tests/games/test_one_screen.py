@@ -275,3 +275,66 @@ async def test_a_teams_orders_never_reach_the_screen_once_the_next_team_is_to_ac
     for frame in frames:
         assert secret not in json.dumps(frame), frame["type"]
     await sock.disconnect()
+
+
+@pytest.mark.django_db
+def test_left_out_of_tv_player_pages_and_finished_games_counts(settings):
+    from games.selectors import players, tv
+    from lobby.models import Tournament
+    from lobby.tournaments.creation import _refuse_without_games
+    from lobby.tournaments.internal.eligibility import ineligible
+
+    holder, watcher = make_user(), make_user()
+    running = create(holder).json()["id"]
+    assert running not in [c.game_id for c in tv.candidates(None)]
+    finished = create(holder).json()["id"]
+    assert api(holder).post(f"/api/games/{finished}/resign/").status_code == 200
+    assert Game.objects.get(pk=finished).status == Game.Status.FINISHED
+    assert players.recent_games(holder) == []
+    assert api(watcher).get(f"/api/players/{holder.username}/").json()["recent_games"] == []
+    tournament = Tournament(ruleset="halma", min_games=1)
+    assert ineligible(tournament, holder.pk).code == "entry_condition"
+    settings.TOURNAMENT_CREATOR_MIN_GAMES = 1
+    with pytest.raises(Exception, match="Finish"):
+        _refuse_without_games(holder)
+    # The holder's own list (My games) keeps it.
+    page = api(holder).get("/my/games/")
+    assert page.status_code == 200 and f"/g/{finished}/" in page.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("ruleset", "names"),
+    [
+        ("halma", ["Anna", "Ben"]),
+        ("malefiz", ["Anna", "Ben", {"bot": "easy"}, "Cleo"]),
+        ("daschax", ["Anna", "Ben"]),
+        ("hexenhalma", [{"bot": "medium"}, "Anna", "Ben"]),
+        ("idiotenspiel", ["Anna", "Ben"]),
+    ],
+)
+def test_every_game_plays_at_one_screen_with_the_view_of_the_seat_to_act(ruleset, names):
+    from games.rules import get_ruleset
+
+    holder = make_user()
+    answer = create(holder, ruleset=ruleset, names=names)
+    assert answer.status_code == 201, answer.content
+    game_id = answer.json()["id"]
+    rs, rng, acted = get_ruleset(ruleset), random.Random(3), 0
+    for _ in range(30):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat = game.one_screen_seat()
+        hello = api(holder).get(f"/api/games/{game_id}/").json()
+        state = rs.decode(game.state)
+        assert hello["seat"] == seat
+        assert hello["state"]["view"] == json.loads(json.dumps(rs.view(state, seat)))
+        if seat is None:
+            if not play_due_bots():
+                break  # platform work (a Hexenhalma round resolving): not ours
+            continue
+        action = rs.random_action(state, seat, rng)
+        game_act(game_id=game_id, user=holder, version=game.version, action=action)
+        acted += 1
+    assert acted >= 3
