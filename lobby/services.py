@@ -96,7 +96,7 @@ def table_create(
     rated: bool | None = None,
     for_bot: bool = False,
     one_screen: bool = False,
-    names: list[Any] | None = None,
+    names: object = None,
 ) -> Game:
     """Open a table with the host seated; optionally reserved for a challenged user.
 

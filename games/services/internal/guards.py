@@ -147,7 +147,7 @@ def require_seat(locked: LockedGame, user: Visitor | None) -> int:
             "login_required", gettext_noop("Log in to play."), status=403, version=game.version
         )
     if game.one_screen is not None and game.host_id == user.pk:
-        seat = screen_seat(game)
+        seat = _screen_seat(game)
     # A leaver whose seat waits for (or went to) a bot acts no more (services/handover.py).
     if seat is None or seat in game.left_seats or "leave" in game.handovers.get(str(seat), {}):
         raise GameError(
@@ -159,7 +159,7 @@ def require_seat(locked: LockedGame, user: Visitor | None) -> int:
     return seat
 
 
-def screen_seat(game: Game) -> int:
+def _screen_seat(game: Game) -> int:
     """At a table at one screen, the seat its holder acts for: the named seat
     to act now (``Game.one_screen_seat``), for this game only; none while a
     bot is to act or the game is not running."""
