@@ -141,6 +141,10 @@ class Game(models.Model):
     # earliest open leave offer runs out (``handover.handover_offers_expire``).
     bot_due = models.BooleanField(default=False)
     offer_due = models.DateTimeField(null=True, blank=True)
+    # A table at one screen (games/services/creating.py): the host holds every
+    # seat a bot does not and names its players, {"names": [name | None per
+    # seat]} (None: a bot's seat). Never rated; None for every other game.
+    one_screen = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         indexes = [
@@ -208,6 +212,18 @@ class Game(models.Model):
         if self.state is None:
             raise ValueError(f"game {self.pk} has not started: it has no state")
         return cast("dict[str, Any]", self.state)
+
+    def one_screen_seat(self) -> int | None:
+        """At a table at one screen, whose turn the screen is now: the first
+        named (not a bot's) seat to act in the running game; None otherwise
+        (a bot's turn, a game over, any other game)."""
+        names = (self.one_screen or {}).get("names") or []
+        if self.status != self.Status.ACTIVE or self.paused:
+            return None
+        for seat in self.to_act or []:
+            if seat < len(names) and names[seat] is not None and str(seat) not in self.bots:
+                return int(seat)
+        return None
 
     @property
     def is_over(self) -> bool:

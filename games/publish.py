@@ -33,7 +33,7 @@ from .models import Event, Game, RemisRequest
 from .rules import Ruleset
 from .selectors.frames import SPECTATOR, event_frames
 from .selectors.remis import request_summary
-from .selectors.seats import seat_holders
+from .selectors.seats import screen_holders, seat_holders
 from .selectors.tables import lobby_counts, table_summary
 
 log = logging.getLogger(__name__)
@@ -177,6 +177,9 @@ def game_event_sender(
     frames = event_frames(game, rs, state, event)
     result = {"result": game.result} if game.result else {}
     message: dict[str, Any] = {"type": "game.frames", "version": event.version, **result}
+    if game.one_screen is not None:
+        # The screen's socket follows the seat to act (realtime/consumers.py).
+        message["one_screen"] = game.one_screen_seat()
     group, pk = game_group(game.pk), game.pk
     if rs.views_are_public:
         return partial(_send_each, game, [(group, {**message, "frames": frames})])
@@ -184,6 +187,8 @@ def game_event_sender(
     own = {int(seat): text for seat, text in frames.items() if text != public}
     if own and holders is None:
         holders = seat_holders(game)
+    if own and holders is not None:
+        holders = screen_holders(game, holders)  # at one screen: the seat to act only
     sends = [(group, {**message, "frame": public, "own": sorted(own)})]
     for seat, text in own.items():
         if (holder := (holders or {}).get(seat)) is not None:
@@ -203,8 +208,14 @@ def publish_table(game: Game) -> None:
     summary = table_summary(game)
     # Every lobby socket of a process hears it; the process applies it once.
     change = uuid.uuid4().hex
-    message = {"type": "lobby.table", "table": summary, "change": change, "counts": lobby_counts()}
-    _send(LOBBY_GROUP, message)
+    if game.one_screen is None:  # a family's game at one screen is not listed
+        message = {
+            "type": "lobby.table",
+            "table": summary,
+            "change": change,
+            "counts": lobby_counts(),
+        }
+        _send(LOBBY_GROUP, message)
     _send(game_group(game.pk), {"type": "game.table", "table": summary})
     for user_id in table_accounts(game):
         _send(account_group(user_id), {"type": "account.table", "table": summary})

@@ -95,8 +95,13 @@ def table_create(
     bot: dict[str, Any] | None = None,
     rated: bool | None = None,
     for_bot: bool = False,
+    one_screen: bool = False,
+    names: object = None,
 ) -> Game:
     """Open a table with the host seated; optionally reserved for a challenged user.
+
+    ``one_screen``: a table at one screen (``_one_screen_table``), its
+    players named by ``names``, one per seat (a name, or ``{"bot": level}``).
 
     ``bot``: ``{"level": ...}`` seats that bot too (the table starts once
     full, at once with two seats); ``{"levels": [...]}`` (staff) seats one bot
@@ -109,6 +114,19 @@ def table_create(
     refuse_if_suspended(host)
     rated = ratings.clean_rated(rated)
     rs = _check_ruleset(ruleset)
+    if one_screen is not False or names is not None:
+        if one_screen is not True:
+            raise GameError("bad_request", gettext_noop("one_screen must be true or false."))
+        extra = {"challenge": challenge, "bot": bot, "quickplay": quickplay or None}
+        if any(extra.values()) or rated:
+            raise GameError(
+                "bad_request",
+                gettext_noop(
+                    "A game at one screen is casual, with its own players and bots:"
+                    " no challenge, quick play, rating or bot option."
+                ),
+            )
+        return _one_screen_table(host, rs, names, seat_count, options, clock)
     if is_guest(host) and not for_bot and bot is None:
         _refuse_guest(host)  # a guest's table is the guest against the computer (full at once)
     level = _bot_level(bot, challenge, rated)
@@ -162,6 +180,94 @@ def table_create(
             )
             publish.after_commit(partial(_notify_challenge, game.pk, opponent.pk, host.username))
     return game
+
+
+MAX_ONE_SCREEN_GAMES_PER_USER = 10  # running at once
+ONE_SCREEN_NAME_MAX = 20
+
+
+def _one_screen_table(
+    host: Any, rs: Ruleset, names: Any, seat_count: Any, options: Any, clock: Any
+) -> Game:
+    """A table at one screen (a family at a tablet): the host holds every seat
+    a bot does not and names its players; it starts at once, with no clock,
+    and is never rated. Guests are refused (an account holds the game)."""
+    if is_guest(host):
+        raise GameError(
+            "guest",
+            gettext_noop("Sign up to play at one screen: the game is kept in your account."),
+            status=403,
+        )
+    if clock not in (None, {}) and clocks.clean_clock(clock) != {"kind": "none"}:
+        raise GameError(
+            "bad_clock", gettext_noop("A game at one screen has no clock: leave the clock out.")
+        )
+    players, bots = _one_screen_names(names)
+    if seat_count is not None and seat_count != len(players):
+        raise GameError(
+            "bad_request", gettext_noop("Name one player (or a bot) for each seat of the table.")
+        )
+    seats = clean_seat_count(rs, len(players))
+    clean = _clean_options(rs, options)
+    first = next(i for i, name in enumerate(players) if name is not None)
+    with transaction.atomic():
+        lock_user(host.pk)
+        running = Game.objects.filter(
+            host=host, status=Game.Status.ACTIVE, one_screen__isnull=False
+        ).count()
+        if running >= MAX_ONE_SCREEN_GAMES_PER_USER:
+            raise GameError(
+                "too_many_tables",
+                gettext_noop("You already play %(n)s games at one screen; finish one first."),
+                n=running,
+            )
+        return game_create(
+            ruleset=rs.slug,
+            holders=[host.pk if i == first else None for i in range(seats)],
+            bots=bots,
+            options=clean,
+            rated=False,
+            host=host.pk,
+            auto_start=True,
+            one_screen=players,
+        )
+
+
+def _one_screen_names(names: Any) -> tuple[list[str | None], dict[int, str]]:
+    """Each seat's player (None at a bot's seat) and the bots' levels, checked:
+    two named players at least, each name 1 to 20 characters, no two alike."""
+    if not isinstance(names, list) or not names or len(names) > 64:
+        raise GameError(
+            "bad_request",
+            gettext_noop('Name the players, one per seat: "names": ["Anna", "Ben"].'),
+        )
+    players: list[str | None] = []
+    bots: dict[int, str] = {}
+    for seat, entry in enumerate(names):
+        if isinstance(entry, dict) and set(entry) == {"bot"}:
+            bots[seat] = bot_accounts.clean_level(entry["bot"])
+            players.append(None)
+            continue
+        name = " ".join(entry.split()) if isinstance(entry, str) else ""
+        if not name or len(name) > ONE_SCREEN_NAME_MAX or not name.isprintable():
+            raise GameError(
+                "bad_name",
+                gettext_noop(
+                    'Seat %(n)s: a player\'s name has 1 to %(max)s characters (or {"bot": level}).'
+                ),
+                n=seat + 1,
+                max=ONE_SCREEN_NAME_MAX,
+            )
+        players.append(name)
+    named = [name.casefold() for name in players if name is not None]
+    if len(named) < 2:
+        raise GameError(
+            "bad_request",
+            gettext_noop("Name two players at least; to play alone, play the computer."),
+        )
+    if len(set(named)) != len(named):
+        raise GameError("bad_name", gettext_noop("Give each player a name of their own."))
+    return players, bots
 
 
 def _challenged_user(host: Any, name: Any) -> Any:

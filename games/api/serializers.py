@@ -68,6 +68,15 @@ class CreateTableIn(serializers.Serializer):
         default=None,
         help_text="rated or casual; absent: rated between people, casual with a bot",
     )
+    one_screen = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="a table at one screen: the caller holds every seat a bot does not",
+    )
+    names = serializers.JSONField(
+        required=False,
+        help_text='at one screen, one per seat: a player\'s name, or {"bot": "easy" | "medium" | "strong"}',
+    )
 
 
 class QuickplayIn(serializers.Serializer):
@@ -195,6 +204,11 @@ class TableOut(serializers.Serializer):
     created = serializers.DateTimeField()
     started = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
+    one_screen = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        allow_null=True,
+        help_text="a table at one screen: its players' names per seat (null: a bot's seat)",
+    )
 
 
 # Output: games
@@ -209,6 +223,9 @@ class SeatOut(serializers.Serializer):
     name = serializers.CharField()
     user = serializers.CharField(allow_null=True)
     bot = serializers.BooleanField(help_text="a bot holds this seat")
+    player = serializers.CharField(
+        allow_null=True, required=False, help_text="at one screen: the player named for this seat"
+    )
 
 
 class StateOut(serializers.Serializer):
@@ -265,6 +282,9 @@ class GameOut(serializers.Serializer):
     events = EventOut(many=True)
     rematch = serializers.JSONField(
         allow_null=True, help_text="a finished game's rematch offer (docs/protocol.md)"
+    )
+    holds_screen = serializers.BooleanField(
+        help_text="the caller holds this table at one screen: its seat is the seat to act"
     )
 
 

@@ -102,6 +102,7 @@ class GameConsumer(
             await self.close(code=4404)
             return
         self.seat = hello["seat"]
+        self.holds_screen = hello["holds_screen"]
         # Chat lines of players this user blocked are never sent (read once per connection).
         self.hidden = frozenset(await db(relation_reads.blocked_names)(self.user)) or None
         session = self.scope.get("session")
@@ -263,6 +264,11 @@ class GameConsumer(
     # -- from the group --------------------------------------------------
     async def game_frames(self, message: dict[str, Any]) -> None:
         watch.games.saw(self.game_id, {"version": message["version"]})
+        if self.holds_screen and message.get("one_screen", self.seat) != self.seat:
+            # At one screen the turn passed to another seat (or to a bot):
+            # start afresh from what the seat to act now may see.
+            await self.refresh_seat()
+            return
         frames = message.get("frames")
         if frames is not None:  # nothing secret: every seat's frame is here
             key = SPECTATOR if self.seat is None else str(self.seat)
@@ -304,7 +310,7 @@ class GameConsumer(
     async def game_table(self, message: dict[str, Any]) -> None:
         self.saw_table(message["table"])
         await self.send(text_data=dumps({"type": "table", "table": message["table"]}))
-        if self.seat_in(message["table"]) != self.seat:
+        if not self.holds_screen and self.seat_in(message["table"]) != self.seat:
             await self.refresh_seat()
 
     def seat_in(self, table: dict[str, Any]) -> int | None:

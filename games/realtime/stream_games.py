@@ -61,6 +61,7 @@ class GameStream(NdjsonStream):
 
     async def send_full(self, hello: dict[str, Any]) -> None:
         self.seat, self.version = hello["seat"], hello["state"]["version"]
+        self.holds_screen = hello["holds_screen"]
         await self.write(full_line(hello))
         if hello["state"]["status"] in OVER:
             await self.finish()
@@ -74,6 +75,9 @@ class GameStream(NdjsonStream):
 
     # -- from the groups (the handlers the game socket has) -----------------
     async def game_frames(self, message: dict[str, Any]) -> None:
+        if self.holds_screen and message.get("one_screen", self.seat) != self.seat:
+            await self.refresh()  # at one screen the turn passed to another seat
+            return
         found = message.get("frames")
         if found is not None:  # nothing secret: every seat's frame is here
             key = SPECTATOR if self.seat is None else str(self.seat)
@@ -116,6 +120,8 @@ class GameStream(NdjsonStream):
         """Not a line of this stream (a finished game's pages follow it)."""
 
     async def game_table(self, message: dict[str, Any]) -> None:
+        if self.holds_screen:
+            return  # at one screen the seat follows the turn, not the table
         names = message["table"]["seats"]
         seat = names.index(self.user.username) if self.user.username in names else None
         if seat != self.seat:

@@ -24,7 +24,7 @@ from .chat import chat_history
 from .relations import blocked_names, without_blocked
 from .rematch import rematch_of
 from .remis import remis_allowed
-from .seats import game_with_seats, seat_list, seat_of
+from .seats import game_with_seats, holds_screen, seat_list, seat_of
 from .tables import table_summary
 
 SPECTATOR = "s"
@@ -194,6 +194,8 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         # connection, what it missed (as a sync would give it).
         "events": events_since(game, since, eye, SYNC_TAIL if since else EVENTS_TAIL),
         "rematch": rematch_of(game),
+        # The holder of a table at one screen: its seat follows the turn.
+        "holds_screen": holds_screen(game, getattr(user, "pk", None)),
     }
 
 

@@ -32,7 +32,7 @@ def games_of(user: Any, limit: int = MY_GAMES_PAGE, before: int | None = None) -
 
 
 def _newest_games(
-    user: Any, limit: int, before: int | None, status: str | None = None
+    user: Any, limit: int, before: int | None, status: str | None = None, *, family: bool = True
 ) -> list[Game]:
     """The user's newest games (of ``status``, or any but aborted), newest
     first: seat ids in slices from the index, each slice's games read by
@@ -46,6 +46,8 @@ def _newest_games(
         if status
         else Game.objects.exclude(status=Game.Status.ABORTED)
     )
+    if not family:  # games at one screen: the holder's own list only
+        games = games.filter(one_screen__isnull=True)
     for _ in range(SLICES):
         ids = list((seats.filter(game_id__lt=before) if before else seats)[: 2 * limit])
         if not ids:
@@ -80,7 +82,7 @@ def player_by_name(username: Any) -> Any:
 def recent_games(user: Any, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
     """The player's newest finished games (newest started first, from the
     seat index), with their result and rating change."""
-    games = _newest_games(user, limit, None, Game.Status.FINISHED)
+    games = _newest_games(user, limit, None, Game.Status.FINISHED, family=False)
     prefetch_related_objects(games, "seats__user")
     changes = {
         game_id: after - before

@@ -14,13 +14,28 @@ from ..users import is_bot
 
 
 def seat_of(game: Game, user: Any) -> int | None:
-    """The seat ``user`` holds in ``game`` (None: a spectator)."""
+    """The seat ``user`` holds in ``game`` (None: a spectator). At a table at
+    one screen its holder holds the seat whose turn it is (``one_screen_seat``):
+    the view and moves of that seat only, never another's."""
     if user is None or not user.is_authenticated:
         return None
+    if holds_screen(game, user.pk):
+        return game.one_screen_seat()
     for seat in game.seats.all():
         if seat.user_id == user.pk:
             return seat.index
     return None
+
+
+def holds_screen(game: Game, user_id: int | None) -> bool:
+    """Whether ``user_id`` holds the one screen of a table at one screen."""
+    return game.one_screen is not None and user_id is not None and game.host_id == user_id
+
+
+def one_screen_names(game: Game) -> list[str | None]:
+    """The players a table at one screen names, per seat (None: a bot's seat)."""
+    names = (game.one_screen or {}).get("names") or []
+    return [name if isinstance(name, str) else None for name in names]
 
 
 def seat_holders(game: Game) -> dict[int, int | None]:
@@ -29,9 +44,20 @@ def seat_holders(game: Game) -> dict[int, int | None]:
     return dict(Seat.objects.filter(game_id=game.pk).values_list("index", "user_id"))
 
 
+def screen_holders(game: Game, holders: dict[int, int | None]) -> dict[int, int | None]:
+    """Where each seat's own frames go: at a table at one screen only the seat
+    to act now has a holder (the screen's), so no other seat's secrets (a
+    Hexenhalma team's orders written before) reach the screen between turns."""
+    if game.one_screen is None:
+        return holders
+    acting = game.one_screen_seat()
+    return {seat: game.host_id if seat == acting else None for seat in holders}
+
+
 def seat_list(game: Game) -> list[dict[str, Any]]:
     rs = get_ruleset(game.ruleset)
     names = rs.seat_names(game.seat_count)
+    players = one_screen_names(game)
     return [
         {
             "index": seat.index,
@@ -42,6 +68,8 @@ def seat_list(game: Game) -> list[dict[str, Any]]:
             "bot": is_bot(seat.user),
             "referee": rs.is_referee(seat.index),  # runs the game: no clock, no resigning
             "bot_level": handed_to_bot(game, seat),
+            # At one screen: the player the host named for this seat (no account).
+            "player": players[seat.index] if seat.index < len(players) else None,
         }
         for seat in game.seats.all()
     ]

@@ -13,6 +13,7 @@ from ..rules import RULESETS, get_ruleset
 from ..store import presence
 from ..users import is_bot, shown_name
 from .ratings import counts_as_rated
+from .seats import one_screen_names
 
 
 def watcher_count(game_id: int) -> int:
@@ -44,6 +45,8 @@ def table_summary(game: Game) -> dict[str, Any]:
         "created": game.created.isoformat(),
         "started": game.started.isoformat() if game.started else None,
         "version": game.version,
+        # At one screen: the players' names per seat (None: a bot's seat); else null.
+        "one_screen": one_screen_names(game) if game.one_screen is not None else None,
     }
 
 
@@ -60,7 +63,7 @@ def lobby_tables() -> list[dict[str, Any]]:
         (
             row
             for status in (Game.Status.OPEN, Game.Status.ACTIVE)
-            for row in Game.objects.filter(status=status)
+            for row in Game.objects.filter(status=status, one_screen__isnull=True)
             .order_by("-created")
             .values_list("created", "pk")[:LOBBY_TABLES]
         ),

@@ -60,7 +60,9 @@ def pick(current: int | None, candidates: list[Candidate]) -> Candidate | None:
 
 def candidates(ruleset: str | None) -> list[Candidate]:
     """The running games worth considering, scored (a bounded read: three queries)."""
-    games = Game.objects.all() if ruleset is None else Game.objects.filter(ruleset=ruleset)
+    # Never a family's game at one screen (its players are names, not accounts).
+    games = Game.objects.filter(one_screen__isnull=True)
+    games = games if ruleset is None else games.filter(ruleset=ruleset)
     live = most_watched_live(games)
     seats = list(Seat.objects.filter(game__in=live, user__isnull=False).select_related("user"))
     users = {s.user_id for s in seats}

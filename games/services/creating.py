@@ -56,10 +56,12 @@ def _row(
     auto_start: bool = False,
     bots: Mapping[int, str] | None = None,
     opening: dict[str, Any] | None = None,
+    one_screen: Sequence[str | None] | None = None,
 ) -> Game:
     """The new game's row, unsaved: the one place a game is made."""
     played = {str(seat): level for seat, level in sorted((bots or {}).items())}
     return Game(
+        one_screen={"names": list(one_screen)} if one_screen is not None else None,
         ruleset=ruleset,
         options=dict(options or {}),
         seat_count=seat_count,
@@ -109,6 +111,7 @@ def game_create(
     auto_start: bool = False,
     link: Callable[[Game], object] | None = None,
     opening: dict[str, Any] | None = None,
+    one_screen: Sequence[str | None] | None = None,
 ) -> Game:
     """A new game in the caller's transaction (checked input: the callers
     clean options, clock and seats). ``holders``: a user id or None (a free
@@ -117,7 +120,10 @@ def game_create(
     it has its id, before it starts. ``auto_start``: it starts as soon as
     every seat is held, now if they are. One lobby frame either way.
     ``opening``: the position another game is continued from
-    (``Game.opening``, services/continuing.py); its version 1 is that."""
+    (``Game.opening``, services/continuing.py); its version 1 is that.
+    ``one_screen``: a table at one screen, the players' names per seat (None
+    at a bot's); the host holds its first named seat, the others stay free
+    (the host acts for them: ``guards.require_seat``), and it starts now."""
     bots = dict(bots or {})
     seated = _seated(ruleset, holders, bots)
     with transaction.atomic(savepoint=False):
@@ -133,6 +139,7 @@ def game_create(
             auto_start=auto_start,
             bots=bots,
             opening=opening,
+            one_screen=one_screen,
         )
         game.save(force_insert=True)
         now = timezone.now()
@@ -142,7 +149,7 @@ def game_create(
         )
         if link is not None:
             link(game)
-        if auto_start and None not in seated:
+        if auto_start and (None not in seated or one_screen is not None):
             game_start(game=game)  # its start event tells the lobby
         else:
             publish.after_commit(partial(_publish_table, game.pk))

@@ -92,6 +92,11 @@ def _locked_finished(game_id: object, user: User) -> tuple[LockedGame, int]:
             gettext_noop("Only the players of this game can ask for a rematch."),
             status=403,
         )
+    if game.one_screen is not None:
+        raise GameError(
+            "one_screen",
+            gettext_noop("A game at one screen has no rematch: start a new one from the lobby."),
+        )
     if game.status == Game.Status.ABORTED:
         raise GameError(
             "aborted",

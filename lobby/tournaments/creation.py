@@ -124,7 +124,9 @@ def _refuse_without_games(user: User) -> None:
     needed = settings.TOURNAMENT_CREATOR_MIN_GAMES
     if needed <= 0:
         return
-    played = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).count()
+    played = Seat.objects.filter(
+        user=user, game__status=Game.Status.FINISHED, game__one_screen__isnull=True
+    ).count()
     if played < needed:
         raise GameError(
             "too_few_games",

@@ -63,8 +63,10 @@ def decide_seat_act(
 ) -> Change:
     """``decide_act`` for a known seat: a person's, or a bot's (services/bots.py)."""
     require_active(game)
-    # In a simultaneous phase every seat acts against the current state.
-    if len(game.to_act) <= 1 and version != game.version:
+    # In a simultaneous phase every seat acts against the current state; at
+    # one screen each turn is its own, so a move sent twice never lands on
+    # the next player's seat (Hexenhalma's teams write orders one by one).
+    if (len(game.to_act) <= 1 or game.one_screen is not None) and version != game.version:
         raise GameError(
             "stale_version",
             gettext_noop("Your view was out of date; the game has moved on."),

@@ -146,12 +146,29 @@ def require_seat(locked: LockedGame, user: Visitor | None) -> int:
         raise GameError(
             "login_required", gettext_noop("Log in to play."), status=403, version=game.version
         )
+    if game.one_screen is not None and game.host_id == user.pk:
+        seat = _screen_seat(game)
     # A leaver whose seat waits for (or went to) a bot acts no more (services/handover.py).
     if seat is None or seat in game.left_seats or "leave" in game.handovers.get(str(seat), {}):
         raise GameError(
             "not_seated",
             gettext_noop("You do not hold a seat in this game; spectators cannot act."),
             status=403,
+            version=game.version,
+        )
+    return seat
+
+
+def _screen_seat(game: Game) -> int:
+    """At a table at one screen, the seat its holder acts for: the named seat
+    to act now (``Game.one_screen_seat``), for this game only; none while a
+    bot is to act or the game is not running."""
+    require_active(game)
+    seat = game.one_screen_seat()
+    if seat is None:
+        raise GameError(
+            "not_your_turn",
+            gettext_noop("It is not a named player's turn: a bot is to act."),
             version=game.version,
         )
     return seat

@@ -165,7 +165,10 @@ def turn_takers(
     game: Game, before_to_act: list[int], holders: dict[int, int | None] | None = None
 ) -> list[int]:
     """The people whose turn has just begun (bots' seats are in ``game.bots``).
-    On the move path the seats' ``holders`` come with the locked row: no query."""
+    On the move path the seats' ``holders`` come with the locked row: no query.
+    At one screen nobody is told: the players sit at the device."""
+    if game.one_screen is not None:
+        return []
     if holders is None:
         holders = seat_holders(game)
     return [uid for s in _fresh_people(game, before_to_act) if (uid := holders.get(s)) is not None]

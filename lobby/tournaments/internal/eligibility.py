@@ -84,7 +84,10 @@ def _refuse_if_banned(user_id: int, now: datetime | None = None) -> None:
 def ineligible(tournament: Tournament, user_id: int) -> GameError | None:
     if tournament.min_games:
         played = Seat.objects.filter(
-            user_id=user_id, game__status=Game.Status.FINISHED, game__ruleset=tournament.ruleset
+            user_id=user_id,
+            game__status=Game.Status.FINISHED,
+            game__ruleset=tournament.ruleset,
+            game__one_screen__isnull=True,  # a game at one screen was not the holder's own
         ).count()
         if played < tournament.min_games:
             return GameError(

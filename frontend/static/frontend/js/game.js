@@ -11,6 +11,7 @@ import { pendingItem, showCaughtUp, showConnection } from "./game-conn.js";
 import { applyPatch } from "./patch.js";
 import { clockText } from "./tables.js";
 import { createPlanner } from "./game-plan.js";
+import { coverFor } from "./game-screen.js";
 import { clockTiming, seatClock, timerLine } from "./clock.js";
 
 const root = document.getElementById("game");
@@ -18,7 +19,7 @@ const gameId = Number(root.dataset.game);
 const ruleset = root.dataset.ruleset;
 const me = root.dataset.user || null;
 
-const model = { version: 0, seat: null, seats: [], events: [], state: null, table: null, pending: null, rematch: null, timing: clockTiming(null) };
+const model = { version: 0, seat: null, seats: [], events: [], state: null, table: null, pending: null, rematch: null, timing: clockTiming(null), holdsScreen: false };
 const boardModule = await import(`./boards/${ruleset}.js`);
 const board = boardModule.createBoard($("board"), {
   act,
@@ -51,6 +52,7 @@ function onFrame(frame) {
   switch (frame.type) {
     case "hello":
       model.seat = frame.seat;
+      model.holdsScreen = !!frame.holds_screen;
       model.seats = frame.seats;
       model.table = frame.table;
       model.rematch = frame.rematch;
@@ -76,6 +78,7 @@ function onFrame(frame) {
     }
     case "sync": {
       model.seat = frame.seat;
+      model.holdsScreen = !!frame.holds_screen;
       model.seats = frame.seats;
       model.table = frame.table;
       const seen = model.version;
@@ -267,6 +270,7 @@ function botLevel(i) {
 
 function seatName(i) {
   const s = model.seats[i];
+  if (s?.player) return `${s.name} (${s.player})`; // at one screen: the name its holder gave
   if (s && botLevel(i)) return `${s.name} (${botFor(botLevel(i), s.user)})`;
   return s ? `${s.name}${s.user ? ` (${nameText(s.user, s.bot)})` : ""}` : String(i + 1);
 }
@@ -284,6 +288,7 @@ function leftSeat(st, seat) {
 /** How the players list names a seat: who plays it now, and whether it is yours. */
 function seatLabel(s, st, handedOver) {
   const link = (name) => h("a", "player-link", name, { href: `/players/${encodeURIComponent(name)}/` });
+  if (s.player) return [h("span", "player-name", s.player)]; // at one screen: a name, no account
   let who = !s.user ? ["—"] : nameWithBadge(link(s.user), s.bot);
   if (s.user && botLevel(s.index)) {
     const [before, after] = botFor(botLevel(s.index), "\u0000").split("\u0000"); // the name stays a link
@@ -306,6 +311,8 @@ function render(event = null) {
   renderWaiting();
   const st = model.state;
   if (!st) return;
+  // At one screen: the next player takes the device before their seat's view shows.
+  if (coverFor(model, root, () => render())) return;
   const active = st.status === "active";
   const waiting = active ? waitingFor(st) : null;
   const handedOver = active && handedToBot(st, model.seat);
@@ -326,7 +333,8 @@ function render(event = null) {
   if (st.status === "open") status = gettext("Waiting for players…");
   else if (waiting) status = waiting;
   else if (st.status === "active") {
-    status = myTurn ? gettext("Your turn.") : botThinking(st) || fmt(gettext("%(player)s to move."), { player: st.to_act.map(seatName).join(", ") });
+    const turnText = model.holdsScreen ? fmt(gettext("%(player)s, your turn."), { player: model.seats[model.seat]?.player ?? "" }) : gettext("Your turn.");
+    status = myTurn ? turnText : botThinking(st) || fmt(gettext("%(player)s to move."), { player: st.to_act.map(seatName).join(", ") });
   } else if (st.status === "aborted") status = st.result_text || gettext("This table was closed.");
   else status = gettext("The game is over.");
   $("status").textContent = status;
