@@ -12,11 +12,13 @@ Transactions are the caller's ``transaction.atomic()``: Django sends BEGIN and
 COMMIT. The same code runs on SQLite; ``tests/games/test_hot_path.py`` counts
 its statements on both databases.
 
-The loop's variant (``alock_game``, ``asave_event``) runs on psycopg's
-``AsyncConnection`` from ``psycopg_pool`` (PostgreSQL only): there the BEGIN
-rides with the lock and the COMMIT with the writes, as two simple queries on
-an autocommit connection (psycopg's client-side-binding cursor, the
-documented way to send several statements at once).
+The loop's variant (``alock_game``, ``acommit``; ``aread_plans`` when a move
+meets conditional lines) runs on psycopg's ``AsyncConnection`` from
+``psycopg_pool`` (PostgreSQL only): there the BEGIN rides with the lock and
+the COMMIT with the writes (the event's insert and the game's update, a
+reply's too, and the owners' plan rows), as two simple queries on an
+autocommit connection (psycopg's client-side-binding cursor, the documented
+way to send several statements at once).
 """
 
 from __future__ import annotations
@@ -261,15 +263,6 @@ async def alock_game(
     return LockedGame(game, seat, _seat_users(pairs), _standing(suspended, closed))
 
 
-async def asave_event(
-    conn: psycopg.AsyncConnection, game: Game, event: Event, fields: list[str]
-) -> Event:
-    """``save_event`` ending the transaction ``alock_game`` began: both writes
-    and the COMMIT in one round trip."""
-    (pk,) = await acommit(conn, [event_statement(game, event, fields)])
-    return saved_event(game, event, pk)
-
-
 @dataclass(frozen=True)
 class Statement:
     """One write of the loop's transaction, its values adapted when it was made."""
@@ -280,8 +273,9 @@ class Statement:
 
 
 def event_statement(game: Game, event: Event, fields: list[str]) -> Statement:
-    """``save_event``'s insert and update as one statement, with the values of
-    ``game`` as it is now (a conditional reply moves it on after)."""
+    """``save_event``'s insert and update as one statement (PostgreSQL's
+    data-modifying CTE), with the values of ``game`` as it is now (a
+    conditional reply moves it on after)."""
     event_params, game_params = _write_params(game, event, fields, _adapting_connection())
     sql = _insert_and_update_sql(tuple(fields))
     return Statement(sql, [*event_params, *game_params, game.pk], returns_id=True)

@@ -621,3 +621,25 @@ async def test_each_event_answered_on_the_loop_publishes_its_own_position(monkey
     assert sorted(frames) == [3, 4]
     assert frames[3]["event"]["seat"] == 1 and frames[3]["state"]["to_act"] == [0]
     assert frames[4]["event"]["seat"] == 0 and frames[4]["state"]["to_act"] == [1]
+
+
+async def test_a_move_a_line_answers_over_the_socket_stays_on_the_loop(monkeypatch):
+    """Through the game socket: Black's ack, and White's page gets Black's
+    move and then its own reply, with nothing redone in a thread."""
+    from tests.games.test_consumers import connect, receive
+
+    usual = []
+    game_act = play.game_act
+    monkeypatch.setattr(play, "game_act", lambda **kw: usual.append(1) or game_act(**kw))
+    game, white, black, line = await waiting_with_lines({"published": []}, 2)
+    watching = await connect(f"/ws/game/{game.pk}/", white)
+    moving = await connect(f"/ws/game/{game.pk}/", black)
+    for comm in (watching, moving):
+        await receive(comm, "hello")
+    await moving.send_json_to({"type": "act", "version": 2, "action": line[0], "ref": 7})
+    assert (await receive(moving, "ack"))["version"] == 3
+    seen = [await receive(watching, "event"), await receive(watching, "event")]
+    assert [(f["version"], f["event"]["seat"]) for f in seen] == [(3, 1), (4, 0)]
+    assert usual == []
+    for comm in (watching, moving):
+        await comm.disconnect()

@@ -11,7 +11,9 @@ transaction (every service), and the move on the event loop
 (``services/moves_on_loop.py``), which writes on an async connection. Both
 take the same ``Change``, ask the same ``SIDE_EFFECTS`` what it needs, and
 publish it with the same ``change_publish``, so whatever is added here is seen
-on both.
+on both. The conditional reply is the loop writer's own work there
+(``SideEffect.on_the_loop``): it reads the owners' rows itself and decides
+with the same ``replies.match`` and ``reply_change``.
 """
 
 from __future__ import annotations
