@@ -643,3 +643,10 @@ async def test_a_move_a_line_answers_over_the_socket_stays_on_the_loop(monkeypat
     assert usual == []
     for comm in (watching, moving):
         await comm.disconnect()
+
+
+def test_the_loop_writer_makes_only_the_reply_effects_itself():
+    """``on_the_loop`` effects are written by moves_on_loop's own code
+    (``_with_replies``): a new one needs its statements there too."""
+    own = [effect.run for effect in events.SIDE_EFFECTS if effect.on_the_loop]
+    assert own == [events._plan_reply, events._store_reply]
