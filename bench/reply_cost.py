@@ -1,6 +1,6 @@
 """What a move answered by a conditional line costs, against a move without.
 
-Run: .venv/bin/python bench/reply_cost.py [--games 40] [--other-lines 10000]
+Run: .venv/bin/python bench/reply_cost.py [--games 40] [--other-lines 10000] [--path loop]
 
 In a throwaway test database (SQLite by default; PostgreSQL with
 DATABASE_URL and TEST_DATABASE_NAME set): ``--games`` Halma games where
@@ -11,6 +11,11 @@ lock, decision, the reply's decision, writes, commit and publishing), the
 two kinds alternating; prints the wall time per move (median, mean), this
 process's CPU time per move (median: steadier on a busy machine) and the
 statements each sends. Compare two checkouts by running it in each.
+
+``--path loop`` (PostgreSQL) makes Black's move as a socket's act does
+(``realtime.acts.act``: on the event loop where it can be, else in a
+thread): the CPU time counts every thread of the process, and it prints how
+many moves of each kind went to the thread path (``play.game_act``).
 """
 
 from __future__ import annotations
@@ -76,6 +81,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--other-lines", type=int, default=10_000)
+    parser.add_argument("--path", choices=["thread", "loop"], default="thread")
     args = parser.parse_args()
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
@@ -87,25 +93,69 @@ def main() -> None:
         other_lines(args.other_lines, pairs[0][0][0])
         times: dict[str, list[float]] = {"answered": [], "plain": []}
         cpu: dict[str, list[float]] = {"answered": [], "plain": []}
-        statements: dict[str, int] = {}
+        statements: dict[str, int | str] = {}
+        redone: dict[str, int] = {"answered": 0, "plain": 0}
+        if args.path == "loop":
+            _on_the_loop(pairs, times, cpu, redone)
+            statements = {"answered": "-", "plain": "-"}
         for answered, plain in pairs:
             for kind, (game_id, black, move) in (("answered", answered), ("plain", plain)):
-                with CaptureQueriesContext(connection) as queries:
-                    start, start_cpu = time.perf_counter(), time.process_time()
-                    game_act(game_id=game_id, user=black, version=2, action=move)
-                    cpu[kind].append((time.process_time() - start_cpu) * 1000)
-                    times[kind].append((time.perf_counter() - start) * 1000)
-                statements[kind] = len(queries.captured_queries)
+                if args.path == "thread":
+                    with CaptureQueriesContext(connection) as queries:
+                        start, start_cpu = time.perf_counter(), time.process_time()
+                        game_act(game_id=game_id, user=black, version=2, action=move)
+                        cpu[kind].append((time.process_time() - start_cpu) * 1000)
+                        times[kind].append((time.perf_counter() - start) * 1000)
+                    statements[kind] = len(queries.captured_queries)
                 expected = 4 if kind == "answered" else 3
                 assert Game.objects.get(pk=game_id).version == expected, kind
-        print(f"{connection.vendor}, {args.games} moves each, {args.other_lines} other lines")
+        print(
+            f"{connection.vendor}, {args.path} path, {args.games} moves each,"
+            f" {args.other_lines} other lines"
+        )
         for kind, ms in times.items():
             print(
                 f"{kind:9} wall median {statistics.median(ms):6.2f} ms  mean {statistics.mean(ms):6.2f}"
-                f"  CPU median {statistics.median(cpu[kind]):6.2f} ms  statements {statements[kind]}"
+                f"  CPU median {statistics.median(cpu[kind]):6.2f} ms"
+                f"  mean {statistics.mean(cpu[kind]):6.2f}  statements {statements[kind]}"
+                + (f"  redone in a thread {redone[kind]}" if args.path == "loop" else "")
             )
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def _on_the_loop(pairs: list, times: dict, cpu: dict, redone: dict) -> None:
+    """Black's moves through ``acts.act``, on one event loop (as Daphne's)."""
+    import asyncio
+
+    from games.realtime import acts
+    from games.services import play
+    from games.store import loop_pool
+
+    usual = play.game_act
+    kind_now = ["plain"]
+
+    def counted(**kwargs: object) -> int:
+        redone[kind_now[0]] += 1
+        return usual(**kwargs)
+
+    play.game_act = counted
+
+    async def moves() -> None:
+        await (await loop_pool.pool_for_this_loop()).wait()
+        for answered, plain in pairs:
+            for kind, (game_id, black, move) in (("answered", answered), ("plain", plain)):
+                kind_now[0] = kind
+                start, start_cpu = time.perf_counter(), time.process_time()
+                await acts.act(game_id=game_id, user=black, version=2, action=move)
+                cpu[kind].append((time.process_time() - start_cpu) * 1000)
+                times[kind].append((time.perf_counter() - start) * 1000)
+        await loop_pool.close_this_loop()
+
+    try:
+        asyncio.run(moves())
+    finally:
+        play.game_act = usual
 
 
 if __name__ == "__main__":

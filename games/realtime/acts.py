@@ -47,26 +47,30 @@ async def _act(
     *, game_id: Any, user: Any, version: Any, action: Any, admitted: moves_on_loop.Admission
 ) -> int:
     if moves_on_loop.loop_moves_enabled():
-        change = await moves_on_loop.loop_move_write(
+        committed = await moves_on_loop.loop_move_write(
             game_id=game_id, user=user, version=version, action=action, admitted=admitted
         )
-        if change is not None:
-            await _after_commit(change)
-            return change.event.version
+        if committed is not None:
+            await _after_commit(committed)
+            return committed[0].change.event.version
     await moves_on_loop.loop_move_admit(admitted)
     return await in_thread_then_publish(play.game_act)(
         game_id=game_id, user=user, version=version, action=action
     )
 
 
-async def _after_commit(change: events.Change) -> None:
-    await publish_from_loop(events.change_publish, change)
-    for effect in events.change_effects(change):
-        later = effect.later(change)
-        if later is events.Later.WAIT:
-            await _run_effect(effect, change)
-        elif later is events.Later.BACKGROUND:
-            in_background(_run_effect(effect, change))
+async def _after_commit(committed: list[moves_on_loop.Committed]) -> None:
+    """The move's change, then each conditional reply's: published in order,
+    then their side effects."""
+    for item in committed:
+        await publish_from_loop(item.publish, item.change)
+    for item in committed:
+        for effect in item.effects:
+            later = effect.later(item.change)
+            if later is events.Later.WAIT:
+                await _run_effect(effect, item.change)
+            elif later is events.Later.BACKGROUND:
+                in_background(_run_effect(effect, item.change))
 
 
 async def _run_effect(effect: events.SideEffect, change: events.Change) -> None:

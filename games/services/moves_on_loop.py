@@ -10,8 +10,14 @@ the BEGIN, and the event insert with the game update, carrying the COMMIT.
 
 The write goes through the one funnel (``services/internal/events.py``): the same
 ``Change``, the same side effects, the same publishing after the commit.
+A move that meets its opponent's conditional lines is answered here too:
+the owner's rows are read in the same transaction (one statement), the
+reply decided by the same ``replies.match`` and ``events.reply_change``,
+and the rows' new lines, the move's event and the reply's event sent with
+the COMMIT, in one round trip.
 A change with a side effect that must commit with the event (a game's end:
-its ratings, the remis queue, the lobby) is rolled back untouched and made
+its ratings, the remis queue, the lobby; a reply that ends the game among
+them) is rolled back untouched and made
 again by ``services.play.game_act``, which does everything in one Django
 transaction; so is a move that meets a unique-version conflict, which that
 path turns into a clear ``stale_version`` (or, in a simultaneous phase, a
@@ -28,6 +34,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -69,6 +77,15 @@ async def loop_move_admit(admitted: Admission) -> None:
             raise over_budget(wait)
 
 
+@dataclass
+class Committed:
+    """A change the loop committed, with what follows its commit."""
+
+    change: events.Change
+    effects: list[events.SideEffect]  # wanted, as this change left the game
+    publish: Callable[[events.Change], None]  # a reply's move: its frames built before
+
+
 async def loop_move_write(
     *,
     game_id: object,
@@ -76,9 +93,10 @@ async def loop_move_write(
     version: object,
     action: object,
     admitted: Admission,
-) -> events.Change | None:
+) -> list[Committed] | None:
     """Decide and commit one player's action on the loop; the committed
-    change, or None when ``play.game_act`` must make this move.
+    changes (the move, then any conditional replies), or None when
+    ``play.game_act`` must make this move.
 
     ``admitted`` is awaited only after the row is locked."""
     version, action = game_act_input_check(version=version, action=action)
@@ -109,7 +127,7 @@ async def _decide_and_write(
     version: Any,
     action: Any,
     admitted: Admission,
-) -> events.Change | None:
+) -> list[Committed] | None:
     try:
         locked = await rows.alock_game(conn, game_id, user_id_of(user))
     except psycopg.OperationalError:
@@ -124,15 +142,50 @@ async def _decide_and_write(
         await conn.rollback()
         raise
     change = deciding.decide_act(locked, user, version, action, timezone.now())
-    if not events.loop_may_write(change, events.change_effects(change)):
+    try:
+        decided = await _with_replies(conn, change)
+    except psycopg.OperationalError:
+        if conn.broken or conn.closed:
+            raise _Dropped from None
+        decided = None
+    if decided is None:
         await conn.rollback()
         return None
+    statements, committed = decided
     try:
-        change.event = await rows.asave_event(
-            conn, change.game, change.event, events.MUTABLE_FIELDS
-        )
+        ids = await rows.acommit(conn, statements)
     except (psycopg.IntegrityError, psycopg.OperationalError):
         # A version conflict, or a connection lost mid-commit: the usual path
         # decides again (a committed move then answers stale_version).
         return None
-    return change
+    for item, pk in zip(committed, ids, strict=True):
+        item.change.event = rows.saved_event(item.change.game, item.change.event, pk)
+    return committed
+
+
+async def _with_replies(
+    conn: psycopg.AsyncConnection, change: events.Change
+) -> tuple[list[rows.Statement], list[Committed]] | None:
+    """The writes of ``change`` and of the conditional replies that answer
+    it, each decided on the same game in turn, as ``events.store_event``
+    stores them (``_plan_reply``, the event, ``_store_reply``); None when one
+    of them is not the loop's to write."""
+    statements: list[rows.Statement] = []
+    committed: list[Committed] = []
+    while True:
+        effects = events.change_effects(change)
+        if not events.loop_may_write(change, effects):
+            return None
+        game = change.game
+        owners = events.plan_owners(change)
+        if owners:
+            plans = await rows.aread_plans(conn, game.pk, owners)
+            for write in events.plans_matched(change, plans):
+                statements.append(rows.plan_statement(game.pk, write.seat, write.lines))
+        statements.append(rows.event_statement(game, change.event, events.MUTABLE_FIELDS))
+        if change.reply is None:
+            committed.append(Committed(change, effects, events.change_publish))
+            return statements, committed
+        # The reply moves the same game on: this event's frames are built now.
+        committed.append(Committed(change, effects, events.change_publish_prepared(change)))
+        change = events.reply_change(change)

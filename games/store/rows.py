@@ -12,11 +12,13 @@ Transactions are the caller's ``transaction.atomic()``: Django sends BEGIN and
 COMMIT. The same code runs on SQLite; ``tests/games/test_hot_path.py`` counts
 its statements on both databases.
 
-The loop's variant (``alock_game``, ``asave_event``) runs on psycopg's
-``AsyncConnection`` from ``psycopg_pool`` (PostgreSQL only): there the BEGIN
-rides with the lock and the COMMIT with the writes, as two simple queries on
-an autocommit connection (psycopg's client-side-binding cursor, the
-documented way to send several statements at once).
+The loop's variant (``alock_game``, ``acommit``; ``aread_plans`` when a move
+meets conditional lines) runs on psycopg's ``AsyncConnection`` from
+``psycopg_pool`` (PostgreSQL only): there the BEGIN rides with the lock and
+the COMMIT with the writes (the event's insert and the game's update, a
+reply's too, and the owners' plan rows), as two simple queries on an
+autocommit connection (psycopg's client-side-binding cursor, the documented
+way to send several statements at once).
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ from typing import Any, cast
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from moderation.models import Standing
 
-from ..models import DUE_SOURCES, Event, Game, Seat
+from ..models import DUE_SOURCES, ConditionalPlan, Event, Game, Seat
 from .constraints import column
 
 
@@ -49,6 +52,7 @@ GAME = _q(Game._meta.db_table)
 EVENT = _q(Event._meta.db_table)
 SEAT = _q(Seat._meta.db_table)
 STANDING = _q(Standing._meta.db_table)
+PLAN = _q(ConditionalPlan._meta.db_table)
 GAME_FIELDS = _concrete(Game)
 EVENT_FIELDS = [f for f in _concrete(Event) if not f.primary_key]
 
@@ -259,12 +263,88 @@ async def alock_game(
     return LockedGame(game, seat, _seat_users(pairs), _standing(suspended, closed))
 
 
-async def asave_event(
-    conn: psycopg.AsyncConnection, game: Game, event: Event, fields: list[str]
-) -> Event:
-    """``save_event`` ending the transaction ``alock_game`` began: both writes
-    and the COMMIT in one round trip."""
+@dataclass(frozen=True)
+class Statement:
+    """One write of the loop's transaction, its values adapted when it was made."""
+
+    sql: str
+    params: list[Any]
+    returns_id: bool = False  # an event's insert: its id comes back
+
+
+def event_statement(game: Game, event: Event, fields: list[str]) -> Statement:
+    """``save_event``'s insert and update as one statement (PostgreSQL's
+    data-modifying CTE), with the values of ``game`` as it is now (a
+    conditional reply moves it on after)."""
     event_params, game_params = _write_params(game, event, fields, _adapting_connection())
-    script = _insert_and_update_sql(tuple(fields)) + "; COMMIT"
-    (pk,) = cast(tuple[int], await _afetchone(conn, script, [*event_params, *game_params, game.pk]))
+    sql = _insert_and_update_sql(tuple(fields))
+    return Statement(sql, [*event_params, *game_params, game.pk], returns_id=True)
+
+
+def plan_statement(game_id: int, seat: int, lines: list[Any] | None) -> Statement:
+    """A seat's conditional lines left after a move (``replies.PlanWrite``),
+    or its row gone (None), as ``replies.decide`` writes them."""
+    where = (
+        f"{_q(column(ConditionalPlan, 'game'))} = %s AND {_q(column(ConditionalPlan, 'seat'))} = %s"
+    )
+    if lines is None:
+        return Statement(f"DELETE FROM {PLAN} WHERE {where}", [game_id, seat])
+    wrapper = _adapting_connection()
+    values = [
+        ConditionalPlan._meta.get_field("lines").get_db_prep_save(lines, wrapper),
+        ConditionalPlan._meta.get_field("updated").get_db_prep_save(timezone.now(), wrapper),
+    ]
+    sets = ", ".join(f"{_q(column(ConditionalPlan, f))} = %s" for f in ("lines", "updated"))
+    sql = f"UPDATE {PLAN} SET {sets} WHERE {where}"
+    return Statement(sql, [*values, game_id, seat])
+
+
+async def acommit(conn: psycopg.AsyncConnection, statements: list[Statement]) -> list[int]:
+    """Every write of the transaction ``alock_game`` began, and the COMMIT, in
+    one round trip; the ids of the events inserted, in order."""
+    script = "; ".join(statement.sql for statement in statements) + "; COMMIT"
+    params = [value for statement in statements for value in statement.params]
+    ids: list[int] = []
+    async with psycopg.AsyncClientCursor(conn) as cursor:
+        await cursor.execute(script, params)
+        for statement in statements:
+            if statement.returns_id:
+                (pk,) = cast(tuple[int], await cursor.fetchone())
+                ids.append(pk)
+            cursor.nextset()
+    return ids
+
+
+@cache
+def _plans_sql(count: int) -> str:
+    """The lines of ``count`` seats of a game with each seat's holder's
+    sanctions (as ``replies._plan_of`` reads them), on the unique (game, seat) index."""
+    index = _q("index")
+    suspended = _q(column(Standing, "suspended_until"))
+    closed = _q(column(Standing, "closed"))
+    game, seat, lines = (_q(column(ConditionalPlan, f)) for f in ("game", "seat", "lines"))
+    seats = ", ".join(["%s"] * count)
+    return (
+        f"SELECT p.{seat}, p.{lines}, st.{suspended}, st.{closed} FROM {PLAN} p "
+        f"LEFT JOIN {SEAT} s ON s.game_id = p.{game} AND s.{index} = p.{seat} "
+        f"LEFT JOIN {STANDING} st ON st.user_id = s.user_id "
+        f"WHERE p.{game} = %s AND p.{seat} IN ({seats})"
+    )
+
+
+async def aread_plans(
+    conn: psycopg.AsyncConnection, game_id: int, seats: list[int]
+) -> dict[int, tuple[list[Any] | None, MoverStanding]]:
+    """The seats' conditional lines (None: no row) and their holders'
+    sanctions, in the transaction ``alock_game`` began (``replies.Plans``)."""
+    found: dict[int, tuple[list[Any] | None, MoverStanding]] = {}
+    async with conn.cursor() as cursor:
+        await cursor.execute(_plans_sql(len(seats)), [game_id, *seats])
+        for seat, lines, suspended, closed in await cursor.fetchall():
+            found[seat] = (lines, _standing(suspended, closed))
+    return {seat: found.get(seat, (None, MoverStanding())) for seat in seats}
+
+
+def saved_event(game: Game, event: Event, pk: int) -> Event:
+    """The event as saved with id ``pk`` (the loop's writes)."""
     return _saved(game, event, pk)

@@ -11,24 +11,28 @@ import asyncio
 import json
 import threading
 from datetime import timedelta
+from functools import partial
 
 import psycopg
 import pytest
 from django.conf import settings
 from django.core import mail
 from django.db import connection
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import publish
 from games.errors import GameError
-from games.models import Event, Game, Notification, OutgoingMail
+from games.models import ConditionalPlan, Event, Game, Notification, OutgoingMail
 from games.realtime import acts, sending
 from games.rules import get_ruleset
 from games.services import endings, moves_on_loop, play
+from games.services.conditional import conditional_save
 from games.services.internal import events
 from games.store import loop_pool, presence
+from moderation.models import Standing
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
+from tests.games.test_conditional import line_from
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 pytestmark = [
@@ -49,10 +53,14 @@ def moves(monkeypatch):
         return usual(**kwargs)
 
     monkeypatch.setattr(play, "game_act", counted)
+    # Every event's frames, built at once or before a conditional reply
+    # moves the game on, are sent through game_event_sender.
     monkeypatch.setattr(
         publish,
-        "publish_game_event",
-        lambda game, rs, state, event, holders=None: record["published"].append(event.version),
+        "game_event_sender",
+        lambda game, rs, state, event, holders=None: partial(
+            record["published"].append, event.version
+        ),
     )
     return record
 
@@ -495,3 +503,150 @@ async def test_a_side_effect_that_must_commit_with_the_move_leaves_it_to_the_usu
     assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert (moves, seen) == ({"usual": 1, "published": [2]}, [(2, True)])
     assert await stored(game) == (2, [1, 2])
+
+
+# -- a move answered by a conditional line (services/internal/replies.py)
+
+CORRESPONDENCE = {"kind": "correspondence", "days": 3}
+
+
+async def waiting_with_lines(moves, length: int):
+    """A correspondence game where White moved and holds one line of
+    ``length`` actions from Black's position."""
+    game, white, black = await new_game(moves, clock=CORRESPONDENCE)
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    line = await sync_to_async(line_from)(game, length)
+    await sync_to_async(conditional_save)(game_id=game.pk, user=white, lines=[line])
+    moves["published"].clear()
+    return game, white, black, line
+
+
+async def plans_of(game) -> tuple[list[int], list[list]]:
+    def read():
+        flags = Game.objects.get(pk=game.pk).plan_seats
+        return flags, list(
+            ConditionalPlan.objects.filter(game=game).values_list("lines", flat=True)
+        )
+
+    return await sync_to_async(read)()
+
+
+async def acts_of(game, since: int) -> list[tuple[int, int | None, dict | None]]:
+    found = Event.objects.filter(game=game, version__gt=since).order_by("version")
+    return await sync_to_async(list)(found.values_list("version", "seat", "action"))
+
+
+async def test_a_move_answered_by_a_conditional_line_is_made_on_the_loop(moves):
+    """The move, the owner's row and the reply commit on the loop together:
+    nothing is rolled back and redone in a thread."""
+    game, white, black, line = await waiting_with_lines(moves, 2)
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=line[0]) == 3
+    assert moves == {"usual": 0, "published": [3, 4]}
+    assert await acts_of(game, 2) == [(3, 1, line[0]), (4, 0, line[1])]
+    assert await plans_of(game) == ([], [])  # the line is used up: row and flag gone
+    assert (await pooled())[0] == psycopg.pq.TransactionStatus.IDLE
+    # The turn the move began is answered: White hears of nothing, Black of the reply.
+    turns = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN, game=game)
+    told = await sync_to_async(list)(turns.values_list("user_id", flat=True))
+    assert white.pk not in told and black.pk in told
+    moved = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert (moved.version, moved.to_act) == (4, [1])
+
+
+async def test_a_longer_line_is_advanced_on_the_loop_and_plays_on(moves):
+    game, _white, black, line = await waiting_with_lines(moves, 4)
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=line[0]) == 3
+    assert await plans_of(game) == ([0], [[line[2:]]])
+    assert await acts.act(game_id=game.pk, user=black, version=4, action=line[2]) == 5
+    assert await acts_of(game, 2) == [
+        (3, 1, line[0]),
+        (4, 0, line[1]),
+        (5, 1, line[2]),
+        (6, 0, line[3]),
+    ]
+    assert await plans_of(game) == ([], [])
+    assert moves == {"usual": 0, "published": [3, 4, 5, 6]}
+
+
+async def test_a_move_no_line_answers_drops_them_on_the_loop(moves):
+    game, _white, black, line = await waiting_with_lines(moves, 2)
+    other = await sync_to_async(line_from)(game, 1, pick=3)
+    assert other[0] != line[0]
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=other[0]) == 3
+    assert moves == {"usual": 0, "published": [3]}
+    assert await plans_of(game) == ([], [])
+    moved = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert (moved.version, moved.to_act) == (3, [0])
+
+
+async def test_a_suspended_owners_line_plays_nothing_on_the_loop(moves):
+    game, white, black, line = await waiting_with_lines(moves, 2)
+    until = timezone.now() + timedelta(days=1)
+    await Standing.objects.acreate(user=white, suspended_until=until)
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=line[0]) == 3
+    assert moves == {"usual": 0, "published": [3]}
+    assert await plans_of(game) == ([], [])
+    moved = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert (moved.version, moved.to_act) == (3, [0])  # White's own turn
+
+
+async def test_a_reply_that_ends_the_game_takes_the_usual_path(moves, monkeypatch):
+    """Only a game's end goes to the thread, as for any move that ends one."""
+    game, _white, black, line = await waiting_with_lines(moves, 2)
+    halma = type(get_ruleset("halma"))
+    ending = {"winners": [0], "draw": False, "reason": "", "reason_params": {}}
+    monkeypatch.setattr(halma, "outcome", lambda self, state: ending if state.plies >= 3 else None)
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=line[0]) == 3
+    assert moves["usual"] == 1
+    finished = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert (finished.version, finished.status) == (4, Game.Status.FINISHED)
+    assert await plans_of(game) == ([], [])
+
+
+async def test_each_event_answered_on_the_loop_publishes_its_own_position(monkeypatch):
+    sent = []
+
+    async def capture(pending):
+        sent.extend(pending)
+
+    monkeypatch.setattr(sending, "_flush", capture)
+    record = {"usual": 0, "published": []}
+    game, _white, black, line = await waiting_with_lines(record, 2)
+    sent.clear()
+    monkeypatch.setattr(play, "game_act", None)  # the move must stay on the loop
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=line[0]) == 3
+    frames = {
+        m["version"]: json.loads(m["frames"]["0"]) for _g, m in sent if m["type"] == "game.frames"
+    }
+    assert sorted(frames) == [3, 4]
+    assert frames[3]["event"]["seat"] == 1 and frames[3]["state"]["to_act"] == [0]
+    assert frames[4]["event"]["seat"] == 0 and frames[4]["state"]["to_act"] == [1]
+
+
+async def test_a_move_a_line_answers_over_the_socket_stays_on_the_loop(monkeypatch):
+    """Through the game socket: Black's ack, and White's page gets Black's
+    move and then its own reply, with nothing redone in a thread."""
+    from tests.games.test_consumers import connect, receive
+
+    usual = []
+    game_act = play.game_act
+    monkeypatch.setattr(play, "game_act", lambda **kw: usual.append(1) or game_act(**kw))
+    game, white, black, line = await waiting_with_lines({"published": []}, 2)
+    watching = await connect(f"/ws/game/{game.pk}/", white)
+    moving = await connect(f"/ws/game/{game.pk}/", black)
+    for comm in (watching, moving):
+        await receive(comm, "hello")
+    await moving.send_json_to({"type": "act", "version": 2, "action": line[0], "ref": 7})
+    assert (await receive(moving, "ack"))["version"] == 3
+    seen = [await receive(watching, "event"), await receive(watching, "event")]
+    assert [(f["version"], f["event"]["seat"]) for f in seen] == [(3, 1), (4, 0)]
+    assert usual == []
+    for comm in (watching, moving):
+        await comm.disconnect()
+
+
+def test_the_loop_writer_makes_only_the_reply_effects_itself():
+    """``on_the_loop`` effects are written by moves_on_loop's own code
+    (``_with_replies``): a new one needs its statements there too."""
+    own = [effect.run for effect in events.SIDE_EFFECTS if effect.on_the_loop]
+    assert own == [events._plan_reply, events._store_reply]

@@ -11,7 +11,9 @@ transaction (every service), and the move on the event loop
 (``services/moves_on_loop.py``), which writes on an async connection. Both
 take the same ``Change``, ask the same ``SIDE_EFFECTS`` what it needs, and
 publish it with the same ``change_publish``, so whatever is added here is seen
-on both.
+on both. The conditional reply is the loop writer's own work there
+(``SideEffect.on_the_loop``): it reads the owners' rows itself and decides
+with the same ``replies.match`` and ``reply_change``.
 """
 
 from __future__ import annotations
@@ -167,14 +169,16 @@ class SideEffect:
     ``store_event`` runs every wanted effect in the caller's transaction
     (``after_write``: once the event row is written). The loop path makes a
     change itself only when none of its wanted effects must commit with it
-    (``with_the_commit``), and runs the others after its commit in a
-    transaction of their own, as ``later`` says."""
+    (``with_the_commit``) unless the loop's writer makes that effect itself
+    in its transaction (``on_the_loop``: the conditional reply), and runs the
+    others after its commit in a transaction of their own, as ``later`` says."""
 
     run: Callable[[Change], None]
     wanted: Callable[[Change], bool]
     with_the_commit: bool = True
     after_write: bool = False
     later: Callable[[Change], Later] = lambda change: Later.WAIT
+    on_the_loop: bool = False
 
 
 def _close_remis(change: Change) -> None:
@@ -188,14 +192,19 @@ def _plan_reply(change: Change) -> None:
 
 
 def _store_reply(change: Change) -> None:
-    """The reply, after the move's row: decided on the same game (no copy of
-    it) as the next version, and stored like any act."""
+    """The reply, after the move's row, stored like any act."""
+    if change.reply is not None:
+        store_event(reply_change(change))
+
+
+def reply_change(change: Change) -> Change:
+    """The reply ``change`` met, decided on the same game (no copy of it) as
+    the next version: on both write paths."""
     reply = change.reply
-    if reply is None:
-        return
+    assert reply is not None
     game = change.game
     game.draw_offers = []  # as any act clears them (deciding.decide_seat_act)
-    follow = decide_event(
+    return decide_event(
         game,
         change.rs,
         reply.state,
@@ -206,7 +215,19 @@ def _store_reply(change: Change) -> None:
         events=reply.items,
         now=change.event.created,
     )
-    store_event(follow)
+
+
+def plan_owners(change: Change) -> list[int]:
+    """The seats whose lines the loop's writer reads for ``change`` (none:
+    no reply to decide): ``_plan_reply``'s ``wanted``."""
+    return replies.owners(change.game, change.event) if _replies_wanted(change) else []
+
+
+def plans_matched(change: Change, plans: replies.Plans) -> list[replies.PlanWrite]:
+    """``_plan_reply`` on the loop: the reply from the owners' ``plans`` as
+    the loop's writer read them, and the writes it makes in its transaction."""
+    change.reply, writes = replies.match(change.game, change.rs, change.state, change.event, plans)
+    return writes
 
 
 def _drop_plans(change: Change) -> None:
@@ -226,6 +247,8 @@ def _notify_wanted(change: Change) -> bool:
 
 
 def _notify_later(change: Change) -> Later:
+    if change.reply is not None:
+        return Later.SKIP  # as ``_notify``: the reply's own change tells the turn
     game, before_to_act = change.game, change.before_to_act
     if not notifications.turn_notice_only(game, before_to_act, change.event):
         return Later.WAIT
@@ -233,6 +256,14 @@ def _notify_later(change: Change) -> Later:
     # it is open in this process, which costs no thread to find out.
     takers = notifications.turn_takers(game, before_to_act, change.holders)
     return Later.BACKGROUND if set(takers) - presence.watching_here(game.pk, takers) else Later.SKIP
+
+
+def _replies_wanted(change: Change) -> bool:
+    return replies.wanted(change.game, change.event)
+
+
+def _skip(change: Change) -> Later:
+    return Later.SKIP  # done in the loop's transaction (``on_the_loop``)
 
 
 def _rate(change: Change) -> None:
@@ -246,13 +277,13 @@ def _game_over(change: Change) -> None:
 
 SIDE_EFFECTS: list[SideEffect] = [
     # First: the notice below asks whether a conditional reply answers the move.
-    SideEffect(_plan_reply, lambda c: replies.wanted(c.game, c.event)),
+    SideEffect(_plan_reply, _replies_wanted, on_the_loop=True, later=_skip),
     SideEffect(_drop_plans, lambda c: c.game.is_over and bool(c.game.plan_seats)),
     SideEffect(_close_remis, lambda c: c.game.is_over and implements(c.rs, RemisQueue)),
     SideEffect(_notify, _notify_wanted, with_the_commit=False, later=_notify_later),
     SideEffect(_rate, lambda c: c.game.is_over, after_write=True),
     SideEffect(_game_over, lambda c: c.game.is_over and c.lobby_changed, after_write=True),
-    SideEffect(_store_reply, lambda c: replies.wanted(c.game, c.event), after_write=True),
+    SideEffect(_store_reply, _replies_wanted, after_write=True, on_the_loop=True, later=_skip),
 ]
 
 
@@ -281,11 +312,12 @@ def store_event(change: Change) -> Event:
 
 def loop_may_write(change: Change, effects: list[SideEffect]) -> bool:
     """The loop path writes ``change`` itself: nothing in it must commit with
-    the event, and its publishing needs no query (the lobby's list and a
-    finished game's replay do)."""
+    the event but what the loop's writer does in its transaction
+    (``on_the_loop``), and its publishing needs no query (the lobby's list
+    and a finished game's replay do)."""
     if change.lobby_changed or change.game.is_over:
         return False
-    return not any(effect.with_the_commit for effect in effects)
+    return not any(effect.with_the_commit and not effect.on_the_loop for effect in effects)
 
 
 def change_effect_run(effect: SideEffect, *, change: Change) -> None:

@@ -11,7 +11,9 @@ an illegal one, or none left are dropped. A reply is a move like any other:
 an owner suspended or closed since saving the lines makes none (the same
 ``refuse_sanctioned_move`` as every move), and the lines go. The funnel
 decides the reply on the same game and stores it as its own event in the
-same commit.
+same commit. The move on the event loop (``services/moves_on_loop.py``)
+reads and writes the same rows with its own statements (``store/rows.py``)
+around the same ``match``, in its one transaction.
 """
 
 from __future__ import annotations
@@ -55,23 +57,60 @@ def wanted(game: Game, event: Event) -> bool:
     )
 
 
+Plans = dict[int, tuple[list[Line] | None, MoverStanding]]
+"""Each owner's lines (None: no row) and sanctions, as read for a move."""
+
+
+@dataclass(frozen=True)
+class PlanWrite:
+    """What becomes of an owner's row: its lines left, or gone (None)."""
+
+    seat: int
+    lines: list[Line] | None
+
+
+def owners(game: Game, event: Event) -> list[int]:
+    """The seats whose lines ``event`` meets (``wanted`` said there are some)."""
+    return [seat for seat in game.plan_seats if seat != event.seat]
+
+
 def decide(game: Game, rs: Ruleset, state: object, event: Event) -> Reply | None:
     """The reply to ``event`` (already applied: ``game`` and ``state`` are
     after it), with the owner's lines advanced or dropped in the caller's
-    transaction; None when no line answers it."""
+    transaction; None when no line answers it. (The move on the event loop
+    reads and writes the same rows with its own statements, around ``match``.)"""
+    plans = {owner: _plan_of(game, owner) for owner in owners(game, event)}
+    reply, writes = match(game, rs, state, event, plans)
+    for write in writes:
+        mine = ConditionalPlan.objects.filter(game_id=game.pk, seat=write.seat)
+        if write.lines is not None:
+            mine.update(lines=write.lines, updated=timezone.now())  # auto_now: set by hand
+        else:
+            mine.delete()
+    return reply
+
+
+def match(
+    game: Game, rs: Ruleset, state: object, event: Event, plans: Plans
+) -> tuple[Reply | None, list[PlanWrite]]:
+    """``decide`` without the database: the reply to ``event`` from the
+    owners' ``plans``, and what becomes of their rows (``game.plan_seats``
+    follows in memory)."""
     assert event.seat is not None  # wanted() said so
     mover, reply = event.seat, None
     moved = _canonical(event.action)
-    for owner in [seat for seat in game.plan_seats if seat != mover]:
-        plan, standing = _plan_of(game, owner)
+    writes: list[PlanWrite] = []
+    for owner, (plan, standing) in plans.items():
         rest = [line[1:] for line in (plan or []) if _canonical(line[0]) == moved]
         left: list[Line] = []
         if reply is None and _may_reply(game, rs, state, owner):
             reply, left = _first_legal(rs, state, owner, mover, rest)
             if reply is not None and _sanctioned(standing, event):
                 reply, left = None, []
-        _keep(game, owner, plan, [line[1:] for line in left if len(line) > 1])
-    return reply
+        write = _keep(game, owner, plan, [line[1:] for line in left if len(line) > 1])
+        if write is not None:
+            writes.append(write)
+    return reply, writes
 
 
 def _plan_of(game: Game, owner: int) -> tuple[list[Line] | None, MoverStanding]:
@@ -145,15 +184,12 @@ def _apply_reply(
     return Reply(owner, action, after, items)
 
 
-def _keep(game: Game, seat: int, plan: list[Line] | None, lines: list[Line]) -> None:
-    """Store what is left of a seat's lines; none left: the plan and its flag go."""
-    mine = ConditionalPlan.objects.filter(game_id=game.pk, seat=seat)
+def _keep(game: Game, seat: int, plan: list[Line] | None, lines: list[Line]) -> PlanWrite | None:
+    """What is left of a seat's lines; none left: the plan and its flag go."""
     if lines and plan is not None:
-        mine.update(lines=lines, updated=timezone.now())  # auto_now: set by hand
-        return
-    if plan is not None:
-        mine.delete()
+        return PlanWrite(seat, lines)
     game.plan_seats = [s for s in game.plan_seats if s != seat]
+    return PlanWrite(seat, None) if plan is not None else None
 
 
 def drop_all(game: Game) -> None:
