@@ -10,7 +10,10 @@ positions evaluated, so choices do not depend on the machine's speed.
 - medium: the same with barricade-aware weights; a barricade in hand is tried
   on every free field.
 - strong: two seats, expectimax: each move, then every roll of the rival and
-  its best reply. Three or four seats: each move is played on through sampled
+  its best reply; the few moves that look best so looked at a ply deeper, every
+  roll of its own after that and its best answer (so a win on its next roll
+  counts: two pieces at two different distances from the goal win on two
+  faces, one piece on one). Three or four seats: each move is played on through sampled
   rounds in which every rival rolls (sampled dice, the same for every
   candidate) and plays its own best reply.
 """
@@ -40,6 +43,7 @@ FULL = Weights(penalty=4, second=0.3, rest=0.05, home_extra=2)
 CLOCK_EVERY = 256  # nodes between safety-net clock checks
 SAMPLES = 12  # sampled rounds per move with three or four seats (two per face of the first die)
 ROOT_WIDTH = 6  # moves searched with three or four seats
+DEEP_WIDTH = 4  # two seats: moves searched a ply deeper (its own next roll)
 
 
 def _xy(field: int) -> list[int]:
@@ -111,6 +115,21 @@ class Search:
             total += self.value(self.reply(pos, rival, roll), self.seat)
         return total / 6
 
+    def expect_round(self, pos: Pos, rival: int) -> float:
+        """My value after ``rival`` rolls and answers at its best, and then I roll
+        and answer at my best (every face 1/6; a rival's win is the worst)."""
+        total = 0.0
+        for roll in range(1, 7):
+            cur = self.reply(pos, rival, roll)
+            if cur.pieces[rival] >> GOAL & 1:
+                total += self.value(cur, self.seat)
+                continue
+            mine = 0.0
+            for again in range(1, 7):
+                mine += self.value(self.reply(cur, self.seat, again), self.seat)
+            total += mine / 6
+        return total / 6
+
     def sampled_rounds(self, pos: Pos, dice: list[list[int]]) -> float:
         """My mean value after each sampled round of rival replies."""
         rivals = []
@@ -168,6 +187,10 @@ class MalefizBot:
         elif len(search.alive) == 2:
             rival = _next(seat, search.alive)
             scores = [search.expect_reply(p, rival) for p in afters]
+            keep = sorted(range(len(options)), key=lambda i: (-scores[i], i))[:DEEP_WIDTH]
+            scores = [
+                search.expect_round(p, rival) if i in keep else -1e18 for i, p in enumerate(afters)
+            ]
         else:
             # Sampled rounds for the few moves the one-ply value likes best.
             quick = [search.value(p, seat) for p in afters]

@@ -74,6 +74,19 @@ def test_places_the_barricade_in_front_of_the_leader(level: str) -> None:
     RS.apply(state, 0, action)
 
 
+def test_strong_sets_up_a_second_winning_face() -> None:
+    # Two pieces on the goal row, 5 and 7 fields from the goal, a 3 rolled, the
+    # rival far away and no barricade left. Running the front piece on (2 fields
+    # off) leaves one face that wins next turn; bringing the back one up to 4
+    # fields off leaves two (the 4 and the 5). The one-ply value (medium) runs
+    # on; strong looks at its own next roll and takes the second face.
+    state = pos({0: [(5, 13), (3, 13)], 1: [(13, 1), (15, 1)]}, bars=(), roll=3)
+    assert make("medium").choose(state, 0, seed=3)["from"] == [5, 13]
+    action = make("strong").choose(state, 0, seed=3)
+    assert action == {"type": "move", "from": [3, 13], "to": [6, 13]}
+    RS.apply(state, 0, action)
+
+
 def playout(seats: int, seed: int, level: str, max_actions: int) -> MalefizState:
     """The position after ``level`` bots played each other (``apply`` checks every action)."""
     bot = make(level)
