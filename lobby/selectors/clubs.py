@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext_noop
 
@@ -188,6 +189,14 @@ def club_listing(query: str = "", page: int = 1) -> dict[str, Any]:
         "page": page,
         "more": more,
     }
+
+
+def clubs_of_player(username: str) -> list[dict[str, Any]]:
+    """The clubs of the player named ``username`` (their profile lists them)."""
+    user_id = (
+        get_user_model().objects.filter(username=username).values_list("pk", flat=True).first()
+    )
+    return [] if user_id is None else clubs_of(user_id)
 
 
 def clubs_of(user_id: int) -> list[dict[str, Any]]:
