@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game, Rating, Seat
 from lobby.clubs import club_create
-from lobby.models import Club, ClubMember
+from lobby.models import Club, ClubGame, ClubMember
 from lobby.selectors.clubs import GAMES_PAGE, MEMBERS_PAGE
 from tests.factories import client_for, make_user
 
@@ -41,6 +41,8 @@ def fill(club: Club, members: int, games: int, prefix: str) -> None:
         for n, g in enumerate(made)
         for i in range(2)
     )
+    # As the games' start would list them (tests/clubs/test_club_games.py).
+    ClubGame.objects.bulk_create(ClubGame(club=club, game=g) for g in made)
 
 
 def statements(client: APIClient, path: str) -> int:
