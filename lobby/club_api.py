@@ -4,6 +4,8 @@ Thin: parse, call one service or selector (docs/protocol.md, "Clubs")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
@@ -81,11 +83,19 @@ class ClubOut(ClubSummaryOut):
     games_capped = serializers.BooleanField(help_text="more than games_count")
     tournaments = serializers.ListField(child=serializers.IntegerField(), help_text="the newest")
     my_role = serializers.CharField(allow_null=True)
-    # Not allow_null: DRF would then answer a missing key as null; a key
-    # absent from the selector's answer must stay absent (None still shows).
     invite = serializers.CharField(
-        required=False, help_text="owners and admins only (no key for others); null: no code"
+        allow_null=True,
+        required=False,
+        help_text="owners and admins only (no key for others); null: no code",
     )
+
+    def to_representation(self, instance: Any) -> Any:
+        # DRF answers a missing nullable key as null: a key the selector left
+        # out (the code, for a non-admin) stays out.
+        data = super().to_representation(instance)
+        if "invite" not in instance:
+            data.pop("invite", None)
+        return data
 
 
 class ClubListOut(serializers.Serializer):

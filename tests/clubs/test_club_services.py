@@ -333,3 +333,16 @@ def test_a_deleted_account_leaves_its_clubs():
     assert Club.objects.get(pk=alone.pk).dissolved is not None
     assert roles(joined) == {"mem": "owner"}
     assert Club.objects.get(pk=handed.pk).creator is None
+
+
+def test_a_suspended_account_neither_creates_nor_joins():
+    from moderation.services import user_moderate
+
+    owner, suspended = make_user(), make_user("sus")
+    club = club_create(creator=owner, name="Offen")
+    user_moderate(
+        moderator=make_user(moderator=True), username="sus", action="suspend", days=1, note="x"
+    )
+    assert refused("suspended", club_create, creator=suspended, name="Eigener").status == 403
+    refused("suspended", club_join, club_id=club.pk, user=suspended)
+    assert ClubMember.objects.filter(club=club).count() == 1
