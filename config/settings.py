@@ -340,6 +340,9 @@ REST_FRAMEWORK: dict[str, Any] = {
         "tables": "30/min",
         # Creating tournaments, per user across processes (lobby/api.py).
         "tournaments": os.environ.get("TOURNAMENT_RATE", "10/hour"),
+        # Clubs: creating, joining, leaving, invite codes (lobby/club_api.py); a
+        # club's roles are changed under "writes".
+        "clubs": os.environ.get("CLUB_RATE", "60/hour"),
         "acts": "300/min",
         "chat": "60/min",
         "push": "30/min",
@@ -366,6 +369,10 @@ PICTURE_WORKERS = int(os.environ.get("PICTURE_WORKERS", "1"))
 PICTURE_POOL = os.environ.get("PICTURE_POOL", "process" if PRODUCTION else "thread")
 # Finished games an account needs before it creates a tournament (docs/tournaments.md).
 TOURNAMENT_CREATOR_MIN_GAMES = int(os.environ.get("TOURNAMENT_CREATOR_MIN_GAMES", "0"))
+# Live clubs one account may have created (lobby/clubs/creation.py, docs/clubs.md).
+CLUBS_PER_USER = int(os.environ.get("CLUBS_PER_USER", "3"))
+# Clubs one account may be a member of (lobby/clubs/membership.py).
+CLUB_MEMBERSHIPS_PER_USER = int(os.environ.get("CLUB_MEMBERSHIPS_PER_USER", "100"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brettspiele API",
     "DESCRIPTION": "Tables, games and moves. See docs/protocol.md.",

@@ -1,7 +1,8 @@
 from typing import Any
 
 from django.apps import AppConfig
-from django.db.models.signals import post_save
+from django.conf import settings
+from django.db.models.signals import post_save, pre_delete
 
 
 class LobbyConfig(AppConfig):
@@ -18,6 +19,23 @@ class LobbyConfig(AppConfig):
         game_over.connect(on_game_over, dispatch_uid="lobby.tournaments.on_game_over")
         # A table's no-show: its seat goes to a bot, the player is out and banned.
         seat_no_show.connect(on_seat_no_show, dispatch_uid="lobby.tournaments.on_seat_no_show")
+        # A club lists its members' running games: kept as games start and end.
+        from games.hooks import games_started
+
+        from .clubs import live_games
+
+        games_started.connect(
+            live_games.on_games_started, dispatch_uid="lobby.clubs.on_games_started"
+        )
+        game_over.connect(live_games.on_game_over, dispatch_uid="lobby.clubs.on_game_over")
+        # A deleted account leaves its clubs (an owner's club to an admin).
+        from .clubs.deletion import on_account_deleted
+
+        pre_delete.connect(
+            on_account_deleted,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="lobby.clubs.on_account_deleted",
+        )
         # A start, round or deadline newly due wakes the sweep that runs it.
         post_save.connect(
             on_tournament_saved, sender="lobby.Tournament", dispatch_uid="lobby.tournament_due"

@@ -1,11 +1,17 @@
-"""Tournaments: the event, its players and each round's pairings (games or byes)."""
+"""Tournaments: the event, its players and each round's pairings (games or
+byes); clubs: their members and roles."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import MAX_LENGTH, skeleton
 from games.models import Game
 
 
@@ -35,6 +41,15 @@ class Tournament(models.Model):
     round_days = models.PositiveSmallIntegerField(null=True, blank=True)
     round_deadline = models.DateTimeField(null=True, blank=True)
     featured = models.BooleanField(default=False)  # staff's: listed first
+    # A club-only tournament: its club's members join, its owner and admins create it.
+    club = models.ForeignKey(
+        "Club",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+        db_index=False,  # tournament_club below
+    )
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -56,6 +71,12 @@ class Tournament(models.Model):
             models.Index(fields=["-featured", "-created"], name="tournament_listed"),
             models.Index(
                 fields=["due"], name="tournament_due", condition=models.Q(due__isnull=False)
+            ),
+            # A club's tournaments, the newest first.
+            models.Index(
+                fields=["club", "-created"],
+                name="tournament_club",
+                condition=models.Q(club__isnull=False),
             ),
         ]
 
@@ -136,3 +157,134 @@ class TournamentBan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.no_shows} no-shows"
+
+
+class Club(models.Model):
+    """A home for a group of players (docs/clubs.md): its members and their
+    roles are ``ClubMember`` rows (the owner is the member whose role is
+    owner). A club whose last member leaves is dissolved, not deleted: its
+    tournaments keep their club, its name is free again, nobody can join it."""
+
+    name = models.CharField(max_length=50)
+    # The name's look-alike form (accounts/names.py), kept on every save: two
+    # live clubs never share one.
+    name_skeleton = models.CharField(max_length=MAX_LENGTH, editable=False)
+    description = models.CharField(max_length=1000, blank=True, default="")
+    open = models.BooleanField(default=True)
+    # A closed club is joined with this code (owners and admins see, renew
+    # and revoke it); empty: no code (the API says null).
+    invite = models.CharField(max_length=32, blank=True, default="")
+    # Who created it (the per-user limit counts these); the owner is a member's role.
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now)
+    dissolved = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), condition=models.Q(dissolved__isnull=True), name="club_name_once"
+            ),
+            models.UniqueConstraint(
+                fields=["name_skeleton"],
+                condition=models.Q(dissolved__isnull=True),
+                name="club_skeleton_once",
+            ),
+        ]
+        indexes = [
+            # The list: the newest live clubs first.
+            models.Index(
+                fields=["-created", "-id"],
+                condition=models.Q(dissolved__isnull=True),
+                name="club_listed",
+            ),
+            models.Index(fields=["creator"], name="club_creator"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fields = kwargs.get("update_fields")
+        if fields is None or "name" in fields:
+            self.name_skeleton = skeleton(self.name)
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "name_skeleton"}
+        super().save(*args, **kwargs)
+
+
+class ClubMember(models.Model):
+    """A member of a club and their role (the API names it: owner, admin, member)."""
+
+    class Role(models.IntegerChoices):
+        # Numbers sort the members' list: the owner first, then admins.
+        OWNER = 0, _("owner")
+        ADMIN = 1, _("admin")
+        MEMBER = 2, _("member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships"
+    )
+    role = models.PositiveSmallIntegerField(choices=Role.choices, default=Role.MEMBER)
+    joined = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="club_member_once"),
+            # Backs "one owner": a second owner of a club cannot commit.
+            models.UniqueConstraint(
+                fields=["club"], condition=models.Q(role=0), name="club_one_owner"
+            ),
+        ]
+        indexes = [
+            # A club's members page by page: by role, the longest-standing first.
+            models.Index(fields=["club", "role", "joined", "id"], name="club_member_ranked"),
+            # A player's clubs.
+            models.Index(fields=["user", "joined"], name="club_member_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.club_id}"
+
+
+ROLE_NAMES = {
+    ClubMember.Role.OWNER: "owner",
+    ClubMember.Role.ADMIN: "admin",
+    ClubMember.Role.MEMBER: "member",
+}
+
+
+class ClubRemoval(models.Model):
+    """An owner or admin removed ``user``: they come back only with the
+    club's invite code (an open club no longer lets them in by itself)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="club_removal_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} removed from {self.club_id}"
+
+
+class ClubGame(models.Model):
+    """A running game one of the club's members plays (lobby/clubs/live_games.py
+    keeps these: a game's start and end, a member joining or leaving): the
+    club's answer pages its members' running games from this index, however
+    many games the site runs and however long its members' histories."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+
+    class Meta:
+        # Its index also pages a club's games, the newest first (read backwards).
+        constraints = [models.UniqueConstraint(fields=["club", "game"], name="club_game_once")]
+        # A game's end removes its rows.
+        indexes = [models.Index(fields=["game"], name="club_game_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} of {self.club_id}"

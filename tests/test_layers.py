@@ -42,6 +42,7 @@ LAYERS = [
             "lobby.services",
             "accounts.services",
             "lobby.tournaments",
+            "lobby.clubs",
             "moderation.services",
             "moderation.internal.playbans",
             "moderation.internal.refunds",

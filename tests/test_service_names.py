@@ -28,6 +28,7 @@ SERVICE_FOLDERS = (
     "games/services",
     "accounts/services",
     "lobby/tournaments",
+    "lobby/clubs",
     "moderation/internal",
 )
 SERVICE_FILES = ("lobby/services.py", "moderation/services.py")
@@ -55,6 +56,7 @@ NOUNS = {
     "change",
     "conditional",
     "chat",
+    "club",
     "forced",
     "game",
     "guest",

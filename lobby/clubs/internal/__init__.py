@@ -1,0 +1,1 @@
+"""Helpers the club services share (nothing outside the service layer calls them)."""
