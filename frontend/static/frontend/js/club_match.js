@@ -6,7 +6,30 @@ import { LiveSocket } from "./socket.js";
 const live = document.getElementById("club-match-live");
 const id = Number(live?.dataset.id);
 
+let fetching = null; // the fetch under way
+let again = false; // a change came while it ran: fetch once more after it
+
+/** One fetch at a time, the last change always fetched after it: answers
+ * arriving out of order never put an older page over a newer one. */
 async function refresh() {
+  if (fetching) {
+    again = true;
+    return fetching;
+  }
+  fetching = (async () => {
+    do {
+      again = false;
+      await fetchPage();
+    } while (again);
+  })();
+  try {
+    await fetching;
+  } finally {
+    fetching = null;
+  }
+}
+
+async function fetchPage() {
   const answer = await fetch(location.pathname + location.search, { credentials: "same-origin" });
   if (!answer.ok) return;
   const page = new DOMParser().parseFromString(await answer.text(), "text/html");
