@@ -273,7 +273,7 @@ class ClubRemoval(models.Model):
 
 class ClubMatch(models.Model):
     """One club challenges another to a match over ``boards`` boards of one
-    two-seat game (docs/clubs.md, "Club matches"): each club's owner and admins
+    two-seat game (docs/protocol.md, "Club matches"): each club's owner and admins
     name their players, board 1 pairs the strongest of each side, colours
     alternate by board, the score is the sum of the boards."""
 

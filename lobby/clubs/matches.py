@@ -1,4 +1,4 @@
-"""Club matches (docs/clubs.md, "Club matches"): one club challenges another
+"""Club matches (docs/protocol.md, "Club matches"): one club challenges another
 to a match over N boards of one two-seat game; the challenged club's owner or
 admins accept or decline; each club's owner and admins name their players;
 the start pairs the boards by rating order (board 1: the strongest of each

@@ -1,4 +1,4 @@
-"""Reads of club matches (docs/clubs.md, "Club matches"): a match as the API
+"""Reads of club matches (docs/protocol.md, "Club matches"): a match as the API
 and its page show it, and a club's newest matches for the club page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Club matches (lobby/clubs/matches.py, docs/clubs.md): a challenge, its
+"""Club matches (lobby/clubs/matches.py, docs/protocol.md): a challenge, its
 answer, the lineups, the start (boards by rating order, colours alternating),
 the games played to their end through the real services and the score on
 both clubs' pages; every refusal is a clear 4xx that changes nothing. Runs on
