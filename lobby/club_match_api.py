@@ -19,7 +19,7 @@ from lobby.selectors import club_matches as read
 from lobby.selectors.clubs import club_or_404
 
 
-class ChallengeIn(serializers.Serializer):
+class ClubMatchChallengeIn(serializers.Serializer):
     # Each field is checked by the service, with its own clear messages.
     opponent = serializers.JSONField(allow_null=True, help_text="the challenged club's id")
     ruleset = serializers.JSONField(allow_null=True, help_text="a game of two seats")
@@ -29,7 +29,7 @@ class ChallengeIn(serializers.Serializer):
     )
 
 
-class PlayersIn(serializers.Serializer):
+class ClubMatchPlayersIn(serializers.Serializer):
     players = serializers.JSONField(allow_null=True, help_text="usernames, at most one a board")
     club = serializers.JSONField(
         allow_null=True,
@@ -39,46 +39,46 @@ class PlayersIn(serializers.Serializer):
     )
 
 
-class ClubRefOut(serializers.Serializer):
+class ClubMatchClubOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class ScoreOut(serializers.Serializer):
+class ClubMatchScoreOut(serializers.Serializer):
     home = serializers.FloatField()
     away = serializers.FloatField()
 
 
-class PlayerOut(serializers.Serializer):
+class ClubMatchPlayerOut(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     rating = serializers.IntegerField(allow_null=True)
 
 
-class LineupsOut(serializers.Serializer):
-    home = PlayerOut(many=True)
-    away = PlayerOut(many=True)
+class ClubMatchLineupsOut(serializers.Serializer):
+    home = ClubMatchPlayerOut(many=True)
+    away = ClubMatchPlayerOut(many=True)
 
 
-class BoardOut(serializers.Serializer):
+class ClubMatchBoardOut(serializers.Serializer):
     number = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
     game_status = serializers.CharField(allow_null=True)
     home_seat = serializers.IntegerField(help_text="the home club's seat: 0 on odd boards")
-    home = PlayerOut()
-    away = PlayerOut()
+    home = ClubMatchPlayerOut()
+    away = ClubMatchPlayerOut()
     seats = serializers.ListField(child=serializers.CharField(allow_null=True))
-    points = ScoreOut(allow_null=True, help_text="null until the board's game ends")
+    points = ClubMatchScoreOut(allow_null=True, help_text="null until the board's game ends")
 
 
 class ClubMatchSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
-    home = ClubRefOut()
-    away = ClubRefOut()
+    home = ClubMatchClubOut()
+    away = ClubMatchClubOut()
     ruleset = serializers.CharField()
     title = serializers.CharField()
     boards = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ClubMatch.Status.values)
-    score = ScoreOut()
+    score = ClubMatchScoreOut()
 
 
 class ClubMatchOut(ClubMatchSummaryOut):
@@ -86,8 +86,8 @@ class ClubMatchOut(ClubMatchSummaryOut):
     created = serializers.CharField()
     started = serializers.CharField(allow_null=True)
     ended = serializers.CharField(allow_null=True)
-    players = LineupsOut()
-    board_list = BoardOut(many=True)
+    players = ClubMatchLineupsOut()
+    board_list = ClubMatchBoardOut(many=True)
 
 
 class ClubMatchesOut(serializers.Serializer):
@@ -110,9 +110,9 @@ class ClubMatches(APIView):
         club = club_or_404(pk)
         return answer(ClubMatchesOut, {"items": read.club_matches_of(club.pk)})
 
-    @extend_schema(request=ChallengeIn, responses=answers({201: ClubMatchOut}))
+    @extend_schema(request=ClubMatchChallengeIn, responses=answers({201: ClubMatchOut}))
     def post(self, request: Request, pk: int) -> Response:
-        data = valid(ChallengeIn, request)
+        data = valid(ClubMatchChallengeIn, request)
         match = services.club_match_challenge(user=request.user, club_id=pk, **data)
         return match_answer(match, 201)
 
@@ -150,7 +150,7 @@ class ClubMatchStart(APIView):
 
 
 class ClubMatchPlayers(APIView):
-    @extend_schema(request=PlayersIn, responses=answers({200: ClubMatchOut}))
+    @extend_schema(request=ClubMatchPlayersIn, responses=answers({200: ClubMatchOut}))
     def post(self, request: Request, pk: int) -> Response:
-        data = valid(PlayersIn, request)
+        data = valid(ClubMatchPlayersIn, request)
         return match_answer(services.club_match_players_set(user=request.user, match_id=pk, **data))
