@@ -343,6 +343,9 @@ REST_FRAMEWORK: dict[str, Any] = {
         # Clubs: creating, joining, leaving, invite codes (lobby/club_api.py); a
         # club's roles are changed under "writes".
         "clubs": os.environ.get("CLUB_RATE", "60/hour"),
+        # Challenging another club to a match (lobby/club_match_api.py); the
+        # answers, lineups and starts count under "writes".
+        "club_matches": os.environ.get("CLUB_MATCH_RATE", "20/hour"),
         "acts": "300/min",
         "chat": "60/min",
         "push": "30/min",

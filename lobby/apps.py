@@ -17,6 +17,10 @@ class LobbyConfig(AppConfig):
         from .tournaments.rounds import on_game_over
 
         game_over.connect(on_game_over, dispatch_uid="lobby.tournaments.on_game_over")
+        # A club match's board: its points count to the match's score.
+        from .clubs.matches import on_game_over as on_match_game_over
+
+        game_over.connect(on_match_game_over, dispatch_uid="lobby.clubs.matches.on_game_over")
         # A table's no-show: its seat goes to a bot, the player is out and banned.
         seat_no_show.connect(on_seat_no_show, dispatch_uid="lobby.tournaments.on_seat_no_show")
         # A club lists its members' running games: kept as games start and end.

@@ -17,6 +17,7 @@ from games.realtime.draining import DrainsSocketMixin
 from games.realtime.socket_cap import AddressCapMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
+from lobby.selectors.club_matches import club_match_group
 from lobby.selectors.tournaments import tournament_group
 
 # A page that connects starts from a snapshot read at most this long ago;
@@ -36,16 +37,24 @@ class LobbyConsumer(
     page's lobby token is answered from what the process knows."""
 
     # A table's change is one frame for everybody, built once per process.
-    untranslated = TranslatedConsumerMixin.untranslated | {"lobby.table", "tournament.chat"}
+    untranslated = TranslatedConsumerMixin.untranslated | {
+        "lobby.table",
+        "tournament.chat",
+        "club_match.changed",
+    }
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]
         if user is not None and user.is_authenticated:
             self.groups_joined.append(user_group(user.pk))
-        tournament = watched_tournament(self.scope.get("query_string", b""))
+        query = self.scope.get("query_string", b"")
+        tournament = watched_tournament(query)
         if tournament is not None:  # a tournament page: its chat too
             self.groups_joined.append(tournament_group(tournament))
+        match = watched_tournament(query, b"club_match")
+        if match is not None:  # a club match's page: its changes
+            self.groups_joined.append(club_match_group(match))
         await self.join_groups()
         self.budget = ConnectionBudget(None)
         await self.accept()
@@ -99,14 +108,19 @@ class LobbyConsumer(
         """A line of the chat of the tournament this page shows (public)."""
         await self.send(text_data=dumps({"type": "tournament_chat", "message": message["message"]}))
 
+    async def club_match_changed(self, message: dict[str, Any]) -> None:
+        """The club match this page shows changed: the page fetches it again."""
+        await self.send(text_data=dumps({"type": "club_match", "match": message["match"]}))
+
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
 
 
-def watched_tournament(query: bytes) -> int | None:
-    """``?tournament=<id>`` of a tournament page's socket (one at most), else None."""
+def watched_tournament(query: bytes, key: bytes = b"tournament") -> int | None:
+    """``?tournament=<id>`` of a tournament page's socket (one at most), else
+    None; ``key``: another page's id (``club_match``)."""
     for part in query.split(b"&"):
         name, _, value = part.partition(b"=")
-        if name == b"tournament" and value.isdigit() and len(value) <= 12:
+        if name == key and value.isdigit() and len(value) <= 12:
             return int(value)
     return None

@@ -288,3 +288,95 @@ class ClubGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} of {self.club_id}"
+
+
+class ClubMatch(models.Model):
+    """One club challenges another to a match over ``boards`` boards of one
+    two-seat game (docs/protocol.md, "Club matches"): each club's owner and admins
+    name their players, board 1 pairs the strongest of each side, colours
+    alternate by board, the score is the sum of the boards."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("proposed")
+        ACCEPTED = "accepted", _("accepted")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+
+    home = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="home_matches")
+    away = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="away_matches")
+    ruleset = models.CharField(max_length=32)
+    boards = models.PositiveSmallIntegerField()
+    clock = models.JSONField(default=dict, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PROPOSED)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The sum of the boards' points (a win 1, a draw ½), kept as each board ends.
+    home_score = models.FloatField(default=0)
+    away_score = models.FloatField(default=0)
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # One open challenge (proposed, accepted) between the two clubs, each way.
+            models.UniqueConstraint(
+                fields=["home", "away"],
+                condition=models.Q(status__in=["proposed", "accepted"]),
+                name="club_match_open_once",
+            ),
+        ]
+        indexes = [
+            # A club's matches, newest first (home and away).
+            models.Index(fields=["home", "-created"], name="club_match_home"),
+            models.Index(fields=["away", "-created"], name="club_match_away"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home_id} v {self.away_id} ({self.ruleset})"
+
+
+class ClubMatchPlayer(models.Model):
+    """A player a club named for a match; ``order``: as named (1 first)."""
+
+    match = models.ForeignKey(ClubMatch, on_delete=models.CASCADE, related_name="players")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="club_match_player_once"),
+        ]
+        indexes = [models.Index(fields=["match", "club", "order"], name="club_match_lineup")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} for {self.club_id} in {self.match_id}"
+
+
+class ClubMatchBoard(models.Model):
+    """One board of a running match: its game (seat 0 and 1 as ``players``:
+    user ids), who plays for the home club, and its points once it ended."""
+
+    match = models.ForeignKey(ClubMatch, on_delete=models.CASCADE, related_name="board_rows")
+    number = models.PositiveSmallIntegerField()  # 1 first: the strongest players
+    game = models.OneToOneField(
+        Game, null=True, on_delete=models.SET_NULL, related_name="club_match_board"
+    )
+    players = models.JSONField(default=list)  # user ids by seat
+    home_seat = models.PositiveSmallIntegerField()
+    # Each club's points on this board once its game ended; null: still played.
+    home_points = models.FloatField(null=True, blank=True)
+    away_points = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="club_match_board_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"board {self.number} of {self.match_id}"

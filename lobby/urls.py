@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import api, club_api, views
+from . import api, club_api, club_match_api, club_match_views, views
 
 pages = [
     path("tournaments/", views.tournament_list_page, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
+    path("club-matches/<int:match_id>/", club_match_views.club_match_page, name="club-match"),
 ]
 
 api_urls = [
@@ -32,5 +33,17 @@ api_urls = [
         "clubs/<int:pk>/members/<str:username>/",
         club_api.ClubMemberRole.as_view(),
         name="api-club-member",
+    ),
+    path("clubs/<int:pk>/matches/", club_match_api.ClubMatches.as_view(), name="api-club-matches"),
+    path("club-matches/<int:pk>/", club_match_api.ClubMatchDetail.as_view(), name="api-club-match"),
+    *(
+        path(f"club-matches/<int:pk>/{action}/", view.as_view(), name=f"api-club-match-{action}")
+        for action, view in (
+            ("accept", club_match_api.ClubMatchAccept),
+            ("decline", club_match_api.ClubMatchDecline),
+            ("cancel", club_match_api.ClubMatchCancel),
+            ("start", club_match_api.ClubMatchStart),
+            ("players", club_match_api.ClubMatchPlayers),
+        )
     ),
 ]

@@ -44,6 +44,12 @@ REMATCH_BEGUN = gettext_noop(
 )
 
 
+CLUB_MATCH = gettext_noop(
+    "%(player)s of the club %(club)s challenges your club to a match of %(title)s over "
+    "%(boards)s boards."
+)
+
+
 APPROVED = gettext_noop("An admin approved the remis request in game #%(game)s.")
 
 
@@ -68,6 +74,8 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
         template = REMATCH
     if kind == Notification.Kind.CHALLENGE and values.get("rematch_of"):
         template = REMATCH_BEGUN
+    if kind == Notification.Kind.CHALLENGE and values.get("club_match"):
+        template = CLUB_MATCH
     if kind == Notification.Kind.ROUND_START and values.get("bye"):
         template = BYE
     if kind == Notification.Kind.DECISION and "approved" in values:
