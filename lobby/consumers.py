@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
@@ -17,6 +18,8 @@ from games.realtime.draining import DrainsSocketMixin
 from games.realtime.socket_cap import AddressCapMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
+from lobby.selectors.club_page import readable_club
+from lobby.selectors.clubs import club_group
 from lobby.selectors.tournaments import tournament_group
 
 # A page that connects starts from a snapshot read at most this long ago;
@@ -36,16 +39,25 @@ class LobbyConsumer(
     page's lobby token is answered from what the process knows."""
 
     # A table's change is one frame for everybody, built once per process.
-    untranslated = TranslatedConsumerMixin.untranslated | {"lobby.table", "tournament.chat"}
+    untranslated = TranslatedConsumerMixin.untranslated | {
+        "lobby.table",
+        "tournament.chat",
+        "club.chat",
+    }
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined = [LOBBY_GROUP]
         if user is not None and user.is_authenticated:
             self.groups_joined.append(user_group(user.pk))
-        tournament = watched_tournament(self.scope.get("query_string", b""))
+        tournament = watched(self.scope.get("query_string", b""), b"tournament")
         if tournament is not None:  # a tournament page: its chat too
             self.groups_joined.append(tournament_group(tournament))
+        asked = watched(self.scope.get("query_string", b""), b"club")
+        if asked is not None:  # a club page: its changes and chat, for who may read them
+            club = await database_sync_to_async(readable_club)(asked, user)
+            if club is not None:
+                self.groups_joined.append(club_group(club))
         await self.join_groups()
         self.budget = ConnectionBudget(None)
         await self.accept()
@@ -99,14 +111,22 @@ class LobbyConsumer(
         """A line of the chat of the tournament this page shows (public)."""
         await self.send(text_data=dumps({"type": "tournament_chat", "message": message["message"]}))
 
+    async def club_changed(self, message: dict[str, Any]) -> None:
+        """The club this page shows changed (members, roles, code): it fetches it again."""
+        await self.send(text_data=dumps({"type": "club", "club": message["club"]}))
+
+    async def club_chat(self, message: dict[str, Any]) -> None:
+        """A line of the chat of the club this page shows (to who may read it)."""
+        await self.send(text_data=dumps({"type": "club_chat", "message": message["message"]}))
+
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
 
 
-def watched_tournament(query: bytes) -> int | None:
-    """``?tournament=<id>`` of a tournament page's socket (one at most), else None."""
+def watched(query: bytes, key: bytes) -> int | None:
+    """``?<key>=<id>`` of a page's socket (the first one), else None."""
     for part in query.split(b"&"):
         name, _, value = part.partition(b"=")
-        if name == b"tournament" and value.isdigit() and len(value) <= 12:
+        if name == key and value.isdigit() and len(value) <= 12:
             return int(value)
     return None

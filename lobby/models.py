@@ -269,3 +269,22 @@ class ClubRemoval(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} removed from {self.club_id}"
+
+
+class ClubChatMessage(models.Model):
+    """A line of a club page's chat: members write; whoever may see the club
+    reads (an open club: everyone; a closed one: its members and moderators)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            # The page reads the newest lines of one club from the index.
+            models.Index(fields=["club", "-created", "-id"], name="club_chat_newest")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.text[:30]}"

@@ -1,10 +1,13 @@
 from django.urls import path
 
-from . import api, views
+from . import api, club_chat_api, club_views, views
 
 pages = [
     path("tournaments/", views.tournament_list_page, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
+    path("clubs/", club_views.club_list_page, name="clubs"),
+    path("clubs/<int:club_id>/", club_views.club_page, name="club"),
+    path("clubs/<int:club_id>/join/", club_views.club_join_page, name="club-join"),
 ]
 
 api_urls = [
@@ -23,4 +26,5 @@ api_urls = [
         api.TournamentFeature.as_view(),
         name="api-tournament-feature",
     ),
+    path("clubs/<int:pk>/chat/", club_chat_api.ClubChat.as_view(), name="api-club-chat"),
 ]
