@@ -66,10 +66,9 @@ def _member_action(request: HttpRequest, club_id: int) -> None:
         services.club_invite_renew(club_id=club_id, user=user)
     elif action == "revoke":
         services.club_invite_revoke(club_id=club_id, user=user)
-    elif action == "role":
-        services.club_set_role(
-            club_id=club_id, user=user, username=form.get("username"), role=form.get("role")
-        )
+    elif action == "role":  # one form for the members' buttons: "<role> <username>"
+        role, _, username = (form.get("change") or "").partition(" ")
+        services.club_set_role(club_id=club_id, user=user, username=username, role=role)
     else:
         raise GameError("bad_request", gettext_noop("Choose join, leave, renew, revoke or role."))
 
@@ -92,14 +91,14 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
     members_page, games_page = _page(request, "members"), _page(request, "games")
     detail = read.club_detail(club, viewer, members_page=members_page, games_page=games_page)
     titles = {slug: gettext(rs.title) for slug, rs in RULESETS.items()}
-    for member in detail["members"]:  # one cell a game, in the table's order
-        member["cells"] = [(title, member["ratings"].get(slug)) for slug, title in titles.items()]
+    for member in detail["members"]:  # the games they are rated in, in the site's order
+        rated = member["ratings"]
+        member["cells"] = [(title, rated[slug]) for slug, title in titles.items() if slug in rated]
     for game in detail["games"]:
         game["title"] = titles.get(game["ruleset"], game["ruleset"])
     readable = page_read.may_read_chat(club, viewer)
     context: dict[str, Any] = {
         "club": detail,
-        "rulesets": list(titles.values()),
         "members_pager": page_read.pager(members_page, detail["member_count"], read.MEMBERS_PAGE),
         "games_pager": page_read.pager(games_page, detail["games_count"], read.GAMES_PAGE),
         "tournaments": page_read.tournaments(detail["tournaments"]),

@@ -133,13 +133,13 @@ def test_owner_renews_revokes_and_changes_roles_from_the_page():
     page_client(anna).post(url, {"action": "revoke"})  # not an admin: refused
     club.refresh_from_db()
     assert club.invite
-    page_client(owner).post(url, {"action": "role", "username": anna.username, "role": "admin"})
+    page_client(owner).post(url, {"action": "role", "change": f"admin {anna.username}"})
     assert read.role_of(club.pk, anna) == "admin"
     assert 'data-testid="club-invite"' in page_client(anna).get(url).content.decode()
     page_client(anna).post(url, {"action": "revoke"})
     club.refresh_from_db()
     assert club.invite == ""
-    page_client(owner).post(url, {"action": "role", "username": anna.username, "role": "removed"})
+    page_client(owner).post(url, {"action": "role", "change": f"removed {anna.username}"})
     assert not read.is_member(club.pk, anna.pk)
 
 
