@@ -30,6 +30,8 @@ if (live) {
   new LiveSocket(() => `/ws/lobby/?club=${id}`, {
     ping: () => ({ type: "ping" }),
     onFrame(frame) {
+      // The first frame (the lobby's snapshot) comes once the socket joined the club's group.
+      document.documentElement.dataset.clubSocket = "ready";
       if (frame.type === "club" && frame.club?.id === id) refreshSoon(true);
       if (frame.type === "club_chat") addLine(frame.message);
       if (frame.type === "table" && ["active", "finished", "aborted"].includes(frame.table?.status)) refreshSoon(false);
