@@ -1,5 +1,5 @@
 """Reads for the club pages (lobby/club_views.py): who may read a club's
-chat, its newest lines, the page's numbered pager (docs/clubs.md)."""
+chat, its newest lines, the page's numbered pager (docs/club-pages.md)."""
 
 from __future__ import annotations
 
@@ -57,5 +57,5 @@ def pager(page: int, count: int, size: int) -> dict[str, Any]:
 def tournaments(ids: list[int]) -> list[dict[str, Any]]:
     """The club's listed tournaments (their ids, newest first) with names and status."""
     rows = Tournament.objects.filter(pk__in=ids).values("pk", "name", "status", "ruleset")
-    found = {row["pk"]: row for row in rows}
+    found: dict[int, dict[str, Any]] = {row["pk"]: dict(row) for row in rows}
     return [found[pk] for pk in ids if pk in found]

@@ -41,7 +41,9 @@ def club_of(size: int, games: int, tag: str) -> tuple[Club, list]:
         Game(ruleset="halma", status=Game.Status.ACTIVE, state={}) for _ in range(games)
     )
     Seat.objects.bulk_create(
-        Seat(game=g, index=i, user=users[(2 * n + i) % size]) for n, g in enumerate(made) for i in (0, 1)
+        Seat(game=g, index=i, user=users[(2 * n + i) % size])
+        for n, g in enumerate(made)
+        for i in (0, 1)
     )
     return club, users
 

@@ -44,4 +44,4 @@ def page_chatter(user: Visitor | None, guest_message: str) -> User:
     if is_guest(user):
         raise GameError("guest", guest_message, status=403)
     refuse_if_muted(user)
-    return user  # type: ignore[return-value]
+    return user

@@ -1,4 +1,4 @@
-// A club page (docs/clubs.md): the lobby socket with ?club=<id> says when the
+// A club page (docs/club-pages.md): the lobby socket with ?club=<id> says when the
 // club changed (members, roles, its code: the live part is fetched again) and
 // brings its chat's lines. Members' running games are not pushed one by one:
 // when a table starts or ends anywhere (the lobby's "table" frames) the page
