@@ -10,7 +10,8 @@ Level 0 is a database whose listed pages are full and nothing else stored:
 correspondence games (the lobby's 20 live tables and its count up to 1,000,
 TV's 20 candidates) with 1,000 waiting remis requests, 1,000 open
 tournaments of 4 to 1,000 players (the list shows 100; one of 1,000 players
-is shown on its own), a player with 5,000 finished rated games
+is shown on its own), a club of 5,000 members with 1,000 running games
+among them (its answer shows a page of each), a player with 5,000 finished rated games
 (My games, the profile, the completion rate's 500), 5,000 rating changes
 and 500 notifications, and a running Halma game of 1,000 events. Each
 further level adds that many running correspondence games and as many
@@ -25,7 +26,8 @@ first frame, the bell's list, a 5,000-game profile (API and page), My games,
 a leaderboard page, the remis queue with 1,000 waiting requests, the
 1,000-event game's ``GET /api/games/<id>/``, hello, position.svg and embed
 page, TV (page and featured), the tournaments list (API and page), and a
-1,000-player tournament's API and page, open and in its round 4.
+1,000-player tournament's API and page, open and in its round 4, and the 5,000-member club's API (its
+first page, its members' page 100) and the clubs list.
 
 ``--keep`` keeps the database (named by TEST_DATABASE_NAME); run again with
 ``--keep`` on a database that holds a run's data, it migrates it, runs
@@ -92,6 +94,9 @@ BASE_RUNNING = 1000
 TOURNAMENTS = 1000  # open Swiss events of 4 to 1,000 players (the list shows the newest 100)
 FIELDS = (4, 8, 16, 64, 256, 1000)  # their sizes, drawn in turn
 REMIS = 1000
+CLUB_MEMBERS = 5000  # a club this big, with CLUB_GAMES running games among its members
+CLUB_GAMES = 1000
+CLUB_NAME = "Scale club"
 
 
 def _copy(template: Any, **changes: Any) -> Any:
@@ -204,6 +209,57 @@ class Store:
         return max(
             (t.pk for t in made if FIELDS[t.pk % len(FIELDS)] == max(FIELDS)), default=made[-1].pk
         )
+
+    def club(self) -> int:
+        """A club of ``CLUB_MEMBERS`` members of their own (one admin in ten,
+        rated in two games) and ``CLUB_GAMES`` running games between them,
+        cloned as ``games`` clones them."""
+        from django.contrib.auth import get_user_model
+
+        from games.models import Event, Game, Rating, Seat
+        from lobby.models import Club, ClubGame, ClubMember
+
+        User = get_user_model()
+        members = User.objects.bulk_create(
+            (User(username=f"clubber{n}", password="!") for n in range(CLUB_MEMBERS)),
+            batch_size=BATCH,
+        )
+        club = Club.objects.create(name=CLUB_NAME, open=False, invite="x" * 16)
+        ClubMember.objects.bulk_create(
+            (
+                ClubMember(club=club, user=u, role=0 if n == 0 else 1 if n % 10 == 0 else 2)
+                for n, u in enumerate(members)
+            ),
+            batch_size=BATCH,
+        )
+        Rating.objects.bulk_create(
+            (
+                Rating(user=u, ruleset=rs, speed="correspondence", mu=25, sigma=8, display=1500)
+                for u in members
+                for rs in ("halma", "malefiz")
+            ),
+            batch_size=BATCH,
+        )
+        now = timezone.now()
+        games = []
+        for _ in range(CLUB_GAMES):
+            game = _copy(self.running)
+            game.deadline = now + timedelta(days=2)
+            _mark_due(game)
+            games.append(game)
+        games = Game.objects.bulk_create(games)
+        Seat.objects.bulk_create(
+            Seat(game=g, index=i, user=members[(2 * n + i) % CLUB_MEMBERS], joined=now)
+            for n, g in enumerate(games)
+            for i in range(2)
+        )
+        Event.objects.bulk_create(
+            (_copy(e, game_id=g.pk) for g in games for e in self.running_events),
+            batch_size=BATCH,
+        )
+        # As the games' start lists them (lobby/clubs/live_games.py).
+        ClubGame.objects.bulk_create(ClubGame(club=club, game=g) for g in games)
+        return club.pk
 
     def busy_player(self) -> Any:
         """A player with 5,000 finished rated games, their rating changes and
@@ -376,16 +432,19 @@ EXPLAIN_OVER = int(os.environ.get("BENCH_EXPLAIN_OVER", "100"))
 # --only: measure just the reads whose names hold one of these words.
 ONLY: list[str] = []
 TOURNAMENT: list[int] = []  # the 1,000-player tournaments measured: open, running
+CLUB: list[int] = []  # the 5,000-member club
 
 
 def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, int, int]]:
     from games.selectors import notifications, remis
     from games.selectors.frames import hello_frame
     from games.selectors.tables import lobby_snapshot
+    from lobby.models import ClubMember
 
-    anon, mine, seated = Client(), Client(), Client()
+    anon, mine, seated, owner = Client(), Client(), Client(), Client()
     mine.force_login(busy)
     seated.force_login(player)
+    owner.force_login(ClubMember.objects.get(club_id=CLUB[0], role=0).user)
     reads: dict[str, Callable[[], Any]] = {
         "lobby first frame": lambda: {"type": "tables", **lobby_snapshot()},
         "bell list (500 kept)": lambda: notifications.unread(busy),
@@ -411,6 +470,12 @@ def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, in
         "tournament page, 1,000 players, round 4": lambda: anon.get(
             f"/tournaments/{TOURNAMENT[1]}/"
         ),
+        "club API, 5,000 members, 1,000 games": lambda: anon.get(f"/api/clubs/{CLUB[0]}/"),
+        "club API, its owner": lambda: owner.get(f"/api/clubs/{CLUB[0]}/"),
+        "club API, 5,000 members, members page 100": lambda: anon.get(
+            f"/api/clubs/{CLUB[0]}/?members_page=100"
+        ),
+        "clubs list API": lambda: anon.get("/api/clubs/"),
         "position.svg, 1,000 events": lambda: anon.get(f"/g/{long_game}/position.svg"),
         "embed page, 1,000 events": lambda: anon.get(f"/embed/{long_game}/"),
     }
@@ -508,6 +573,13 @@ def reuse(level: int, idle: float = 0) -> bool:
     biggest = Tournament.objects.annotate(n=Count("players")).order_by("-n", "-pk")
     TOURNAMENT.append(biggest.exclude(name=RUNNING_NAME).values_list("pk", flat=True).first() or 0)
     TOURNAMENT.append(running_tournament(TOURNAMENT[0]))
+    from lobby.models import Club
+
+    found = Club.objects.filter(name=CLUB_NAME).values_list("pk", flat=True).first()
+    if found is None:
+        print("# kept database without the club: run again without --keep")
+        return False
+    CLUB.append(found)
     _clocks_as_made(Game)
     vacuum()
     print(f"# kept database, level {level}: {Game.objects.count()} games stored")
@@ -545,6 +617,7 @@ def run(levels: list[int], idle: float = 0) -> None:
     store.ratings()
     TOURNAMENT.append(store.tournaments(TOURNAMENTS))
     TOURNAMENT.append(running_tournament(TOURNAMENT[0]))
+    CLUB.append(store.club())
     store.remis_requests(store.games(BASE_RUNNING, finished=False))
     print(f"# fixtures in {time.perf_counter() - started:.0f} s ({connection.vendor})")
     results: dict[int, dict[str, tuple[float, int, int]]] = {}

@@ -17,4 +17,8 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 game_over = Signal()  # keyword argument: game
+# Games that just started (``game_start``, or a tournament round's games in
+# bulk), in the starting transaction, their seats stored: clubs list their
+# members' running games from it (lobby/clubs/live_games.py).
+games_started = Signal()  # keyword argument: game_ids
 seat_no_show = Signal()  # keyword arguments: game, seat

@@ -72,6 +72,12 @@ class CreateTournamentIn(serializers.Serializer):
         default=True,  # type: ignore[arg-type]  # any JSON value is a JSONField's default
         help_text="false: the creator organises and does not play (default: entered as a player)",
     )
+    club = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="a club's id: club-only (its owner and admins create it, its members join)",
+    )
 
 
 class PairingOut(serializers.Serializer):
@@ -115,6 +121,7 @@ class TournamentSummaryOut(serializers.Serializer):
     round_days = serializers.IntegerField(allow_null=True)
     round_deadline = serializers.CharField(allow_null=True)
     featured = serializers.BooleanField()
+    club = serializers.IntegerField(allow_null=True, help_text="a club-only tournament's club")
 
 
 class TournamentOut(TournamentSummaryOut):

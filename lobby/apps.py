@@ -19,6 +19,15 @@ class LobbyConfig(AppConfig):
         game_over.connect(on_game_over, dispatch_uid="lobby.tournaments.on_game_over")
         # A table's no-show: its seat goes to a bot, the player is out and banned.
         seat_no_show.connect(on_seat_no_show, dispatch_uid="lobby.tournaments.on_seat_no_show")
+        # A club lists its members' running games: kept as games start and end.
+        from games.hooks import games_started
+
+        from .clubs import live_games
+
+        games_started.connect(
+            live_games.on_games_started, dispatch_uid="lobby.clubs.on_games_started"
+        )
+        game_over.connect(live_games.on_game_over, dispatch_uid="lobby.clubs.on_game_over")
         # A deleted account leaves its clubs (an owner's club to an admin).
         from .clubs.deletion import on_account_deleted
 

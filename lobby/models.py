@@ -294,3 +294,22 @@ class ClubChatMessage(PageChatLine):
 
     def __str__(self) -> str:
         return f"{self.club_id}: {self.text[:30]}"
+
+
+class ClubGame(models.Model):
+    """A running game one of the club's members plays (lobby/clubs/live_games.py
+    keeps these: a game's start and end, a member joining or leaving): the
+    club's answer pages its members' running games from this index, however
+    many games the site runs and however long its members' histories."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+
+    class Meta:
+        # Its index also pages a club's games, the newest first (read backwards).
+        constraints = [models.UniqueConstraint(fields=["club", "game"], name="club_game_once")]
+        # A game's end removes its rows.
+        indexes = [models.Index(fields=["game"], name="club_game_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} of {self.club_id}"

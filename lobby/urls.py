@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, club_chat_api, club_views, views
+from . import api, club_api, club_chat_api, club_views, views
 
 pages = [
     path("tournaments/", views.tournament_list_page, name="tournaments"),
@@ -25,6 +25,16 @@ api_urls = [
         "tournaments/<int:pk>/feature/",
         api.TournamentFeature.as_view(),
         name="api-tournament-feature",
+    ),
+    path("clubs/", club_api.ClubList.as_view(), name="api-clubs"),
+    path("clubs/<int:pk>/", club_api.ClubDetail.as_view(), name="api-club"),
+    path("clubs/<int:pk>/join/", club_api.ClubJoin.as_view(), name="api-club-join"),
+    path("clubs/<int:pk>/leave/", club_api.ClubLeave.as_view(), name="api-club-leave"),
+    path("clubs/<int:pk>/invite/", club_api.ClubInvite.as_view(), name="api-club-invite"),
+    path(
+        "clubs/<int:pk>/members/<str:username>/",
+        club_api.ClubMemberRole.as_view(),
+        name="api-club-member",
     ),
     path("clubs/<int:pk>/chat/", club_chat_api.ClubChat.as_view(), name="api-club-chat"),
 ]

@@ -10,6 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from lobby.selectors import clubs
+
 from ..errors import GameError
 from ..rules import RULESETS
 from ..selectors import players, ratings
@@ -22,7 +24,8 @@ class PlayerDetail(APIView):
 
     @extend_schema(responses=answers({200: PlayerOut}))
     def get(self, request: Request, username: str) -> Response:
-        return answer(PlayerOut, players.player_profile(username))
+        profile = players.player_profile(username)
+        return answer(PlayerOut, {**profile, "clubs": clubs.clubs_of_player(profile["username"])})
 
 
 def leaderboard_speed(raw: str | None) -> str:

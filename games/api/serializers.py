@@ -469,12 +469,19 @@ class RecentGameOut(serializers.Serializer):
     replay = serializers.CharField()
 
 
+class PlayerClubOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.CharField(help_text='"owner", "admin" or "member"')
+
+
 class PlayerOut(serializers.Serializer):
     username = serializers.CharField()
     bot = serializers.BooleanField()
     guest = serializers.BooleanField()  # a visitor's temporary account (never rated)
     ratings = PlayerRatingOut(many=True)
     recent_games = RecentGameOut(many=True)
+    clubs = PlayerClubOut(many=True, help_text="the clubs they are in, in the order they joined")
 
 
 class LeaderboardRowOut(serializers.Serializer):

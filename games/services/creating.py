@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.services.internal import bot_accounts
 
-from .. import clocks, publish
+from .. import clocks, hooks, publish
 from ..errors import GameError
 from ..models import Event, Game, Seat
 from ..rules import get_ruleset
@@ -222,6 +222,7 @@ def game_create_many(
                     for g, users in zip(games, seatings, strict=True)
                 ]
             )
+        hooks.games_started.send(sender=Game, game_ids=[g.pk for g in games])
         publish.after_commit(partial(_tell_players, [g.pk for g in games]))
     return games
 

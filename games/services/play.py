@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from moderation.internal import playbans
 
-from .. import clocks
+from .. import clocks, hooks
 from ..models import (
     Event,
     Game,
@@ -41,9 +41,11 @@ def game_start(*, game: Game) -> Event:
     clocks.start_clocks(game, now)
     game.away = away.seats_away(game, now)
     followers.followers_told(game)
-    return append_event(
+    event = append_event(
         game, rs, state, seat=None, kind=Event.Kind.START, events=[{"type": "start"}], now=now
     )
+    hooks.games_started.send(sender=Game, game_ids=[game.pk])
+    return event
 
 
 @conflicts_are_stale

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from lobby.models import ClubMember
 
 from .internal.common import dissolve, hand_over, locked_club, tell_club
+from .internal.live_games import drop_member_games
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -33,4 +34,6 @@ def on_account_deleted(sender: object, instance: User, **kwargs: object) -> None
         else:
             hand_over(club, mine, heir)
         tell_club(club)
-    ClubMember.objects.filter(user=instance).delete()
+    for membership in list(ClubMember.objects.filter(user=instance).select_related("club")):
+        membership.delete()
+        drop_member_games(membership.club, instance.pk)

@@ -34,6 +34,7 @@ from .internal.common import (
     senior_admin,
     tell_club,
 )
+from .internal.live_games import add_member_games, drop_member_games
 
 if TYPE_CHECKING:
     from games.users import Visitor
@@ -81,6 +82,7 @@ def club_join(*, club_id: object, user: Visitor | None, invite: object = None) -
         if removed is not None:
             removed.delete()
         ClubMember.objects.create(club=club, user=account, role=ClubMember.Role.MEMBER)
+        add_member_games(club, account.pk)
         tell_club(club)
     return club
 
@@ -120,6 +122,7 @@ def club_leave(*, club_id: object, user: Visitor | None) -> Club:
                 tell_club(club)
                 return club
         mine.delete()
+        drop_member_games(club, account.pk)
         tell_club(club)
     return club
 
@@ -182,6 +185,7 @@ def _change_role(club: Club, actor: ClubMember, target: ClubMember, role: str) -
         raise _forbidden()
     if role == REMOVED:
         target.delete()
+        drop_member_games(club, target.user_id)
         ClubRemoval.objects.get_or_create(club=club, user_id=target.user_id)
     elif role == "owner":
         if actor.role != ClubMember.Role.OWNER:

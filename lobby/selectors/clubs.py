@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
 from django.utils.translation import gettext_noop
 
 from accounts.names import skeleton
 from games.errors import GameError
-from games.models import Game, Rating, Seat
-from lobby.models import ROLE_NAMES, Club, ClubMember, Tournament
+from games.models import Rating, Seat
+from lobby.models import ROLE_NAMES, Club, ClubGame, ClubMember, Tournament
 
 if TYPE_CHECKING:
     from games.users import Visitor
@@ -138,15 +139,15 @@ def members(club: Club, page: int = 1) -> list[dict[str, Any]]:
 
 
 def members_games(club: Club, page: int = 1) -> tuple[list[dict[str, Any]], int]:
-    """One page of the running games a member plays in, the newest first,
-    and how many there are (counted up to ``GAMES_COUNT_CAP`` + 1)."""
-    club_users = ClubMember.objects.filter(club=club).values("user_id")
-    running = Game.objects.filter(status=Game.Status.ACTIVE).filter(
-        Exists(Seat.objects.filter(game=OuterRef("pk"), user_id__in=club_users))
-    )
+    """One page of the running games a member plays in, the newest first
+    (``ClubGame``'s index), and how many there are (counted up to
+    ``GAMES_COUNT_CAP`` + 1)."""
+    listed = ClubGame.objects.filter(club=club)
     start = (page - 1) * GAMES_PAGE
     rows = list(
-        running.order_by("-created", "-id").values_list("pk", "ruleset")[start : start + GAMES_PAGE]
+        listed.order_by("-game_id").values_list("game_id", "game__ruleset")[
+            start : start + GAMES_PAGE
+        ]
     )
     players: dict[int, list[str | None]] = {pk: [] for pk, _ in rows}
     for game_id, name in (
@@ -158,7 +159,7 @@ def members_games(club: Club, page: int = 1) -> tuple[list[dict[str, Any]], int]
     if start == 0 and len(rows) < GAMES_PAGE:
         count = len(rows)
     else:
-        count = running.values("pk")[: GAMES_COUNT_CAP + 1].count()
+        count = listed.values("pk")[: GAMES_COUNT_CAP + 1].count()
     return [{"id": pk, "ruleset": rs, "players": players[pk]} for pk, rs in rows], count
 
 
@@ -188,6 +189,14 @@ def club_listing(query: str = "", page: int = 1) -> dict[str, Any]:
         "page": page,
         "more": more,
     }
+
+
+def clubs_of_player(username: str) -> list[dict[str, Any]]:
+    """The clubs of the player named ``username`` (their profile lists them)."""
+    user_id = (
+        get_user_model().objects.filter(username=username).values_list("pk", flat=True).first()
+    )
+    return [] if user_id is None else clubs_of(user_id)
 
 
 def clubs_of(user_id: int) -> list[dict[str, Any]]:

@@ -142,6 +142,7 @@ def tournament_fields(tournament: Tournament, creator: str | None, count: int) -
         if tournament.round_deadline
         else None,
         "featured": tournament.featured,
+        "club": tournament.club_id,  # a club-only tournament's club, else null
     }
 
 

@@ -18,6 +18,7 @@ from games.rules import RULESETS, InvalidOptions, get_ruleset
 from games.services.internal.guards import clean_seat_count, lock_user, refuse_rated_options
 from games.users import is_guest, signed_in
 from lobby.models import Tournament, TournamentPlayer
+from lobby.selectors.clubs import club_or_404, is_staff_of
 from moderation.standing import refuse_if_suspended
 
 from .internal.common import locked_tournament, tell_lobby
@@ -55,11 +56,14 @@ def tournament_create(
     round_days: object = None,
     featured: object = False,
     play: object = False,
+    club: object = None,
 ) -> Tournament:
     """A new open tournament; ``starts_at`` None: its creator starts it. Every
     field is what a client sent, checked here. ``play``: the creator is entered
     as its first player, refused as a joiner would be (the API and the page
-    send true unless the creator only organises; callers in the code say so)."""
+    send true unless the creator only organises; callers in the code say so).
+    ``club``: a club-only tournament of that club, created by its owner or an
+    admin (else 403 ``club_only``); only its members join."""
     account = signed_in(creator)
     refuse_if_suspended(account)
     if is_guest(account):
@@ -84,6 +88,7 @@ def tournament_create(
         round_days=round_days,
     )
     fields["featured"] = _featured(account, featured)
+    fields["club_id"] = _club(account, club)
     _refuse_without_games(account)
     with transaction.atomic():
         lock_user(account.pk)  # two creations at once count each other
@@ -117,6 +122,19 @@ def tournament_feature(
         tournament.save(update_fields=["featured"])
         tell_lobby(tournament)
     return tournament
+
+
+def _club(creator: User, value: object) -> int | None:
+    if value is None:
+        return None
+    found = club_or_404(value)
+    if not is_staff_of(found.pk, creator.pk):
+        raise GameError(
+            "club_only",
+            gettext_noop("Only the club's owner and admins create its tournaments."),
+            status=403,
+        )
+    return found.pk
 
 
 def _refuse_without_games(user: User) -> None:

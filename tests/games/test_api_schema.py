@@ -95,6 +95,7 @@ def test_players_and_leaderboard_are_described_with_the_fixed_shapes(schema):
         "guest",  # issue 29: a guest's profile says so (an extension)
         "ratings",
         "recent_games",
+        "clubs",  # issue 52: the clubs they are in (an extension)
     }
     assert set(components["PlayerRatingOut"]["properties"]) == {
         "ruleset",

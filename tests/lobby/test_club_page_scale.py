@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Rating, Seat
-from lobby.models import Club, ClubMember
+from lobby.models import Club, ClubGame, ClubMember
 from lobby.selectors.clubs import GAMES_PAGE, MEMBERS_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +45,8 @@ def club_of(size: int, games: int, tag: str) -> tuple[Club, list]:
         for n, g in enumerate(made)
         for i in (0, 1)
     )
+    # What lobby/clubs/live_games.py keeps when the games start through the factory.
+    ClubGame.objects.bulk_create(ClubGame(club=club, game=g) for g in made)
     return club, users
 
 

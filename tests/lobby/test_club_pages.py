@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from lobby import clubs as svc
-from lobby.models import Club, ClubMember
+from lobby.models import Club, ClubMember, Tournament
 from lobby.selectors import clubs as read
 from tests.factories import make_user, started_game
 
@@ -154,3 +154,23 @@ def test_the_page_shows_members_ratings_games_and_the_profile_lists_clubs():
     assert 'data-testid="club-join"' not in page  # nobody signed in
     profile = Client().get(f"/players/{anna.username}/").content.decode()
     assert 'data-testid="player-clubs"' in profile and f"/clubs/{club.pk}/" in profile
+
+
+@pytest.mark.django_db
+def test_the_club_tournament_link_sets_the_club_in_the_tournament_form():
+    owner, member = make_user(), make_user()
+    club = svc.club_create(creator=owner, name="Turnierclub")
+    svc.club_join(club_id=club.pk, user=member)
+    assert "club-new-tournament" in page_client(owner).get(f"/clubs/{club.pk}/").content.decode()
+    assert "club-new-tournament" not in (
+        page_client(member).get(f"/clubs/{club.pk}/").content.decode()
+    )
+    form = page_client(owner).get(f"/tournaments/?club={club.pk}").content.decode()
+    assert f'name="club" value="{club.pk}"' in form
+    fields = {"name": "Vereinsmeisterschaft", "ruleset": "halma", "system": "round_robin"}
+    page_client(owner).post("/tournaments/", {**fields, "club": club.pk})
+    made = Tournament.objects.get(name="Vereinsmeisterschaft")
+    assert made.club_id == club.pk
+    assert "Vereinsmeisterschaft" in Client().get(f"/clubs/{club.pk}/").content.decode()
+    page_client(member).post("/tournaments/", {**fields, "name": "Fremd", "club": club.pk})
+    assert not Tournament.objects.filter(name="Fremd").exists()  # club_only: a message

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 from games import publish
 from games.errors import GameError
 from games.users import is_guest
-from lobby.models import Club, ClubMember
+from lobby.models import Club, ClubGame, ClubMember
 from lobby.selectors.clubs import club_group, club_pk
 from moderation.standing import refuse_if_suspended
 
@@ -86,6 +86,7 @@ def hand_over(club: Club, owner: ClubMember, heir: ClubMember) -> None:
 def dissolve(club: Club) -> None:
     """The last member left: the club stays for its tournaments' records,
     hidden, closed, without a code; its name is free again."""
+    ClubGame.objects.filter(club=club).delete()
     club.dissolved = timezone.now()
     club.open = False
     club.invite = ""

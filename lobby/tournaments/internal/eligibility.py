@@ -17,6 +17,7 @@ from games.selectors.ratings import speed_of
 from games.users import is_bot, is_guest
 from lobby.models import Tournament, TournamentBan, TournamentPlayer
 from lobby.pairing import max_round_robin_players
+from lobby.selectors.clubs import is_member
 from moderation.standing import refuse_if_playbanned, refuse_if_suspended
 
 if TYPE_CHECKING:
@@ -47,6 +48,12 @@ def refuse_entry(tournament: Tournament, account: User) -> int:
             status=403,
         )
     refuse_if_playbanned(account, tournament.clock)
+    if tournament.club_id is not None and not is_member(tournament.club_id, account.pk):
+        raise GameError(
+            "club_only",
+            gettext_noop("This tournament is for its club's members."),
+            status=403,
+        )
     found = TournamentPlayer.objects.filter(tournament=tournament, user=account).first()
     if found is not None and not found.withdrawn:
         raise GameError("already_joined", gettext_noop("You are already in this tournament."))

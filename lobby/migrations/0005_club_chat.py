@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lobby', '0003_clubs'),
+        ('lobby', '0004_club_games'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
