@@ -56,12 +56,14 @@ class ClubInTheBrowser(BrowserLiveTestCase):
         self.shot(a, "chat-arrived")
         # Nobody reports their own line; the owner may report anna's.
         assert b.locator("#chat-log [data-testid=report-line]").count() == 0
-        assert a.locator("#chat-log [data-testid=report-line]").count() == 1
+        a.wait_for_selector("#chat-log li >> [data-testid=report-line]")
 
         old = club.invite
         a.click("[data-testid=club-invite-renew]")
         a.wait_for_function(
-            "old => !document.querySelector('[data-testid=club-invite-link]').value.endsWith(old)",
+            # Null while the form's answer loads: keep waiting, never a TypeError.
+            "old => {const e = document.querySelector('[data-testid=club-invite-link]');"
+            " return !!e && !e.value.endsWith(old);}",
             arg=old,
         )
         club.refresh_from_db()
