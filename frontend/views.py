@@ -22,6 +22,7 @@ from games.selectors.relations import friends_playing, relation_to
 from games.selectors.seats import game_with_seats, seat_list, seat_of, table_by_invite
 from games.services.continuing import CONTINUABLE
 from games.users import is_bot
+from lobby.selectors.clubs import clubs_of
 from lobby.services import table_join_by_invite
 from moderation import roles, standing
 
@@ -327,6 +328,7 @@ def player_page(request, username: str):
         "bot": is_bot(player),
         "cards": cards,
         "recent": players.recent_games(player),
+        "clubs": clubs_of(player.pk),
         "versus": ratings.head_to_head(viewer, player) if other else None,
         "older": ratings.older_history(history),
         "paged": before,

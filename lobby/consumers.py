@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
@@ -18,6 +19,8 @@ from games.realtime.socket_cap import AddressCapMixin
 from games.realtime.socket_frames import FrameConsumerMixin, error_frame
 from games.selectors.frames import dumps
 from lobby.selectors.club_matches import club_match_group
+from lobby.selectors.club_page import readable_club
+from lobby.selectors.clubs import club_group
 from lobby.selectors.tournaments import tournament_group
 
 # A page that connects starts from a snapshot read at most this long ago;
@@ -41,6 +44,7 @@ class LobbyConsumer(
         "lobby.table",
         "tournament.chat",
         "club_match.changed",
+        "club.chat",
     }
 
     async def connect(self) -> None:
@@ -49,12 +53,17 @@ class LobbyConsumer(
         if user is not None and user.is_authenticated:
             self.groups_joined.append(user_group(user.pk))
         query = self.scope.get("query_string", b"")
-        tournament = watched_tournament(query)
+        tournament = watched(query, b"tournament")
         if tournament is not None:  # a tournament page: its chat too
             self.groups_joined.append(tournament_group(tournament))
-        match = watched_tournament(query, b"club_match")
+        match = watched(query, b"club_match")
         if match is not None:  # a club match's page: its changes
             self.groups_joined.append(club_match_group(match))
+        asked = watched(query, b"club")
+        if asked is not None:  # a club page: its changes and chat, for who may read them
+            club = await database_sync_to_async(readable_club)(asked, user)
+            if club is not None:
+                self.groups_joined.append(club_group(club))
         await self.join_groups()
         self.budget = ConnectionBudget(None)
         await self.accept()
@@ -112,13 +121,20 @@ class LobbyConsumer(
         """The club match this page shows changed: the page fetches it again."""
         await self.send(text_data=dumps({"type": "club_match", "match": message["match"]}))
 
+    async def club_changed(self, message: dict[str, Any]) -> None:
+        """The club this page shows changed (members, roles, code): it fetches it again."""
+        await self.send(text_data=dumps({"type": "club", "club": message["club"]}))
+
+    async def club_chat(self, message: dict[str, Any]) -> None:
+        """A line of the chat of the club this page shows (to who may read it)."""
+        await self.send(text_data=dumps({"type": "club_chat", "message": message["message"]}))
+
     async def user_notify(self, message: dict[str, Any]) -> None:
         await self.send(text_data=dumps({"type": "notify", **message["payload"]}))
 
 
-def watched_tournament(query: bytes, key: bytes = b"tournament") -> int | None:
-    """``?tournament=<id>`` of a tournament page's socket (one at most), else
-    None; ``key``: another page's id (``club_match``)."""
+def watched(query: bytes, key: bytes) -> int | None:
+    """``?<key>=<id>`` of a page's socket (the first one), else None."""
     for part in query.split(b"&"):
         name, _, value = part.partition(b"=")
         if name == key and value.isdigit() and len(value) <= 12:

@@ -128,13 +128,22 @@ class TournamentPairing(models.Model):
         return f"{self.tournament_id}: round {self.round}, board {self.board}"
 
 
-class TournamentChatMessage(models.Model):
-    """A line of a tournament page's chat (players and spectators with an account)."""
+class PageChatLine(models.Model):
+    """A line of a page's chat (a tournament's, a club's): who wrote it
+    (null once their account is gone), the text, when."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     text = models.CharField(max_length=500)
     created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class TournamentChatMessage(PageChatLine):
+    """A line of a tournament page's chat (players and spectators with an account)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
 
     class Meta:
         indexes = [
@@ -269,6 +278,22 @@ class ClubRemoval(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} removed from {self.club_id}"
+
+
+class ClubChatMessage(PageChatLine):
+    """A line of a club page's chat: members write; whoever may see the club
+    reads (an open club: everyone; a closed one: its members and moderators)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="chat")
+
+    class Meta:
+        indexes = [
+            # The page reads the newest lines of one club from the index.
+            models.Index(fields=["club", "-created", "-id"], name="club_chat_newest")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.text[:30]}"
 
 
 class ClubGame(models.Model):

@@ -1,11 +1,14 @@
 from django.urls import path
 
-from . import api, club_api, club_match_api, club_match_views, views
+from . import api, club_api, club_chat_api, club_match_api, club_match_views, club_views, views
 
 pages = [
     path("tournaments/", views.tournament_list_page, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
     path("club-matches/<int:match_id>/", club_match_views.club_match_page, name="club-match"),
+    path("clubs/", club_views.club_list_page, name="clubs"),
+    path("clubs/<int:club_id>/", club_views.club_page, name="club"),
+    path("clubs/<int:club_id>/join/", club_views.club_join_page, name="club-join"),
 ]
 
 api_urls = [
@@ -46,4 +49,5 @@ api_urls = [
             ("players", club_match_api.ClubMatchPlayers),
         )
     ),
+    path("clubs/<int:pk>/chat/", club_chat_api.ClubChat.as_view(), name="api-club-chat"),
 ]

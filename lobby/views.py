@@ -18,8 +18,9 @@ from frontend.budget import write_budget
 from games.errors import GameError
 from games.rules import RULESETS
 from lobby import tournaments as services
-from lobby.models import Tournament
+from lobby.models import Club, Tournament
 from lobby.selectors import tournaments as read
+from lobby.selectors.clubs import club_pk
 from lobby.selectors.tournament_page import Asked, page_data
 from lobby.tournaments.creation import NO_TOURNAMENTS
 
@@ -70,7 +71,19 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
         for item in items:
             item["title"] = titles.get(item["ruleset"], item["ruleset"])
         sections.append({"status": status, "label": label, "items": items})
-    return render(request, "lobby/tournaments.html", {"sections": sections, "games": _games()})
+    context = {"sections": sections, "games": _games(), "club": _club_asked(request)}
+    return render(request, "lobby/tournaments.html", context)
+
+
+def _club_asked(request: HttpRequest) -> dict[str, Any] | None:
+    """``?club=<id>`` (a club page's link, or the form's own field): the form
+    makes a tournament of that club (the service checks the creator's role)."""
+    asked = request.GET.get("club") or request.POST.get("club")
+    pk = club_pk(asked)
+    if pk is None:
+        return None
+    name = Club.objects.filter(pk=pk, dissolved__isnull=True).values_list("name", flat=True).first()
+    return None if name is None else {"id": pk, "name": name}
 
 
 def _form_fields(form: Any) -> dict[str, Any]:
@@ -100,6 +113,7 @@ def _form_fields(form: Any) -> dict[str, Any]:
         "round_pause_seconds": whole("round_pause_seconds", 0),
         "round_days": whole("round_days", None),
         "play": form.get("organise_only") != "on",
+        "club": form.get("club") or None,
     }
 
 

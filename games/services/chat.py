@@ -5,13 +5,12 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from moderation.standing import refuse_if_muted
 
-from .. import plain_json, publish
+from .. import publish
 from ..errors import GameError, no_such_game
 from ..models import (
     ChatMessage,
@@ -20,6 +19,7 @@ from ..models import (
 )
 from ..selectors.chat import message_dict
 from ..users import is_guest
+from .internal.chat_text import chat_text
 from .internal.guards import check_chat_rate
 
 if TYPE_CHECKING:
@@ -30,17 +30,7 @@ def chat_post(*, game_id: int, user: Visitor, text: str) -> dict[str, Any]:
     """Store one message and push it to everyone on the game page."""
     if user is None or not user.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to chat."), status=403)
-    if not isinstance(text, str) or not text.strip():
-        raise GameError("bad_request", gettext_noop("Write a message first."))
-    text = text.strip()
-    bad = plain_json.text_problem(text)
-    if bad:
-        raise GameError("bad_request", bad)
-    limit = settings.CHAT_MAX_LENGTH
-    if len(text) > limit:
-        raise GameError(
-            "too_long", gettext_noop("Messages are limited to %(n)s characters."), n=limit
-        )
+    text = chat_text(text)
     refuse_if_muted(user)
     with transaction.atomic():
         game = Game.objects.filter(pk=_int(game_id)).first()

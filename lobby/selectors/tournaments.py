@@ -12,8 +12,9 @@ from lobby.models import Tournament, TournamentChatMessage, TournamentPairing, T
 from lobby.pairing import Entrant, Result, standings
 from lobby.pairing.tiebreaks import Standing
 
+from .page_chat import newest_lines
+
 LIST_LIMIT = 100
-CHAT_LINES = 50
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -21,26 +22,9 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
-def chat_line(message: TournamentChatMessage, username: str | None) -> dict[str, Any]:
-    return {
-        "id": message.pk,
-        "username": username,
-        "text": message.text,
-        "created": message.created.isoformat(),
-    }
-
-
 def chat_lines(tournament: Tournament) -> list[dict[str, Any]]:
     """The newest ``CHAT_LINES`` lines, oldest first (one index walk)."""
-    newest = (
-        TournamentChatMessage.objects.filter(tournament=tournament)
-        .order_by("-created", "-id")
-        .values_list("pk", "user__username", "text", "created")[:CHAT_LINES]
-    )
-    return [
-        {"id": pk, "username": name, "text": text, "created": created.isoformat()}
-        for pk, name, text, created in reversed(list(newest))
-    ]
+    return newest_lines(TournamentChatMessage.objects.filter(tournament=tournament))
 
 
 # Starting-rank order: the seed given at the start (by rating), late joiners

@@ -1,10 +1,11 @@
-// "Report" on other players' chat lines (game page) and on a player's page.
+// "Report" on other players' chat lines (game page, club page: its chat log
+// names the reader in data-me) and on a player's page.
 // The server attaches the evidence; the reporter only picks a reason.
 import { $, button } from "./dom.js";
 import { api, gettext, toast } from "./socket.js";
 
 const root = document.getElementById("game");
-const me = root?.dataset.user || document.getElementById("report-form")?.dataset.me || "";
+const me = root?.dataset.user || document.getElementById("report-form")?.dataset.me || document.getElementById("chat-log")?.dataset.me || "";
 
 async function send(body, control) {
   try {
