@@ -37,6 +37,7 @@ class TcpProxy:
         self._stalled = threading.Event()
         self._held: list[socket.socket] = []  # connections accepted while stalled
         self.first_swallowed: float | None = None  # when the page's text frame first went nowhere
+        self.last_text_out: float | None = None  # when the page last sent a text frame at all
         self._thread = threading.Thread(target=self._accept_loop, name="tcp-proxy", daemon=True)
         self._thread.start()
 
@@ -131,10 +132,13 @@ class TcpProxy:
                 data = src.recv(65536)
                 if not data:
                     break
+                # The page's own frames only (websocket opcode 1, text): not the
+                # browser's pong to the server's protocol-level ping.
+                page_frame = outbound and data[0] & 0x0F == 0x1
+                if page_frame:
+                    self.last_text_out = time.monotonic()
                 if self._stalled.is_set():
-                    # The page's own frames only (websocket opcode 1, text): not the
-                    # browser's pong to the server's protocol-level ping.
-                    if outbound and self.first_swallowed is None and data[0] & 0x0F == 0x1:
+                    if page_frame and self.first_swallowed is None:
                         self.first_swallowed = time.monotonic()
                     continue
                 dst.sendall(data)

@@ -151,8 +151,11 @@ class OfflineTests(BrowserLiveTestCase):
             stalled = time.monotonic()
             page.wait_for_function(OFFLINE_JS, timeout=16_000)
             idle_after = time.monotonic() - stalled
-            self.assertIsNotNone(proxy.first_swallowed)
-            after_ping = time.monotonic() - proxy.first_swallowed
+            # The unanswered ping: one swallowed on its way out, or (on a busy
+            # machine) one that went out just before the stall, its answer swallowed.
+            ping = proxy.first_swallowed or proxy.last_text_out
+            assert ping is not None, "no frame of the page went out"
+            after_ping = time.monotonic() - ping
             self.assertLess(after_ping, 4.5)
             print(f"offline shown {shown_after:.1f} s after a move, {idle_after:.1f} s after")
             print(f"the link went silent while idle ({after_ping:.1f} s after the unanswered ping)")
