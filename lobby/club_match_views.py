@@ -5,6 +5,8 @@ off here with the same services as the API."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,6 +19,30 @@ from games.errors import GameError
 from lobby.clubs import matches as services
 from lobby.models import ClubMatch, ClubMember
 from lobby.selectors import club_matches as read
+
+
+def _lineup(request: HttpRequest, match_id: int) -> None:
+    """The lineup form: its names in order (blank fields left out), for its club."""
+    names = [n.strip() for n in request.POST.getlist("player")[:50] if n.strip()]
+    services.club_match_players_set(
+        user=request.user, match_id=match_id, players=names, club=request.POST.get("club")
+    )
+
+
+def _lineup_forms(m: dict[str, Any], match: ClubMatch, runs: set[int]) -> list[dict[str, Any]]:
+    """A lineup form for each side the viewer runs, while lineups may change:
+    one field a board, filled with the players named so far."""
+    if m["status"] not in (ClubMatch.Status.PROPOSED, ClubMatch.Status.ACCEPTED):
+        return []
+    forms = []
+    for key, club_id in (("home", match.home_id), ("away", match.away_id)):
+        if club_id in runs:
+            named = [p["username"] for p in m["players"][key]]
+            forms.append(
+                {"key": key, "club": m[key], "names": (named + [""] * m["boards"])[: m["boards"]]}
+            )
+    return forms
+
 
 PAGE_ACTIONS = {
     "accept": services.club_match_accept,
@@ -36,13 +62,17 @@ def club_match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        action = PAGE_ACTIONS.get(request.POST.get("action", ""))
+        chosen = request.POST.get("action", "")
+        action = PAGE_ACTIONS.get(chosen)
         try:
-            if action is None:
+            if chosen == "lineup":
+                _lineup(request, match.pk)
+            elif action is None:
                 raise GameError(
                     "bad_request", gettext_noop("Choose accept, decline, start or cancel.")
                 )
-            action(user=request.user, match_id=match.pk)
+            else:
+                action(user=request.user, match_id=match.pk)
         except GameError as exc:
             messages.error(request, exc.message)
         return redirect("club-match", match_id=match.pk)
@@ -62,6 +92,7 @@ def club_match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "m": m,
             "runs_home": match.home_id in runs,
             "runs_away": match.away_id in runs,
+            "lineup_forms": _lineup_forms(m, match, runs),
             "me": request.user.username if request.user.is_authenticated else None,
         },
     )

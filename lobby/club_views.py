@@ -20,9 +20,10 @@ from frontend.budget import write_budget
 from games.errors import GameError
 from games.rules import RULESETS
 from lobby import clubs as services
+from lobby.clubs import matches as match_services
 from lobby.selectors import club_page as page_read
 from lobby.selectors import clubs as read
-from lobby.selectors.club_matches import club_matches_of
+from lobby.selectors.club_matches import club_matches_of, match_rulesets
 
 MAX_PAGE = 10**5
 
@@ -56,6 +57,35 @@ def club_list_page(request: HttpRequest) -> HttpResponse:
     return render(request, "lobby/clubs.html", {**listing, "q": query})
 
 
+# The time controls the challenge form offers (any other through the API).
+MATCH_CLOCKS: dict[str, dict[str, Any]] = {
+    "days3": {"kind": "correspondence", "days": 3},
+    "days1": {"kind": "correspondence", "days": 1},
+    "rt10": {"kind": "realtime", "minutes": 10, "increment": 5},
+    "rt5": {"kind": "realtime", "minutes": 5, "increment": 3},
+}
+
+
+def _challenge(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The challenge form: another club by its name, a game, boards, a clock;
+    on to the new match's page, or back with the service's refusal."""
+    form = request.POST
+    boards = form.get("boards", "")
+    try:
+        match = match_services.club_match_challenge(
+            user=request.user,
+            club_id=club_id,
+            opponent=read.club_named(form.get("opponent", "")[:100]) or 0,
+            ruleset=form.get("ruleset"),
+            boards=int(boards) if boards.isdigit() and len(boards) < 4 else None,
+            clock=MATCH_CLOCKS.get(form.get("clock", ""), MATCH_CLOCKS["days3"]),
+        )
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect(request.get_full_path())
+    return redirect("club-match", match_id=match.pk)
+
+
 def _member_action(request: HttpRequest, club_id: int) -> None:
     """One form's action on the club, through its service."""
     action, user, form = request.POST.get("action", ""), request.user, request.POST
@@ -81,6 +111,8 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        if request.POST.get("action") == "challenge":
+            return _challenge(request, club.pk)
         try:
             _member_action(request, club.pk)
         except GameError as exc:
@@ -104,6 +136,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
         "games_pager": page_read.pager(games_page, detail["games_count"], read.GAMES_PAGE),
         "tournaments": page_read.tournaments(detail["tournaments"]),
         "club_matches": club_matches_of(club.pk),
+        "match_games": [(slug, titles[slug]) for slug in match_rulesets()],
         "is_staff": detail["my_role"] in ("owner", "admin"),
         "chat_readable": readable,
         "chat": page_read.chat_lines(club) if readable else [],

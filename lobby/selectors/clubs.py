@@ -46,6 +46,15 @@ def club_pk(value: object) -> int | None:
     return pk if 0 < pk < 2**63 else None
 
 
+def club_named(name: str) -> int | None:
+    """The id of the live club of that name (names are unique ignoring case), else None."""
+    return (
+        Club.objects.filter(name__iexact=name.strip(), dissolved__isnull=True)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
 def club_or_404(club_id: object) -> Club:
     """The live (not dissolved) club of ``club_id``."""
     pk = club_pk(club_id)
