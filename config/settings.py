@@ -385,6 +385,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several answers have a "status" of their own choices: named, not hashed.
+    "ENUM_NAME_OVERRIDES": {"ClubMatchStatusEnum": "lobby.models.ClubMatch.Status"},
 }
 
 # --- e-mail ---------------------------------------------------------------

@@ -37,7 +37,7 @@ class CreateClubIn(serializers.Serializer):
     )
 
 
-class JoinIn(serializers.Serializer):
+class ClubJoinIn(serializers.Serializer):
     invite = serializers.JSONField(
         allow_null=True, required=False, default=None, help_text="a closed club's code"
     )
@@ -168,9 +168,9 @@ class ClubJoin(APIView):
     throttle_classes = [WriteThrottle]
     throttle_scope = "clubs"
 
-    @extend_schema(request=JoinIn, responses=answers({200: ClubOut}))
+    @extend_schema(request=ClubJoinIn, responses=answers({200: ClubOut}))
     def post(self, request: Request, pk: int) -> Response:
-        data = valid(JoinIn, request)
+        data = valid(ClubJoinIn, request)
         return _club_answer(request, services.club_join(club_id=pk, user=request.user, **data))
 
 

@@ -29,7 +29,8 @@ function judgementText(kind) {
   return { inaccuracy: gettext("inaccuracy"), mistake: gettext("mistake"), blunder: gettext("blunder") }[kind] || "";
 }
 
-const boardModule = await import(`./boards/${root.dataset.ruleset}.js`);
+const ruleset = root.dataset.ruleset;
+const boardModule = await import(`./boards/${ruleset}.js`);
 
 /** An action in the game's own notation (the board module's ``actionText``,
  *  as its move list writes moves); else a path's fields, a turn's steps, or its type. */
