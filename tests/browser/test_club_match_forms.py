@@ -29,9 +29,9 @@ class ClubMatchFromThePages(BrowserLiveTestCase):
         page.set_viewport_size({"width": 360, "height": 740})
         return page
 
-    def _lineup(self, page, side: str, names: tuple[str, str], *, joined: bool = True) -> None:
-        if joined:
-            page.wait_for_selector("body[data-club-match-socket=joined]")
+    def _lineup(self, page, side: str, names: tuple[str, str]) -> None:
+        # The page re-reads itself once its socket joined: typing starts after that.
+        page.wait_for_selector("body[data-club-match-socket=joined]")
         for n, name in enumerate(names, start=1):
             page.fill(f"[data-testid=lineup-{side}-{n}]", name)
         page.click(f"[data-testid=lineup-save-{side}]")
@@ -60,9 +60,7 @@ class ClubMatchFromThePages(BrowserLiveTestCase):
         otto.wait_for_selector("[data-testid=club-match][data-status=accepted]")
         self._lineup(otto, "away", ("aria", "anton"))
         hanna.reload()
-        # Typed before the page's first refresh (its socket joining) may come:
-        # the refreshed page keeps what was typed (club_match.js).
-        self._lineup(hanna, "home", ("heidi", "hugo"), joined=False)
+        self._lineup(hanna, "home", ("heidi", "hugo"))
         self.shot(hanna, "club-match-form-lineups-360")
         hanna.click("[data-testid=club-match-start]")
         hanna.wait_for_selector("[data-testid=club-match][data-status=running]")

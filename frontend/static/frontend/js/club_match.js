@@ -35,26 +35,8 @@ async function fetchPage() {
   const page = new DOMParser().parseFromString(await answer.text(), "text/html");
   const fresh = page.getElementById("club-match-live");
   const current = document.getElementById("club-match-live");
-  if (!fresh || !current) return;
-  keepEditedLineups(current, fresh);
-  current.replaceWith(fresh);
+  if (fresh && current) current.replaceWith(fresh);
 }
-
-/** A lineup form someone is filling in stays as they left it (a change of
- * the match while they type must not empty their fields). */
-function keepEditedLineups(current, fresh) {
-  for (const form of current.querySelectorAll("form.lineup-form")) {
-    if (!(form instanceof HTMLFormElement)) continue;
-    const twin = fresh.querySelector(`form.lineup-form[data-testid="${form.dataset.testid}"]`);
-    const edited = form.dataset.edited === "1" || form.contains(document.activeElement);
-    if (twin && edited) twin.replaceWith(form);
-  }
-}
-
-document.addEventListener("input", (event) => {
-  const form = event.target instanceof Element ? event.target.closest("form.lineup-form") : null;
-  if (form instanceof HTMLFormElement) form.dataset.edited = "1";
-});
 
 if (live) {
   // The socket joins the match's group before its first frame: a change
