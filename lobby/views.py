@@ -16,11 +16,11 @@ from django.views.decorators.http import require_http_methods
 
 from frontend.budget import write_budget
 from games.errors import GameError
+from games.row_ids import row_pk
 from games.rules import RULESETS
 from lobby import tournaments as services
 from lobby.models import Club, Tournament
 from lobby.selectors import tournaments as read
-from lobby.selectors.clubs import club_pk
 from lobby.selectors.tournament_page import Asked, page_data
 from lobby.tournaments.creation import NO_TOURNAMENTS
 
@@ -79,7 +79,7 @@ def _club_asked(request: HttpRequest) -> dict[str, Any] | None:
     """``?club=<id>`` (a club page's link, or the form's own field): the form
     makes a tournament of that club (the service checks the creator's role)."""
     asked = request.GET.get("club") or request.POST.get("club")
-    pk = club_pk(asked)
+    pk = row_pk(asked)
     if pk is None:
         return None
     name = Club.objects.filter(pk=pk, dissolved__isnull=True).values_list("name", flat=True).first()

@@ -132,6 +132,28 @@ def every_seat_moves(game: Game, *, seed: int = 0, limit: int = 200) -> Game:
     raise AssertionError("some seat never got to move")
 
 
+def random_plies_then_resign(game: Game, plies: int, *, seed: int) -> Game:
+    """``plies`` random legal moves through ``game_act``, then seat 0 resigns:
+    a finished game with a record to replay or analyse."""
+    import random
+
+    from games.rules import get_ruleset
+    from games.services.endings import game_resign
+    from games.services.play import game_act
+
+    rs, rng = get_ruleset(game.ruleset), random.Random(seed)
+    for _ in range(plies):
+        game.refresh_from_db()
+        seat = game.to_act[0]
+        action = rs.random_action(rs.decode(game.state), seat, rng)
+        user = game.seats.get(index=seat).user
+        game_act(game_id=game.pk, user=user, version=game.version, action=action)
+    game_resign(game_id=game.pk, user=game.seats.get(index=0).user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
 def hourly_rating_changes(user, games, before, after) -> None:
     """A Halma correspondence rating change per game, an hour apart from 1000
     days ago; ``before(n)`` and ``after(n)`` give the n-th change's ratings."""

@@ -17,7 +17,7 @@ import math
 import operator
 from datetime import timedelta
 from functools import reduce
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -28,17 +28,25 @@ from django.utils.translation import gettext_noop
 from games import clocks, publish
 from games.errors import GameError
 from games.models import Game, Notification
+from games.row_ids import row_pk
 from games.rules import get_ruleset
 from games.services.creating import game_create_many
 from games.services.internal.notifications import notify
 from games.users import is_bot, is_guest, signed_in
 from lobby.models import Club, ClubMatch, ClubMatchBoard, ClubMatchPlayer, ClubMember
-from lobby.selectors.club_matches import club_match_group, match_rulesets, ratings_of
-from lobby.selectors.clubs import club_group, club_pk
+from lobby.selectors.club_matches import match_rulesets, ratings_of
 from lobby.tournaments.internal.results import no_shows, seat_points
 from moderation.standing import refuse_if_suspended
 
-from .internal.common import STAFF_ROLES, locked_club, refuse_unfit, refuse_unless_staff
+from .internal.common import (
+    OPEN_MATCHES,
+    STAFF_ROLES,
+    call_off,
+    locked_club,
+    refuse_unfit,
+    refuse_unless_staff,
+    tell_match,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -49,7 +57,6 @@ MAX_BOARDS = 20
 MAX_OPEN_CHALLENGES = 5
 # After a decline, the same club may challenge the same club again after this long.
 REDECLINE_HOURS = 24
-OPEN = (ClubMatch.Status.PROPOSED, ClubMatch.Status.ACCEPTED)
 
 
 def club_match_challenge(
@@ -71,7 +78,7 @@ def club_match_challenge(
     count = _boards(boards)
     time_control = clocks.clean_clock(clock)
     options = get_ruleset(slug).validate_options({})
-    away_pk = club_pk(opponent)
+    away_pk = row_pk(opponent)
     with publish.sending_together(), transaction.atomic():
         home = locked_club(club_id)
         refuse_unless_staff(home, account.pk)
@@ -106,7 +113,7 @@ def club_match_challenge(
                 "boards": count,
             },
         )
-        _tell(match)
+        tell_match(match)
     return match
 
 
@@ -126,16 +133,14 @@ def club_match_cancel(*, user: Visitor | None, match_id: object) -> ClubMatch:
     account = signed_in(user)
     with publish.sending_together(), transaction.atomic():
         match = _locked(match_id)
-        if match.status not in OPEN:
+        if match.status not in OPEN_MATCHES:
             raise _not_open()
         clubs = [match.home_id]
         if match.status == ClubMatch.Status.ACCEPTED:
             clubs.append(match.away_id)
         if not _is_staff(clubs, account.pk):
             raise _forbidden()
-        match.status, match.ended = ClubMatch.Status.CANCELLED, timezone.now()
-        match.save(update_fields=["status", "ended"])
-        _tell(match)
+        call_off(match)
     return match
 
 
@@ -149,7 +154,7 @@ def club_match_players_set(
     names = _names(players)
     with publish.sending_together(), transaction.atomic():
         match = _locked(match_id)
-        if match.status not in OPEN:
+        if match.status not in OPEN_MATCHES:
             raise GameError("not_open", gettext_noop("Lineups change only until the match starts."))
         side = _side(match, account.pk, club)
         if len(names) > match.boards:
@@ -177,7 +182,7 @@ def club_match_players_set(
             ClubMatchPlayer(match=match, club_id=side, user=member, order=n)
             for n, member in enumerate(members, start=1)
         )
-        _tell(match)
+        tell_match(match)
     return match
 
 
@@ -226,7 +231,7 @@ def club_match_start(*, user: Visitor | None, match_id: object) -> ClubMatch:
         )
         match.status, match.started = ClubMatch.Status.RUNNING, timezone.now()
         match.save(update_fields=["status", "started"])
-        _tell(match)
+        tell_match(match)
     return match
 
 
@@ -251,7 +256,7 @@ def on_game_over(sender: object, game: Game, **kwargs: object) -> None:
         match.status, match.ended = ClubMatch.Status.FINISHED, timezone.now()
         fields += ["status", "ended"]
     match.save(update_fields=fields)
-    _tell(match)
+    tell_match(match)
 
 
 # --- helpers ------------------------------------------------------------------------
@@ -277,12 +282,12 @@ def _answer(user: Visitor | None, match_id: object, status: str) -> ClubMatch:
             match.ended = timezone.now()
             fields.append("ended")
         match.save(update_fields=fields)
-        _tell(match)
+        tell_match(match)
     return match
 
 
 def _locked(match_id: object) -> ClubMatch:
-    pk = club_pk(match_id)
+    pk = row_pk(match_id)
     match = None if pk is None else ClubMatch.objects.select_for_update().filter(pk=pk).first()
     if match is None:
         raise GameError("not_found", gettext_noop("There is no such club match."), status=404)
@@ -304,7 +309,7 @@ def _side(match: ClubMatch, user_id: int, club: object) -> int:
         ).values_list("club_id", flat=True)
     )
     if club is not None:
-        wanted = club_pk(club)
+        wanted = row_pk(club)
         if wanted not in (match.home_id, match.away_id):
             raise GameError("bad_request", gettext_noop('"club" must be one of the two clubs.'))
         mine &= {wanted}
@@ -390,7 +395,7 @@ def _staff_ids(club: Club, *, but: int) -> list[int]:
 
 def _refuse_repeat(home: Club, away: Club) -> None:
     pair = Q(home=home, away=away) | Q(home=away, away=home)
-    if ClubMatch.objects.filter(pair, status__in=OPEN).exists():
+    if ClubMatch.objects.filter(pair, status__in=OPEN_MATCHES).exists():
         raise _open_already()
     waiting = ClubMatch.objects.filter(home=home, status=ClubMatch.Status.PROPOSED).count()
     if waiting >= MAX_OPEN_CHALLENGES:
@@ -455,11 +460,3 @@ def _boards(value: object) -> int:
             n=MAX_BOARDS,
         )
     return value
-
-
-def _tell(match: ClubMatch) -> None:
-    """After the commit: the match's page and both clubs' pages fetch it again."""
-    body: dict[str, Any] = {"id": match.pk, "status": match.status}
-    publish.send(club_match_group(match.pk), {"type": "club_match.changed", "match": body})
-    for club_id in (match.home_id, match.away_id):
-        publish.send(club_group(club_id), {"type": "club.changed", "club": {"id": club_id}})

@@ -11,10 +11,10 @@ from django.utils.translation import gettext_noop
 
 from games.errors import GameError
 from games.models import Game, Rating
+from games.row_ids import row_pk
 from games.rules import RULESETS
 from games.selectors.ratings import speed_of
 from lobby.models import ClubMatch, ClubMatchBoard, ClubMatchPlayer
-from lobby.selectors.clubs import club_pk
 
 CLUB_MATCHES_SHOWN = 10  # a club page's newest matches
 
@@ -30,7 +30,7 @@ def club_match_group(match_id: int) -> str:
 
 
 def club_match_or_404(match_id: object) -> ClubMatch:
-    pk = club_pk(match_id)  # the same shape of id
+    pk = row_pk(match_id)
     found = (
         None
         if pk is None

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from games.row_ids import row_pk
 from lobby.models import Club, ClubChatMessage, Tournament
 from moderation import roles
 
-from .clubs import club_pk, is_member
+from .clubs import is_member
 from .page_chat import newest_lines
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def chat_lines(club: Club) -> list[dict[str, Any]]:
 def readable_club(club_id: object, viewer: Visitor | None) -> int | None:
     """The club a socket asks to hear (``?club=<id>``) if ``viewer`` may read
     its chat, else None (the page then hears no club frames)."""
-    pk = club_pk(club_id)
+    pk = row_pk(club_id)
     club = None if pk is None else Club.objects.filter(pk=pk, dissolved__isnull=True).first()
     return club.pk if club is not None and may_read_chat(club, viewer) else None
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop
 from accounts.names import skeleton
 from games.errors import GameError
 from games.models import Rating, Seat
+from games.row_ids import row_pk
 from lobby.models import ROLE_NAMES, Club, ClubGame, ClubMember, Tournament
 
 if TYPE_CHECKING:
@@ -34,18 +35,6 @@ def club_group(club_id: int) -> str:
     return f"club-{club_id}"
 
 
-def club_pk(value: object) -> int | None:
-    """``value`` as a club's primary key (a positive 64-bit id, or its
-    digits), or None if it cannot be one."""
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        return None
-    try:
-        pk = int(value)
-    except ValueError:
-        return None
-    return pk if 0 < pk < 2**63 else None
-
-
 def club_named(name: str) -> int | None:
     """The id of the live club of that name (names are unique ignoring case), else None."""
     return (
@@ -57,7 +46,7 @@ def club_named(name: str) -> int | None:
 
 def club_or_404(club_id: object) -> Club:
     """The live (not dissolved) club of ``club_id``."""
-    pk = club_pk(club_id)
+    pk = row_pk(club_id)
     club = None if pk is None else Club.objects.filter(pk=pk, dissolved__isnull=True).first()
     if club is None:
         raise GameError("not_found", gettext_noop("There is no such club."), status=404)

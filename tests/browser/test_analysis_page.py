@@ -9,7 +9,9 @@ import re
 
 import pytest
 
+from games.models import Game
 from games.services.endings import game_resign
+from tests.factories import random_plies_then_resign
 from tests.games.test_analysis import halma_backwards_game
 
 from .helpers import BrowserLiveTestCase, off_loop, play_scripted, started_table
@@ -62,4 +64,33 @@ class AnalysisPage(BrowserLiveTestCase):
         # g1xg3xe5 with a multiplication sign), not coordinates.
         assert re.search("Better: [a-j](10|[1-9])([\u2013\u00d7][a-j](10|[1-9]))+ ", better), better
         assert "[" not in better and "," not in better.split("Better:")[1].split("(")[0]
+        assert not self.page_errors
+
+    def test_malefiz_shows_the_better_move_as_an_arrow_from_field_to_field(self):
+        red, blue = self.users("rot", "blau")
+        game_id = started_table("malefiz", [red, blue], seed=3)
+        off_loop(lambda: random_plies_then_resign(Game.objects.get(pk=game_id), 60, seed=3))
+
+        page = self.new_page("rot", red)
+        page.goto(f"{self.live_server_url}/g/{game_id}/replay/")
+        page.locator("[data-testid=analysis-ask]").click()
+        page.locator("[data-testid=analysis-summary]").wait_for(state="visible")
+        plies = page.evaluate(
+            "async (id) => (await (await fetch(`/api/games/${id}/analysis/`)).json()).plies",
+            game_id,
+        )
+        # A position whose next move the computer would play from a field to a field.
+        at = next(
+            k
+            for k in range(1, len(plies))
+            if isinstance((plies[k].get("best") or {}).get("from"), list)
+        )
+        page.locator("#analysis-rows button").nth(at - 1).focus()
+        page.keyboard.press("Enter")
+        arrow = page.locator("#board [data-testid=analysis-arrow] polyline")
+        arrow.wait_for(state="attached")  # none on the last position, shown before the jump
+        assert len(arrow.get_attribute("points").split()) == 2  # from the field to the field
+        assert "dashed on the board" in page.locator("#analysis-better").inner_text()
+        page.locator("#board").scroll_into_view_if_needed()
+        self.shot(page, "malefiz-arrow")
         assert not self.page_errors

@@ -4,7 +4,6 @@ worker's fair queue, its hand-over after a process died, and what it pushes."""
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 
 import pytest
@@ -19,10 +18,14 @@ from games.bots.base import RandomBot
 from games.models import Analysis, AnalysisRequest, Event, Game, RatingChange
 from games.rules import get_ruleset
 from games.services import analysis
-from games.services.endings import game_resign
-from games.services.play import game_act
 from tests.accounts.test_api_tokens import bearer, new_token
-from tests.factories import client_for, every_seat_moves, make_user, started_game
+from tests.factories import (
+    client_for,
+    every_seat_moves,
+    make_user,
+    random_plies_then_resign,
+    started_game,
+)
 from tests.games.bots.test_daschax_bot import RS as DASCHAX
 from tests.games.bots.test_daschax_bot import position
 
@@ -162,17 +165,7 @@ pytestmark_db = pytest.mark.django_db
 def finished_game(moves: int = 4) -> Game:
     """A Halma game of ``moves`` random plies (at least each side's first), then White resigned."""
     game = every_seat_moves(started_game("halma"))
-    rs, rng = get_ruleset("halma"), random.Random(game.pk)
-    for _ in range(moves - 2):
-        game.refresh_from_db()
-        seat = game.to_act[0]
-        action = rs.random_action(rs.decode(game.state), seat, rng)
-        user = game.seats.get(index=seat).user
-        game_act(game_id=game.pk, user=user, version=game.version, action=action)
-    game_resign(game_id=game.pk, user=game.seats.get(index=0).user)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    return game
+    return random_plies_then_resign(game, moves - 2, seed=game.pk)
 
 
 def acts(game: Game) -> int:

@@ -19,25 +19,14 @@ from games.services.bots import play_due_bots
 from games.services.endings import game_resign
 from games.services.play import game_act
 from tests.accounts.test_api_tokens import bearer, new_token
-from tests.factories import client_for, make_user, started_game
+from tests.factories import client_for, make_user, random_plies_then_resign, started_game
 
 pytestmark = pytest.mark.django_db
 
 
 def played(ruleset: str, plies: int, **options) -> Game:
     """A game of ``plies`` random actions, then seat 0 resigned: finished."""
-    game = started_game(ruleset, **options)
-    rs, rng = get_ruleset(ruleset), random.Random(7)
-    for _ in range(plies):
-        game.refresh_from_db()
-        seat = game.to_act[0]
-        action = rs.random_action(rs.decode(game.state), seat, rng)
-        user = game.seats.get(index=seat).user
-        game_act(game_id=game.pk, user=user, version=game.version, action=action)
-    game_resign(game_id=game.pk, user=game.seats.get(index=0).user)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    return game
+    return random_plies_then_resign(started_game(ruleset, **options), plies, seed=7)
 
 
 def state_after(game: Game, version: int):

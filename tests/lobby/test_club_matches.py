@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from games.models import Game, Notification, Rating, RatingChange
 from games.selectors.notifications import notification_text
 from games.services.endings import game_offer_draw, game_resign
-from lobby.clubs import club_create, club_join, club_set_role
+from lobby.clubs import club_create, club_join, club_leave, club_set_role
 from lobby.clubs.matches import MAX_OPEN_CHALLENGES
 from lobby.models import ClubMatch, ClubMatchBoard, ClubMatchPlayer
 from lobby.selectors.club_matches import club_match_detail, club_matches_of
@@ -264,6 +264,25 @@ def test_calling_a_match_off(clubs):
         == "cancelled"
     )
     start = client_for(p["home_owner"]).post(f"/api/club-matches/{match_id}/start/")
+    assert start.status_code == 400 and start.json()["code"] == "not_open"
+
+
+def test_a_dissolved_club_calls_off_the_matches_it_has_not_started(clubs):
+    home, away, p = clubs
+    third = club_create(creator=p["outsider"], name="Dritte Runde")
+    proposed = challenge(client_for(p["home_owner"]), home, third).json()["id"]
+    accepted = challenge(client_for(p["away_owner"]), away, home).json()["id"]
+    client_for(p["home_owner"]).post(f"/api/club-matches/{accepted}/accept/")
+    # Every member of the home club leaves, its owner last: the club dissolves.
+    for name in ("home_admin", "home0", "home1", "home2", "home_owner"):
+        club_leave(club_id=home.pk, user=p[name])
+    home.refresh_from_db()
+    assert home.dissolved is not None
+    for match_id in (proposed, accepted):
+        match = ClubMatch.objects.get(pk=match_id)
+        assert match.status == ClubMatch.Status.CANCELLED and match.ended is not None
+    # The other club sees it called off: nothing left to accept or start.
+    start = client_for(p["away_owner"]).post(f"/api/club-matches/{accepted}/start/")
     assert start.status_code == 400 and start.json()["code"] == "not_open"
 
 

@@ -20,10 +20,9 @@ from .hosts import Hosts
 pytestmark = [pytest.mark.live, pytest.mark.postgres, pytest.mark.redis]
 
 
-async def test_a_rolling_restart_loses_nothing(tmp_path):
-    require_service(pg_available(), "PostgreSQL on 127.0.0.1:5432 (or TEST_POSTGRES_URL)")
-    require_service(redis_available() and redis_server_path() is not None, "redis-server")
-    args = argparse.Namespace(
+def short_run(**changes) -> argparse.Namespace:
+    """bench/rolling.py's arguments for a short run: 4 processes, 6 games."""
+    defaults = dict(
         processes=4,
         games=6,
         spectators=2,
@@ -35,12 +34,23 @@ async def test_a_rolling_restart_loses_nothing(tmp_path):
         shards=1,
         balance="least_conn",
     )
-    rows, checks = await run(args, tmp_path)
+    return argparse.Namespace(**{**defaults, **changes})
+
+
+def assert_sound(checks: dict) -> None:
+    """No acked move lost or doubled, every log and every client's view sound."""
+    assert checks["acked_lost"] == 0 and checks["doubled"] == 0, checks
+    assert checks["games_with_unsound_log"] == 0 and checks["clients_with_violations"] == 0
+
+
+async def test_a_rolling_restart_loses_nothing(tmp_path):
+    require_service(pg_available(), "PostgreSQL on 127.0.0.1:5432 (or TEST_POSTGRES_URL)")
+    require_service(redis_available() and redis_server_path() is not None, "redis-server")
+    rows, checks = await run(short_run(), tmp_path)
     roll = next(r for r in rows if r["phase"] == "roll")
     print(rows, checks)
-    assert checks["acked_lost"] == 0 and checks["doubled"] == 0, checks
+    assert_sound(checks)
     assert checks["committed_without_ack"] == 0, checks
-    assert checks["games_with_unsound_log"] == 0 and checks["clients_with_violations"] == 0
     assert checks["nginx_5xx"] == 0 and all(r["http_5xx"] == 0 for r in rows), rows
     # Every socket of every process was told to come back (4012 and a retry
     # hint: not cut), was moved once, and came back in time.
@@ -61,25 +71,10 @@ async def test_one_host_killed_loses_no_acked_move(tmp_path):
     require_service(redis_server_path() is not None, "redis-server")
     why = Hosts.permitted()
     require_service(why is None, f"network namespaces for two hosts ({why})")
-    args = argparse.Namespace(
-        processes=4,
-        games=6,
-        spectators=2,
-        bots=1,
-        interval=1.0,
-        quiet=4.0,
-        kill=True,
-        roll=False,
-        hosts=2,
-        no_nginx=False,
-        shards=1,
-        balance="least_conn",
-    )
-    rows, checks = await run(args, tmp_path)
+    rows, checks = await run(short_run(kill=True, roll=False, hosts=2), tmp_path)
     kill = next(r for r in rows if r["phase"] == "kill")
     print(rows, checks)
-    assert checks["acked_lost"] == 0 and checks["doubled"] == 0, checks
-    assert checks["games_with_unsound_log"] == 0 and checks["clients_with_violations"] == 0
+    assert_sound(checks)
     assert checks["nginx_5xx"] == 0, checks
     assert kill["sockets_back"] >= 6 * 4 // 2 - 2, kill  # host a's half, give or take
     assert kill["back_max_s"] < 10.0, kill

@@ -6,14 +6,17 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games import publish
 from games.errors import GameError
+from games.row_ids import row_pk
 from games.users import is_guest
-from lobby.models import Club, ClubGame, ClubMember
-from lobby.selectors.clubs import club_group, club_pk
+from lobby.models import Club, ClubGame, ClubMatch, ClubMember
+from lobby.selectors.club_matches import club_match_group
+from lobby.selectors.clubs import club_group
 from moderation.standing import refuse_if_suspended
 
 if TYPE_CHECKING:
@@ -21,12 +24,14 @@ if TYPE_CHECKING:
 
 INVITE_BYTES = 12  # 16 URL-safe characters
 STAFF_ROLES = (ClubMember.Role.OWNER, ClubMember.Role.ADMIN)
+# A match not yet started: it may still be answered or called off.
+OPEN_MATCHES = (ClubMatch.Status.PROPOSED, ClubMatch.Status.ACCEPTED)
 
 
 def locked_club(club_id: object) -> Club:
     """The live club of ``club_id`` (a client's value), its row locked: the
     club's lock orders every change of its members and roles."""
-    pk = club_pk(club_id)
+    pk = row_pk(club_id)
     club = (
         None
         if pk is None
@@ -91,6 +96,30 @@ def dissolve(club: Club) -> None:
     club.open = False
     club.invite = ""
     club.save(update_fields=["dissolved", "open", "invite"])
+    _call_off_open_matches(club)
+
+
+def _call_off_open_matches(club: Club) -> None:
+    """A dissolved club plays no match it has not started: its challenges
+    and accepted matches are called off (a running match plays on)."""
+    mine = Q(home=club) | Q(away=club)
+    for match in ClubMatch.objects.select_for_update().filter(mine, status__in=OPEN_MATCHES):
+        call_off(match)
+
+
+def call_off(match: ClubMatch) -> None:
+    """The match (locked, not started) is called off; its pages hear it."""
+    match.status, match.ended = ClubMatch.Status.CANCELLED, timezone.now()
+    match.save(update_fields=["status", "ended"])
+    tell_match(match)
+
+
+def tell_match(match: ClubMatch) -> None:
+    """After the commit: the match's page and both clubs' pages fetch it again."""
+    body = {"id": match.pk, "status": match.status}
+    publish.send(club_match_group(match.pk), {"type": "club_match.changed", "match": body})
+    for club_id in (match.home_id, match.away_id):
+        publish.send(club_group(club_id), {"type": "club.changed", "club": {"id": club_id}})
 
 
 def tell_club(club: Club) -> None:

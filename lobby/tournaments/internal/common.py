@@ -10,6 +10,7 @@ from django.utils.translation import gettext_noop
 
 from games import publish
 from games.errors import GameError
+from games.row_ids import row_pk
 from lobby.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -22,23 +23,11 @@ def locked_tournament(tournament_id: object) -> Tournament:
 def tournament_or_404(tournament_id: object, *, lock: bool = False) -> Tournament:
     """The tournament of ``tournament_id`` (a client's value: an id, or its digits)."""
     found = Tournament.objects.select_for_update() if lock else Tournament.objects
-    pk = tournament_pk(tournament_id)
+    pk = row_pk(tournament_id)
     tournament = None if pk is None else found.filter(pk=pk).first()
     if tournament is None:
         raise GameError("not_found", gettext_noop("There is no such tournament."), status=404)
     return tournament
-
-
-def tournament_pk(value: object) -> int | None:
-    """``value`` as a tournament's primary key (a positive 64-bit id, or its
-    digits), or None if it cannot be one."""
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        return None
-    try:
-        pk = int(value)
-    except ValueError:
-        return None
-    return pk if 0 < pk < 2**63 else None
 
 
 def refuse_unless_open(tournament: Tournament) -> None:

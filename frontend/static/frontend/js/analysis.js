@@ -6,8 +6,8 @@
 // "replay:shown" {version}, "replay:painted" {version} (the board is drawn),
 // "replay:moves" (the list was rebuilt) in, and "replay:jump" {version} out.
 // The computer's move for the position shown is drawn on the board as a
-// dashed arrow through the fields it names (a path's, or the field a piece
-// stands on: a ring), wherever the board marks its fields with data-field.
+// dashed arrow through the fields it names (a path's, a move's from and to, or
+// the one field it acts on: a ring), wherever the board marks its fields with data-field.
 import { $, h, svgEl } from "./dom.js";
 import { LiveSocket, api, fmt, gettext, toast } from "./socket.js";
 
@@ -188,14 +188,22 @@ function fieldCentre(svg, field) {
   return [pt.x, pt.y];
 }
 
+/** The fields a move names, in order: a path, a from-to (Malefiz; a house is
+ * no field), or the one field it acts on. */
+function bestFields(best) {
+  if (Array.isArray(best.path)) return best.path;
+  if (best.at) return [best.at];
+  return [best.from, best.to].filter(Array.isArray);
+}
+
 function drawArrow() {
-  const svg = document.querySelector("#board svg");
+  // The board's own drawing: the SVG that holds the fields (a board may draw a die or houses in others).
+  const svg = /** @type {SVGGraphicsElement | null} */ (document.querySelector("#board [data-field]"))?.ownerSVGElement;
   if (!svg) return;
   svg.querySelector(".analysis-arrow")?.remove();
   const ply = bestHere();
   if (!ply) return;
-  const fields = Array.isArray(ply.best.path) ? ply.best.path : ply.best.at ? [ply.best.at] : [];
-  const points = fields.map((f) => fieldCentre(svg, f)).filter(Boolean);
+  const points = bestFields(ply.best).map((f) => fieldCentre(svg, f)).filter(Boolean);
   if (!points.length) return;
   const g = svgEl("g", { class: "analysis-arrow", "data-testid": "analysis-arrow", "aria-hidden": "true" }, svg);
   if (points.length === 1) svgEl("circle", { cx: points[0][0], cy: points[0][1], r: 4 }, g);

@@ -3,7 +3,8 @@
 // make a game (not Hexenhalma: a game master and two teams). Games of two playing seats:
 // a seat that runs the game (Hexenhalma's game master) is a bot's too (the server seats it).
 import { $ } from "./dom.js";
-import { api, fmt, gettext } from "./socket.js";
+import { opensTable } from "./new-table.js";
+import { fmt, gettext } from "./socket.js";
 
 const form = $("bot-form");
 /** @type {{slug: string, title: string, min_seats: number, referees: number[], seat_names: Record<string, string[]>}[]} */
@@ -29,10 +30,7 @@ if (form) {
   for (const rs of catalog) games.append(new Option(rs.title, rs.slug));
   games.addEventListener("change", buildSeats);
   buildSeats();
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    await submit();
-  });
+  opensTable(form, $("bot-error"), body);
 }
 
 function buildSeats() {
@@ -69,16 +67,4 @@ function body() {
     clock: CLOCKS[$("bot-clock", HTMLSelectElement).value],
     bot,
   };
-}
-
-async function submit() {
-  const error = $("bot-error");
-  error.hidden = true;
-  try {
-    const table = await api("/api/tables/", body());
-    location.href = `/g/${table.id}/`;
-  } catch (err) {
-    error.textContent = err.message;
-    error.hidden = false;
-  }
 }

@@ -2,7 +2,8 @@
 // its players (a family at a tablet); the computer may take seats. The game
 // starts at once, casual; the game page hands the device on between turns.
 import { $, h } from "./dom.js";
-import { api, fmt, gettext } from "./socket.js";
+import { opensTable } from "./new-table.js";
+import { fmt, gettext } from "./socket.js";
 
 const form = /** @type {HTMLFormElement | null} */ (document.getElementById("one-screen-form"));
 /** @type {{slug: string, title: string, min_seats: number, max_seats: number, referees: number[], seat_names: Record<string, string[]>}[]} */
@@ -19,10 +20,7 @@ if (form) {
   games.addEventListener("change", buildCounts);
   $("one-screen-count", HTMLSelectElement).addEventListener("change", buildSeats);
   buildCounts();
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    await submit();
-  });
+  opensTable(form, $("one-screen-error"), body);
 }
 
 function chosen() {
@@ -70,16 +68,4 @@ function body() {
     return who === "person" ? /** @type {HTMLInputElement} */ (row.querySelector("input")).value.trim() : { bot: who };
   });
   return { ruleset: $("one-screen-ruleset", HTMLSelectElement).value, one_screen: true, names };
-}
-
-async function submit() {
-  const error = $("one-screen-error");
-  error.hidden = true;
-  try {
-    const table = await api("/api/tables/", body());
-    location.href = `/g/${table.id}/`;
-  } catch (err) {
-    error.textContent = err.message;
-    error.hidden = false;
-  }
 }
