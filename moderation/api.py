@@ -35,6 +35,12 @@ class ReportIn(serializers.Serializer):
     chat = serializers.IntegerField(
         required=False, allow_null=True, default=None, help_text="the reported chat line's id"
     )
+    club = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the club whose chat the line is in (instead of a game)",
+    )
 
 
 REPORT_OUT = inline_serializer(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -79,8 +79,14 @@ def mine(user: Any) -> dict[str, Any]:
 
 
 def chat_evidence(game_id: int, user_id: int, chat_id: int | None) -> list[dict[str, Any]]:
-    """The reported line (or the user's last lines) with the lines around it."""
-    lines = ChatMessage.objects.filter(game_id=game_id).select_related("user")
+    """A game chat's reported line (or the user's last lines) with the lines around it."""
+    return lines_evidence(ChatMessage.objects.filter(game_id=game_id), user_id, chat_id)
+
+
+def lines_evidence(lines: QuerySet[Any], user_id: int, chat_id: int | None) -> list[dict[str, Any]]:
+    """The reported line of one chat's ``lines`` (or the user's last lines)
+    with the lines around it: any chat with a user, a text and a time."""
+    lines = lines.select_related("user")
     if chat_id is not None:
         anchor = lines.filter(pk=chat_id, user_id=user_id).first()
         anchors = [anchor] if anchor else []

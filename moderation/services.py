@@ -22,6 +22,8 @@ from games.errors import GameError
 from games.models import Game, Notification
 from games.services.internal.notifications import notify
 from games.users import is_bot, signed_in
+from lobby.models import Club, ClubChatMessage
+from lobby.selectors.club_page import may_read_chat
 
 from . import roles, selectors
 from .internal import detection, refunds
@@ -44,6 +46,7 @@ def report_file(
     reason: object,
     text: object = "",
     chat: object = None,
+    club: object = None,
 ) -> Report:
     if reporter is None or not reporter.is_authenticated:
         raise GameError("login_required", gettext_noop("Log in to report."), status=403)
@@ -59,8 +62,15 @@ def report_file(
     text = _clean_text(text)
     found = _optional_game(game)
     chat_id = _optional_id(chat, gettext_noop("The chat line must be a number."))
+    in_club = _optional_club(club, reporter)
+    if found is not None and in_club is not None:
+        raise GameError("bad_request", gettext_noop("A report names a game or a club, not both."))
     _check_rate(reporter.pk)
     evidence = _gather_evidence(found, target.pk, reporter.pk, chat_id)
+    if in_club is not None:
+        evidence["club"] = {"id": in_club.pk, "name": in_club.name}
+        lines = ClubChatMessage.objects.filter(club=in_club)
+        evidence["chat"] = selectors.lines_evidence(lines, target.pk, chat_id)
     try:
         with transaction.atomic():
             report = Report.objects.create(
@@ -112,6 +122,17 @@ def _optional_game(game: object) -> Game | None:
     found = Game.objects.filter(pk=game_id).first()
     if found is None:
         raise GameError("not_found", gettext_noop("There is no such game."), status=404)
+    return found
+
+
+def _optional_club(club: object, reporter: Visitor) -> Club | None:
+    """The club whose chat is reported: one the reporter may read."""
+    pk = _optional_id(club, gettext_noop("The club must be a club's number or null."))
+    if pk is None:
+        return None
+    found = Club.objects.filter(pk=pk, dissolved__isnull=True).first()
+    if found is None or not may_read_chat(found, reporter):
+        raise GameError("not_found", gettext_noop("There is no such club."), status=404)
     return found
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from lobby.models import Club
 from lobby.selectors import clubs as read
+from moderation.models import Report
 from tests.factories import make_user
 
 from .helpers import BrowserLiveTestCase, off_loop
@@ -57,6 +58,14 @@ class ClubInTheBrowser(BrowserLiveTestCase):
         # Nobody reports their own line; the owner may report anna's.
         assert b.locator("#chat-log [data-testid=report-line]").count() == 0
         a.wait_for_selector("#chat-log li >> [data-testid=report-line]")
+        # Reported, the line reaches moderation with the club and its place in the chat.
+        a.click("#chat-log li >> [data-testid=report-line]")
+        a.wait_for_selector("#chat-log li >> [data-testid=report-line][disabled]")
+        evidence = off_loop(lambda: Report.objects.get(target=anna).evidence)
+        assert evidence["club"]["id"] == club.pk
+        assert [line["text"] for line in evidence["chat"] if line["reported"]] == [
+            "Hallo zusammen!"
+        ]
 
         old = club.invite
         a.click("[data-testid=club-invite-renew]")

@@ -13,9 +13,10 @@ from lobby import clubs as svc
 from lobby.clubs.chat import club_chat_post
 from lobby.models import ClubChatMessage
 from lobby.selectors import club_page
+from moderation.models import Report
 from moderation.services import user_moderate
 from tests.db_threads import sync_to_async
-from tests.factories import client_for, make_user
+from tests.factories import client_for, make_user, started_game
 from tests.games.test_consumers import connect, receive
 
 
@@ -82,6 +83,42 @@ def test_an_open_clubs_chat_is_public():
     assert Client().get(f"/api/clubs/{club.pk}/chat/").json()["items"][0]["text"] == "willkommen"
     page = Client().get(f"/clubs/{club.pk}/").content.decode()
     assert "willkommen</li>" in page and 'id="chat-form"' not in page
+
+
+@pytest.mark.django_db
+def test_a_club_chat_report_carries_the_line_and_its_context():
+    owner, rude, reader, outsider = make_user(), make_user(), make_user(), make_user()
+    moderator = make_user(moderator=True)
+    club = svc.club_create(creator=owner, name="Stammtisch", open=False)
+    for who in (rude, reader):
+        svc.club_join(club_id=club.pk, user=who, invite=club.invite)
+    club_chat_post(club_id=club.pk, user=owner, text="Guten Abend")
+    bad = club_chat_post(club_id=club.pk, user=rude, text="ihr Nasen")
+    club_chat_post(club_id=club.pk, user=reader, text="na na")
+    body = {"username": rude.username, "reason": "abuse", "club": club.pk, "chat": bad["id"]}
+    # Who may not read the chat, or names a game too, is refused and files nothing.
+    assert client_for(outsider).post("/api/reports/", body, format="json").status_code == 404
+    game = started_game("halma")
+    both = client_for(reader).post("/api/reports/", {**body, "game": game.pk}, format="json")
+    assert both.status_code == 400 and "not both" in both.json()["message"]
+    assert (
+        client_for(reader).post("/api/reports/", {**body, "club": "x"}, format="json").status_code
+        == 400
+    )
+    assert not Report.objects.exists()
+
+    assert client_for(reader).post("/api/reports/", body, format="json").status_code == 201
+    evidence = Report.objects.get().evidence
+    assert evidence["club"] == {"id": club.pk, "name": "Stammtisch"}
+    assert [(line["text"], line["reported"]) for line in evidence["chat"]] == [
+        ("Guten Abend", False),
+        ("ihr Nasen", True),
+        ("na na", False),
+    ]
+    case = Client()
+    case.force_login(moderator)
+    page = case.get(f"/moderation/reports/{Report.objects.get().pk}/").content.decode()
+    assert "Stammtisch" in page and "ihr Nasen" in page
 
 
 def _page(user, club) -> str:

@@ -26,12 +26,15 @@ function reason() {
 const log = document.getElementById("chat-log");
 if (log && me) {
   const gameId = Number(root?.dataset.game) || null;
+  // A club's chat: its lines carry their ids as data-id, and the report names the club.
+  const clubId = Number(log.dataset.club) || null;
   const decorate = (li) => {
     const user = li.querySelector("strong")?.textContent;
     if (!user || user === me || user === "?" || li.querySelector(".report-line")) return;
-    const chat = Number(li.dataset.chat) || null;
+    const chat = Number(clubId ? li.dataset.id : li.dataset.chat) || null;
     const text = li.textContent.slice(user.length + 2, 300);
-    const b = button("⚑", () => send({ username: user, game: gameId, reason: "abuse", text, chat }, b), "link report-line", {
+    const where = clubId ? { club: clubId } : { game: gameId };
+    const b = button("⚑", () => send({ username: user, ...where, reason: "abuse", text, chat }, b), "link report-line", {
       title: gettext("Report this line"),
       "aria-label": gettext("Report this line"),
       "data-testid": "report-line",
