@@ -19,10 +19,12 @@ finished ones (plus 1,000 bot games). So a read's figure at 100,000 against
 level 0 is what storing more costs, not what showing more costs. The rows
 are written with ``bulk_create`` in the stored format (cloned from games made
 through the services: events, seats, clocks, deadlines, ratings; the due
-columns derived by ``Game.mark_due``), so 100,000 games take minutes, not
+columns derived by ``Game.mark_due``, the players listed on the game row and an
+ended game's seats marked as the start and the end write them), so 100,000 games take minutes, not
 hours. Then, for each level, it prints the wall time (fastest of 7), the
 bytes and the PostgreSQL pages its reads touched (``pages``) of: one idle round of every background loop (its statements too), the lobby's
-first frame, the bell's list, a 5,000-game profile (API and page), My games,
+first frame, the bell's list, a 5,000-game profile (API and page, and the page as a first read: nothing
+cached), My games,
 a leaderboard page, the remis queue with 1,000 waiting requests, the
 1,000-event game's ``GET /api/games/<id>/``, hello, position.svg and embed
 page, TV (page and featured), the tournaments list (API and page), and a

@@ -14,7 +14,7 @@ from django.dispatch import receiver
 from ...models import Game
 
 
-def listed_players_drop(user_id: int) -> None:
+def _drop(user_id: int) -> None:
     """The games that name ``user_id`` in ``listed_players`` keep no copy."""
     Game.objects.filter(seats__user_id=user_id, listed_players__isnull=False).update(
         listed_players=None
@@ -23,7 +23,7 @@ def listed_players_drop(user_id: int) -> None:
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games_listed_deleted")
 def _deleted(sender: object, instance: Any, **kwargs: object) -> None:
-    listed_players_drop(instance.pk)
+    _drop(instance.pk)
 
 
 @receiver(pre_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games_listed_renamed")
@@ -33,4 +33,4 @@ def _renamed(sender: object, instance: Any, update_fields: Any = None, **kwargs:
         return
     before = get_user_model().objects.filter(pk=instance.pk).values_list("username", flat=True)
     if before.first() not in (None, instance.username):
-        listed_players_drop(instance.pk)
+        _drop(instance.pk)
