@@ -19,10 +19,12 @@ finished ones (plus 1,000 bot games). So a read's figure at 100,000 against
 level 0 is what storing more costs, not what showing more costs. The rows
 are written with ``bulk_create`` in the stored format (cloned from games made
 through the services: events, seats, clocks, deadlines, ratings; the due
-columns derived by ``Game.mark_due``), so 100,000 games take minutes, not
+columns derived by ``Game.mark_due``, the players listed on the game row and an
+ended game's seats marked as the start and the end write them), so 100,000 games take minutes, not
 hours. Then, for each level, it prints the wall time (fastest of 7), the
 bytes and the PostgreSQL pages its reads touched (``pages``) of: one idle round of every background loop (its statements too), the lobby's
-first frame, the bell's list, a 5,000-game profile (API and page), My games,
+first frame, the bell's list, a 5,000-game profile (API and page, and the page as a first read: nothing
+cached), My games,
 a leaderboard page, the remis queue with 1,000 waiting requests, the
 1,000-event game's ``GET /api/games/<id>/``, hello, position.svg and embed
 page, TV (page and featured), the tournaments list (API and page), and a
@@ -122,6 +124,22 @@ def _mark_due(game: Any) -> None:
         game.mark_due()
 
 
+def _listed(game: Any, holders: list[Any]) -> None:
+    """``Game.listed_players`` as the start writes it; a checkout from before
+    it has none (to measure it too)."""
+    if hasattr(game, "listed_players"):
+        game.listed_players = [[u.pk, u.username, bool(u.is_bot)] for u in holders]
+
+
+def _ended_mark(finished: bool) -> dict[str, bool]:
+    """A finished game's seats as its ending marks them (``Seat.game_ended``);
+    a checkout from before the mark has none (to measure it too)."""
+    from games.models import Seat
+
+    has_mark = any(f.name == "game_ended" for f in Seat._meta.concrete_fields)
+    return {"game_ended": finished} if has_mark else {}
+
+
 class Store:
     """Rows written in bulk, cloned from a running and a finished game made
     through the services."""
@@ -153,7 +171,10 @@ class Store:
         )
         self.users += made
 
-    def games(self, count: int, *, finished: bool, bots: bool = False) -> list[Any]:
+    def games(
+        self, count: int, *, finished: bool, bots: bool = False, first: Any = None
+    ) -> list[Any]:
+        """``first``: the holder of every game's first seat (else drawn)."""
         from games.models import Event, Game, Seat
 
         template = self.ended if finished else self.running
@@ -173,16 +194,26 @@ class Store:
                     game.bots, game.has_bots, game.rated = {"1": "easy"}, True, False
                 _mark_due(game)
                 batch.append(game)
+            holders = [self._holders(rng, bots, first) for _ in batch]
+            for game, users in zip(batch, holders, strict=True):
+                _listed(game, users)
             batch = Game.objects.bulk_create(batch)
             Seat.objects.bulk_create(
-                Seat(game=g, index=i, user=user, joined=now)
-                for g in batch
-                for i, user in enumerate(rng.sample(self.users, 2))
-                if not (bots and i == 1)
+                Seat(game=g, index=i, user=user, joined=now, **_ended_mark(finished))
+                for g, users in zip(batch, holders, strict=True)
+                for i, user in enumerate(users)
             )
             Event.objects.bulk_create(_copy(e, game_id=g.pk) for g in batch for e in events)
             made += batch
         return made
+
+    def _holders(self, rng: random.Random, bots: bool, first: Any) -> list[Any]:
+        """A game's seated players: two drawn (a bot game's second seat is
+        free), ``first`` in the first seat when given."""
+        users = rng.sample(self.users, 2)
+        if first is not None:
+            users[0] = first
+        return users[:1] if bots else users
 
     def tournaments(self, count: int) -> int:
         """Open Swiss events of 4 to 1,000 players (``FIELDS`` in turn), from
@@ -242,9 +273,10 @@ class Store:
         )
         now = timezone.now()
         games = []
-        for _ in range(CLUB_GAMES):
+        for n in range(CLUB_GAMES):
             game = _copy(self.running)
             game.deadline = now + timedelta(days=2)
+            _listed(game, [members[(2 * n + i) % CLUB_MEMBERS] for i in range(2)])
             _mark_due(game)
             games.append(game)
         games = Game.objects.bulk_create(games)
@@ -264,11 +296,10 @@ class Store:
     def busy_player(self) -> Any:
         """A player with 5,000 finished rated games, their rating changes and
         500 notifications (the kept history)."""
-        from games.models import Notification, Rating, RatingChange, Seat
+        from games.models import Notification, Rating, RatingChange
 
         busy = self.make_user("busy")
-        games = self.games(PROFILE_GAMES, finished=True)
-        Seat.objects.filter(game__in=games, index=0).update(user=busy)
+        games = self.games(PROFILE_GAMES, finished=True, first=busy)
         start = timezone.now() - timedelta(days=PROFILE_GAMES)
         RatingChange.objects.bulk_create(
             RatingChange(
@@ -328,6 +359,7 @@ class Store:
             events.append(Event(version=version, seat=seat, kind="act", action=action))
             events[-1].events = items
         game.version, game.state, game.to_act = EVENTS, rs.encode(state), rs.to_act(state)
+        _listed(game, self.users[:2])
         game.save()
         Seat.objects.bulk_create(Seat(game=game, index=i, user=self.users[i]) for i in range(2))
         for event in events:
@@ -435,6 +467,13 @@ TOURNAMENT: list[int] = []  # the 1,000-player tournaments measured: open, runni
 CLUB: list[int] = []  # the 5,000-member club
 
 
+def first_read(client: Client, user: Any) -> Any:
+    from django.core.cache import cache
+
+    cache.delete(f"completion-ended:{user.pk}")  # what a checkout before the seat mark kept
+    return client.get(f"/players/{user.username}/")
+
+
 def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, int, int]]:
     from games.selectors import notifications, remis
     from games.selectors.frames import hello_frame
@@ -450,6 +489,9 @@ def measure(busy: Any, long_game: int, player: Any) -> dict[str, tuple[float, in
         "bell list (500 kept)": lambda: notifications.unread(busy),
         "profile API, 5,000 games": lambda: anon.get("/api/players/busy/"),
         "player page, 5,000 games": lambda: anon.get("/players/busy/"),
+        # The first view after a week away: nothing of this player cached
+        # (the completion rate's cache before 2026-11-29, issue 54 item 3).
+        "player page, 5,000 games, first read": lambda: first_read(anon, busy),
         "My games, 5,000 games": lambda: mine.get("/my/games/"),
         "leaderboard API": lambda: anon.get("/api/leaderboard/halma/"),
         "remis queue page": lambda: remis.queue_page(),

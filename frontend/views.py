@@ -239,7 +239,7 @@ def my_games(request):
     running = [g for g in games if g.status in (Game.Status.OPEN, Game.Status.ACTIVE)]
     finished = [g for g in games if g.status == Game.Status.FINISHED]
     for game in finished:  # the viewer's own result, and how the game ended
-        mine = next(s.index for s in game.seats.all() if s.user_id == request.user.pk)
+        mine = next(s.index for s in game.listed if s.user_id == request.user.pk)  # type: ignore[attr-defined]
         game.outcome = ratings.outcome_for(game, mine)  # type: ignore[attr-defined]  # for the page
         game.result_text = result_text(game.result)  # type: ignore[attr-defined]  # for the page
     older = games[-1].pk if len(games) == MY_GAMES_PAGE else None

@@ -7,3 +7,5 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.services import deletion  # noqa: F401  (connects its signal)
+
+        from .services.internal import listed_players  # noqa: F401  (connects its signals)

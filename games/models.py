@@ -145,6 +145,13 @@ class Game(models.Model):
     # seat a bot does not and names its players, {"names": [name | None per
     # seat]} (None: a bot's seat). Never rated; None for every other game.
     one_screen = models.JSONField(null=True, blank=True, default=None)
+    # Its seats' holders as lists name them, one [user id, username, is bot]
+    # or None (a free seat) per seat: written when the game starts (its seats
+    # change no more) and None again when one of them is deleted or renamed.
+    # None: not kept (an open table, a game from before it): read the seats.
+    # My games reads its page's players from here, not 50 games' seats
+    # (games/selectors/listed_players.py).
+    listed_players = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         indexes = [
@@ -269,11 +276,21 @@ class Seat(models.Model):
         related_name="seats",
     )
     joined = models.DateTimeField(null=True, blank=True)
+    # The game has ended (finished or aborted): set in the ending's
+    # transaction (``seats_ended``), never unset, as an ended game never runs
+    # again. The completion rate counts a player's ended games from the index
+    # below alone instead of reading 500 games by key.
+    game_ended = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["index"]
-        # A player's games, newest first (the player page, My games): from the index.
-        indexes = [models.Index(fields=["user", "-game"], name="seat_user_newest")]
+        # A player's games, newest first (the player page, My games, the
+        # completion rate), each with whether it ended: from the index alone.
+        indexes = [
+            models.Index(
+                fields=["user", "-game"], include=["game_ended"], name="seat_user_newest_ended"
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.UniqueConstraint(
@@ -285,6 +302,12 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.index} of game {self.game_id}"
+
+
+def seats_ended(game_id: int) -> None:
+    """Mark the seats of a game that just ended (``Seat.game_ended``), in the
+    ending's transaction."""
+    Seat.objects.filter(game_id=game_id, game_ended=False).update(game_ended=True)
 
 
 class Event(models.Model):

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_noop
 from accounts.services.internal import bot_accounts
 from games import clocks, publish
 from games.errors import GameError
-from games.models import Game, Notification, Seat
+from games.models import Game, Notification, Seat, seats_ended
 from games.reasons import REASON_CLOSED, REASON_DECLINED
 from games.rules import RULESETS, InvalidOptions, Ruleset, get_ruleset
 from games.selectors.relations import block_between
@@ -302,6 +302,7 @@ def _close_table(game: Game, reason: str, user: Visitor) -> None:
         "reason_params": {"player": user.username},
     }
     game.save(update_fields=["status", "ended", "result"])
+    seats_ended(game.pk)
 
 
 def table_join(*, game_id: int, user: Visitor, seat: int | None = None) -> Game:

@@ -3,12 +3,10 @@ account's history, a reporter's own reports, completion rates."""
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -17,8 +15,6 @@ from games.errors import GameError
 from games.models import ChatMessage, Game, RatingChange, Seat
 
 from .models import Offence, PlayBan, Report, Sanction, Sighting, Standing
-
-log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -162,8 +158,8 @@ def completion(user_id: int) -> dict[str, Any]:
     # Two reads, not a join: joined, the planner walks every game stored,
     # newest first, to meet this player's.
     newest = Seat.objects.filter(user_id=user_id).order_by("-game_id")
-    ids = list(newest.values_list("game_id", flat=True)[:COMPLETION_WINDOW])
-    games = _ended(user_id, ids)
+    window = list(newest.values_list("game_id", "game_ended")[:COMPLETION_WINDOW])
+    games = _ended(window)
     offences = Offence.objects.filter(user_id=user_id, game_id__in=games).count() if games else 0
     started = len(games)
     done = max(0, started - offences)
@@ -175,30 +171,18 @@ def completion(user_id: int) -> dict[str, Any]:
 
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
-ENDED_KEPT = 7 * 24 * 3600  # seconds the cache keeps a player's ended games
 
 
-def _ended(user_id: int, ids: list[int]) -> list[int]:
-    """Which of ``ids`` have ended. An ended game never runs again, so those
-    found before are kept in the cache and only the rest is read by key (each
-    key a descent: 1,101 pages for 500): the player's live games and the games
-    new to the window. Without the cache (Redis gone) every id is read."""
-    key = f"completion-ended:{user_id}"
-    try:
-        known = set(cache.get(key) or ()) & set(ids)
-    except Exception:  # a cache that cannot be reached: read them all
-        log.warning("completion cache unreadable", exc_info=True)
-        known = set()
-    unknown = [game_id for game_id in ids if game_id not in known]
+def _ended(window: list[tuple[int, bool]]) -> list[int]:
+    """Which games of the window (game id, its seat's ``game_ended``) have
+    ended. A marked seat says so from the index alone; the others are read
+    by key (each key a descent: 1,101 pages for 500): the player's live
+    games, and any game a process of the release before the mark ended."""
+    known = [game_id for game_id, ended in window if ended]
+    unknown = [game_id for game_id, ended in window if not ended]
     if unknown:
-        found = Game.objects.filter(pk__in=unknown, status__in=ENDED).values_list("pk", flat=True)
-        new = set(found)
-        if new:
-            known |= new
-            try:
-                cache.set(key, sorted(known), ENDED_KEPT)
-            except Exception:
-                log.warning("completion cache unwritable", exc_info=True)
+        found = Game.objects.filter(pk__in=unknown, status__in=ENDED)
+        known += found.values_list("pk", flat=True)
     return sorted(known)
 
 

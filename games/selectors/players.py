@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext, gettext_noop
 
 from ..errors import GameError
 from ..models import Game, RatingChange, Seat
 from ..rules import RULESETS
 from ..users import is_bot, is_guest
+from .listed_players import players_attach
 from .ratings import counts_as_rated, outcome_for, ratings_of, speed_of
 
 RECENT_GAMES = 20
@@ -23,11 +24,11 @@ MY_GAMES_PAGE = 50
 def games_of(user: Any, limit: int = MY_GAMES_PAGE, before: int | None = None) -> list[Game]:
     """The newest games ``user`` holds a seat in (those older than game
     ``before``, to page back), aborted ones left out: walked newest first
-    on the index ``seat_user_newest``, so a page costs the same however many
-    games the user has."""
+    on the index ``seat_user_newest_ended``, so a page costs the same however many
+    games the user has. Each game's players come as ``listed``
+    (``listed_players.players_attach``): from the game row once it started."""
     games = _newest_games(user, limit, before)
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    prefetch_related_objects(games, seats)
+    players_attach(games)
     return games
 
 

@@ -79,10 +79,15 @@ def handed_to_bot(game: Game, seat: Seat) -> str | None:
     """The level of the bot that plays a person's seat for them now (a leaver's
     or a timed-out seat: services/handover.py), else None. The seat keeps its
     person's name, so every place that names it says both."""
-    if is_bot(seat.user):
-        return None  # a bot's own seat: "bot" says it already
-    level = (game.bots or {}).get(str(seat.index))
-    return level if isinstance(level, str) else None
+    return bot_level_at(game, seat.index, is_bot(seat.user)) or None
+
+
+def bot_level_at(game: Game, index: int, held_by_bot: bool) -> str:
+    """``handed_to_bot`` for seat ``index``, its holder a bot or not ("": none)."""
+    if held_by_bot:
+        return ""  # a bot's own seat: "bot" says it already
+    level = (game.bots or {}).get(str(index))
+    return level if isinstance(level, str) else ""
 
 
 def game_with_seats(game_id: int) -> Game:

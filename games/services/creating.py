@@ -179,7 +179,9 @@ def game_create_imported(
         game.seed, game.state, game.version, game.result = seed, state, version, result
         game.status, game.started, game.ended, game.imported = Game.Status.FINISHED, now, now, True
         game.save(force_insert=True)
-        Seat.objects.bulk_create(Seat(game=game, index=i) for i in range(seat_count))
+        Seat.objects.bulk_create(
+            Seat(game=game, index=i, game_ended=True) for i in range(seat_count)
+        )
     return game
 
 
@@ -219,6 +221,9 @@ def game_create_many(
             for p in seatings
         ]
         events = _dealt(games, seatings, now)
+        listed = _listed(seatings)
+        for game, users in zip(games, seatings, strict=True):
+            game.listed_players = [listed[uid] for uid in users]
         games = Game.objects.bulk_create(games)
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user_id=uid, joined=now)
@@ -229,7 +234,7 @@ def game_create_many(
             link(games)
         rows.save_events_many(events)
         if clock.get("kind") == "realtime":  # followers hear of live games only
-            names = _usernames(seatings)
+            names = {uid: entry[1] for uid, entry in listed.items()}
             followers.followers_told_many(
                 [
                     (g, {u: names[u] for u in users})
@@ -269,9 +274,11 @@ def _dealt(games: list[Game], seatings: list[list[int]], now: datetime) -> list[
     return events
 
 
-def _usernames(seatings: list[list[int]]) -> dict[int, str]:
+def _listed(seatings: list[list[int]]) -> dict[int, list[Any]]:
+    """Each player as ``Game.listed_players`` keeps them: [id, username, is bot]."""
     everyone = {uid for users in seatings for uid in users}
-    return dict(get_user_model().objects.filter(pk__in=everyone).values_list("pk", "username"))
+    found = get_user_model().objects.filter(pk__in=everyone)
+    return {pk: [pk, name, bot] for pk, name, bot in found.values_list("pk", "username", "is_bot")}
 
 
 def _tell_players(game_ids: list[int]) -> None:

@@ -20,6 +20,7 @@ from ..models import (
 from ..reasons import REASON_FLAGGED
 from ..rules import IllegalAction, Ruleset, get_ruleset
 from ..rules.base import LongWork, implements
+from ..selectors.listed_players import players_read
 from ..selectors.walk import opening
 from .internal import away, followers, replay_checkpoints, seat_offers
 from .internal.deciding import decide_act
@@ -41,6 +42,7 @@ def game_start(*, game: Game) -> Event:
     game.to_act = rs.to_act(state)
     clocks.start_clocks(game, now)
     game.away = away.seats_away(game, now)
+    game.listed_players = players_read([game.pk]).get(game.pk)  # written with the start event
     followers.followers_told(game)
     event = append_event(
         game, rs, state, seat=None, kind=Event.Kind.START, events=[{"type": "start"}], now=now

@@ -110,6 +110,10 @@ def test_a_bulk_started_game_has_the_rows_of_one_started_alone(monkeypatch, rule
     swap = {alone[0].pk: bulk[0].pk, alone[1].pk: bulk[1].pk}
     expected["seats"] = [(i, swap[u], t) for i, u, t in expected["seats"]]
     expected["notices"] = sorted((swap.get(u, u), k, p) for u, k, p in expected["notices"])
+    names = {u.pk: u.username for u in bulk}
+    expected["game"]["listed_players"] = [
+        [swap[u], names[swap[u]], bot] for u, _, bot in expected["game"]["listed_players"]
+    ]
     if clock["kind"] == "correspondence":
         assert made.away == {"1": {"username": bulk[1].username, "until": made.away["1"]["until"]}}
         expected["game"]["away"] = {"1": {**single.away["1"], "username": bulk[1].username}}

@@ -29,7 +29,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from ... import clocks, hooks, publish
-from ...models import DUE_FIELDS, Event, Game, GameResult, RemisRequest, Seat, SeatHandedOver
+from ...models import (
+    DUE_FIELDS,
+    Event,
+    Game,
+    GameResult,
+    RemisRequest,
+    Seat,
+    SeatHandedOver,
+    seats_ended,
+)
 from ...reasons import REASON_ENDED_EARLY
 from ...rules import Ruleset
 from ...rules.base import Outcome, RemisQueue, implements
@@ -67,6 +76,9 @@ MUTABLE_FIELDS = [
     "forced_at",
     *DUE_FIELDS,  # derived by the store from the fields above
 ]
+# A start writes its players as lists name them too (``Game.listed_players``):
+# its seats change no more.
+STARTING_FIELDS = [*MUTABLE_FIELDS, "listed_players"]
 
 
 def ended(
@@ -270,6 +282,10 @@ def _rate(change: Change) -> None:
     ratings.rate_game(change.game, change.event)  # the end and its ratings commit together
 
 
+def _mark_seats(change: Change) -> None:
+    seats_ended(change.game.pk)  # the completion rate reads it from the seat index
+
+
 def _game_over(change: Change) -> None:
     # Listeners (tournaments pair their next round) act in the ending transaction.
     hooks.game_over.send(sender=Game, game=change.game)
@@ -282,6 +298,7 @@ SIDE_EFFECTS: list[SideEffect] = [
     SideEffect(_close_remis, lambda c: c.game.is_over and implements(c.rs, RemisQueue)),
     SideEffect(_notify, _notify_wanted, with_the_commit=False, later=_notify_later),
     SideEffect(_rate, lambda c: c.game.is_over, after_write=True),
+    SideEffect(_mark_seats, lambda c: c.game.is_over and c.lobby_changed, after_write=True),
     SideEffect(_game_over, lambda c: c.game.is_over and c.lobby_changed, after_write=True),
     SideEffect(_store_reply, _replies_wanted, after_write=True, on_the_loop=True, later=_skip),
 ]
@@ -298,7 +315,9 @@ def store_event(change: Change) -> Event:
     for effect in effects:
         if not effect.after_write:
             effect.run(change)
-    change.event = rows.save_event(change.game, change.event, MUTABLE_FIELDS)
+    starts = change.event.kind == Event.Kind.START
+    fields = STARTING_FIELDS if starts else MUTABLE_FIELDS
+    change.event = rows.save_event(change.game, change.event, fields)
     # Registered before the effects after the write: a reply they store
     # publishes after this event. A reply moves the same game on, so this
     # event's frames are built now, from the game as this event left it.
