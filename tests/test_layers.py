@@ -24,6 +24,7 @@ LAYERS = [
     (0, ("games.rules", "lobby.pairing")),
     (1, ("games.bots",)),
     (2, ("games.errors", "games.plain_json", "games.threads", "games.i18n", "games.reasons")),
+    (2, ("games.row_ids",)),
     (2, ("games.redis_clients", "games.wakeups")),
     (2, ("games.ratelimit",)),
     (2, ("games.hooks",)),
