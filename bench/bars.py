@@ -235,7 +235,7 @@ def compare(args: argparse.Namespace, env: dict) -> None:
         )
     finally:
         stop(relay)
-    paced = paced_args(args, relay_closed)
+    pacing = paced_args(args, relay_closed)
     variants = [parse_variant(v) for v in args.variant]
     results: dict[str, list[tuple[dict, dict]]] = {label: [] for label, _, _ in variants}
     for _round in range(args.rounds):
@@ -259,7 +259,7 @@ def compare(args: argparse.Namespace, env: dict) -> None:
                 paced = load(
                     port,
                     site_env,
-                    ["--setup", "--mode=open", "--spectators=2", *common, *paced],
+                    ["--setup", "--mode=open", "--spectators=2", *common, *pacing],
                     cwd,
                 )
             finally:
