@@ -338,7 +338,7 @@ class RedisPresence:
             until,
             claim,
         ]
-        args = [
+        args: list[str | int | float] = [
             now,
             now + self.ttl,
             self.ttl,
