@@ -19,6 +19,8 @@ import asyncio
 import logging
 import math
 import time
+import weakref
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -132,17 +134,95 @@ async def ahit(key: str, limit: int, seconds: int) -> int | None:
 
 
 async def ahit_all(budgets: list[Budget]) -> int | None:
-    """``hit_all()`` on the event loop, in one round trip."""
+    """``hit_all()`` on the event loop, in one round trip (shared with the
+    other counts asked for in the same turn of the loop: ``CountBatch``)."""
     clients = _shared_clients()
     if clients is None:
         return _local_hit_all(budgets)
     try:
-        count_script = clients.script_on_loop(COUNT)
-        counted = await count_script(*_script_args(budgets))
+        counted = await _batch(clients).count(*_script_args(budgets))
     except (redis.RedisError, OSError):
         log.warning("rate limits %s not counted: Redis unreachable", budgets, exc_info=True)
         return None
     return _longest_wait(budgets, counted)
+
+
+class CountBatch:
+    """The counts asked for in one turn of an event loop, sent together.
+
+    At saturation a turn of the loop reads the moves of many sockets; each
+    move's count was a script call of its own (a connection from the pool, a
+    write, a read, a wake-up). Here the first count of a turn schedules the
+    sending for after that turn, and every count asked for by then leaves in
+    one pipeline of ``EVALSHA`` (one write, one read). Each still runs the
+    same script, atomically, in the order asked; a script Redis forgot (it
+    restarted) is loaded again and that count made alone."""
+
+    def __init__(self, clients: RedisClients) -> None:
+        self.clients = clients
+        self.queued: list[tuple[list[str], list[int], asyncio.Future[list[int]]]] = []
+        self.sending: set[asyncio.Task[None]] = set()
+
+    def count(self, keys: list[str], args: list[int]) -> asyncio.Future[list[int]]:
+        loop = asyncio.get_running_loop()
+        counted: asyncio.Future[list[int]] = loop.create_future()
+        self.queued.append((keys, args, counted))
+        if len(self.queued) == 1:
+            loop.call_soon(self._start)  # after this turn: its other counts go too
+        return counted
+
+    def _start(self) -> None:
+        task = asyncio.ensure_future(self._send())
+        self.sending.add(task)  # the loop keeps only a weak reference
+        task.add_done_callback(self.sending.discard)
+
+    async def _send(self) -> None:
+        batch, self.queued = self.queued, []
+        script = self.clients.script_on_loop(COUNT)
+        try:
+            async with self.clients.on_loop().pipeline(transaction=False) as pipe:
+                for keys, args, _counted in batch:
+                    pipe.evalsha(script.sha, len(keys), *keys, *args)
+                answers = await pipe.execute(raise_on_error=False)
+        except BaseException as exc:
+            error = exc if isinstance(exc, Exception) else redis.ConnectionError("cut short")
+            for _keys, _args, counted in batch:
+                if not counted.done():
+                    counted.set_exception(error)
+            if not isinstance(exc, Exception):
+                raise
+            return
+        for (keys, args, counted), answer in zip(batch, answers, strict=True):
+            if isinstance(answer, redis.exceptions.NoScriptError):
+                answer = await _alone(script, keys, args)
+            if counted.done():
+                continue  # its caller is gone
+            if isinstance(answer, Exception):
+                counted.set_exception(answer)
+            else:
+                counted.set_result(answer)
+
+
+async def _alone(script: Any, keys: list[str], args: list[int]) -> Any:
+    """One count by itself (the script object loads the script if it must)."""
+    try:
+        return await script(keys=keys, args=args)
+    except (redis.RedisError, OSError) as exc:
+        return exc
+
+
+_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, CountBatch] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _batch(clients: RedisClients) -> CountBatch:
+    """The running loop's batch for ``clients`` (tests run a loop each)."""
+    loop = asyncio.get_running_loop()
+    found = _batches.get(loop)
+    if found is None or found.clients is not clients:
+        found = _batches[loop] = CountBatch(clients)
+    return found
 
 
 def _script_args(budgets: list[Budget]) -> tuple[list[str], list[int]]:

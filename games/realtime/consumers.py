@@ -19,7 +19,6 @@ from ..publish import QUEUE_GROUP, game_group, player_group, user_group
 from ..ratelimit import ConnectionBudget
 from ..selectors import frames
 from ..selectors import notifications as notification_reads
-from ..selectors import relations as relation_reads
 from ..selectors import remis as remis_reads
 from ..selectors.frames import SPECTATOR, dumps
 from ..services import chat, endings, forced, rematch, remis
@@ -96,15 +95,16 @@ class GameConsumer(
         # Join first: a move committed after the hello's read is then pushed
         # (after the hello) instead of missed until the next ping.
         await self.join_groups()
-        hello = await db(frames.hello_frame)(self.game_id, self.user, since_from_query(self.scope))
-        if hello is None:
+        opened = await db(frames.opening)(self.game_id, self.user, since_from_query(self.scope))
+        if opened is None:
             await self.leave_groups()
             await self.close(code=4404)
             return
+        hello, blocked = opened
         self.seat = hello["seat"]
         self.holds_screen = hello["holds_screen"]
         # Chat lines of players this user blocked are never sent (read once per connection).
-        self.hidden = frozenset(await db(relation_reads.blocked_names)(self.user)) or None
+        self.hidden = frozenset(blocked) or None
         session = self.scope.get("session")
         self.person = presence.person_key(
             self.user, getattr(session, "session_key", None), self.channel_name

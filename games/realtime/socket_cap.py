@@ -79,7 +79,7 @@ class RedisCounts:
     async def claim(self, address: str, socket: str, cap: int) -> bool:
         self.keep_renewing()
         now, ttl = time.time(), settings.SOCKET_COUNT_SECONDS
-        script = self.redis.on_loop().register_script(CLAIM)
+        script = self.redis.script_on_loop(CLAIM)  # made once per loop, not per socket
         try:
             args: list[float | str] = [now, cap, now + ttl, socket, ttl]
             claimed = await script(keys=[self.key(address)], args=args)

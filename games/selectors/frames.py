@@ -169,8 +169,19 @@ def events_since(
     return [client_event(rs, row, seat) for row in rows]
 
 
-def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | None:
-    """Everything a freshly connected page needs; None if the game does not exist."""
+def opening(game_id: int, user: Any, since: int) -> tuple[dict[str, Any], list[str]] | None:
+    """A game socket's opening in one trip to a thread: the hello and the
+    names the user blocked (which the socket keeps), read once for both."""
+    blocked = blocked_names(user)
+    hello = hello_frame(game_id, user, since, blocked=blocked)
+    return None if hello is None else (hello, blocked)
+
+
+def hello_frame(
+    game_id: int, user: Any, since: int = 0, *, blocked: list[str] | None = None
+) -> dict[str, Any] | None:
+    """Everything a freshly connected page needs; None if the game does not
+    exist (``blocked``: the user's blocked names, if read already)."""
     try:
         game = game_with_seats(game_id)
     except Game.DoesNotExist:
@@ -188,7 +199,9 @@ def hello_frame(game_id: int, user: Any, since: int = 0) -> dict[str, Any] | Non
         "seats": seat_list(game),
         "table": table_summary(game),
         "state": snapshot(game, rs, state, eye),
-        "chat": without_blocked(chat_history(game.pk), blocked_names(user)),
+        "chat": without_blocked(
+            chat_history(game.pk), blocked_names(user) if blocked is None else blocked
+        ),
         "since": since,
         # A fresh page gets hello's short tail; one back from a lost
         # connection, what it missed (as a sync would give it).

@@ -11,9 +11,11 @@ backends, chosen by ``settings.REDIS_URL``:
   an expiry of ``TTL`` seconds; a sorted set per game (``…:<game>:procs``)
   lists the processes present with the time their entries run out. A join or
   leave that changes a person's standing in this process writes to its own
-  sets, then counts across the live processes in one transaction
-  (``SUNIONSTORE`` of the watchers, ``SDIFFSTORE`` minus the seated); a join
-  or leave that changes nothing (a second tab) only counts. Pings touch
+  sets, then counts across the live processes (``SUNIONSTORE`` of the
+  watchers, ``SDIFFSTORE`` minus the seated); a join or leave that changes
+  nothing (a second tab) only counts. Each is one script (``CHANGE``), so one
+  round trip: a socket's opening and its close each cost two of them with
+  the batched watcher count (``count_on_turn``), not the ten they did. Pings touch
   nothing: a background task (``refresh_forever``, started with the sweeper)
   renews the expiry of all this process's games in one pipeline every
   ``REFRESH_SECONDS`` and writes again a set whose size is not this
@@ -52,6 +54,7 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
+from ..ratelimit import aclaim, redis_key
 from ..redis_clients import RedisClients
 
 log = logging.getLogger(__name__)
@@ -81,6 +84,10 @@ async def to_the_end(work: Coroutine[Any, Any, int]) -> int:
     handler of a socket gone for good) does not cut short between this
     process's record and Redis."""
     return await asyncio.shield(asyncio.ensure_future(work))
+
+
+# ``count_on_turn``'s answer: (0, the count) with the turn, else (seconds to wait, None).
+Turn = tuple[float, int | None]
 
 
 @dataclass(frozen=True)
@@ -174,6 +181,10 @@ class MemoryPresence:
     async def count(self, game_id: int) -> int:
         return self.local.spectators(game_id)
 
+    async def count_on_turn(self, game_id: int, turn: str, seconds: float) -> Turn:
+        wait = await aclaim(turn, seconds)
+        return (wait, None) if wait > 0 else (0.0, self.local.spectators(game_id))
+
     def spectators_of(self, game_ids: list[int]) -> dict[int, int]:
         return {game_id: self.local.spectators(game_id) for game_id in game_ids}
 
@@ -233,23 +244,6 @@ class RedisPresence:
         await self.redis.aclose()
 
     # -- commands, queued on a pipeline of either client -------------------
-    def queue_standing(self, pipe: Any, game_id: int, person: str, standing: str | None) -> None:
-        """Put the person in the set of its standing in this process, out of
-        the other; renew this process's entry for the game."""
-        seated, watching = self.own(game_id, SEATED), self.own(game_id, WATCHING)
-        if standing == SEATED:
-            pipe.sadd(seated, person)
-            pipe.srem(watching, person)
-        elif standing == WATCHING:
-            pipe.sadd(watching, person)
-            pipe.srem(seated, person)
-        else:
-            pipe.srem(seated, person)
-            pipe.srem(watching, person)
-        pipe.expire(seated, self.ttl)
-        pipe.expire(watching, self.ttl)
-        self.queue_alive(pipe, game_id)
-
     def queue_alive(self, pipe: Any, game_id: int) -> None:
         procs = self.procs_key(game_id)
         pipe.zadd(procs, {self.process_id: time.time() + self.ttl})
@@ -270,7 +264,7 @@ class RedisPresence:
         pipe.sdiffstore(scratch, [scratch, *(self.set_key(game_id, p, SEATED) for p in processes)])
         pipe.delete(scratch)
 
-    # -- async: the sockets ------------------------------------------------
+    # -- async: the sockets, one script each -------------------------------
     async def join(self, game_id: int, socket: str, person: str, seat: int | None) -> int:
         before, after = self.local.put(game_id, socket, Tab(person, seat))
         return await to_the_end(self.changed(game_id, person, before, after))
@@ -287,41 +281,77 @@ class RedisPresence:
         """Write the person's new standing (if it changed), then count. With
         Redis unreachable: this process's own count (the refresh writes the
         sets again once Redis is back)."""
+        standing = UNCHANGED if before == after else (after or "")
         try:
-            async with self.client().pipeline(transaction=False) as pipe:
-                if before != after:
-                    self.queue_standing(pipe, game_id, person, after)
-                self.queue_processes(pipe, game_id)
-                processes = (await pipe.execute())[-1]
-            if not processes:
-                return 0
-            async with self.client().pipeline(transaction=True) as pipe:
-                self.queue_count(pipe, game_id, processes)
-                return int((await pipe.execute())[1])
-        except redis.RedisError:
+            _wait, count = await self.run_change(game_id, person, standing)
+        except (redis.RedisError, OSError):
             log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
             return self.local.spectators(game_id)
+        return int(count)
 
     async def count(self, game_id: int) -> int:
         """The spectators across the live processes; the lobby's ranking
         takes the count too (a join or leave ends here, batched)."""
-        count = await self.changed(game_id, "", None, None)
         try:
-            async with self.client().pipeline(transaction=False) as pipe:
-                self.queue_rank(pipe, game_id, count)
-                await pipe.execute()
-        except redis.RedisError:
-            log.warning("ranking game %s: Redis failed", game_id, exc_info=True)
-        return count
+            _wait, count = await self.run_change(game_id, "", UNCHANGED, rank=True)
+        except (redis.RedisError, OSError):
+            log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
+            return self.local.spectators(game_id)
+        return int(count)
 
-    def queue_rank(self, pipe: Any, game_id: int, count: int) -> None:
+    async def count_on_turn(self, game_id: int, turn: str, seconds: float) -> Turn:
+        """``count`` if this caller has the turn ``turn`` (one per ``seconds``
+        across processes, ``ratelimit.aclaim``'s): (0, the count); else (the
+        seconds until the turn, None). One round trip: claim, count and rank
+        in one script. Redis unreachable: the turn, and this process's count."""
+        try:
+            wait_ms, count = await self.run_change(
+                game_id, "", UNCHANGED, rank=True, turn=(turn, seconds)
+            )
+        except (redis.RedisError, OSError):
+            log.warning("presence on game %s: Redis failed", game_id, exc_info=True)
+            return 0.0, self.local.spectators(game_id)
+        if int(wait_ms) > 0:
+            return max(int(wait_ms), 1) / 1000, None
+        return 0.0, int(count)
+
+    async def run_change(
+        self,
+        game_id: int,
+        person: str,
+        standing: str,
+        *,
+        rank: bool = False,
+        turn: tuple[str, float] | None = None,
+    ) -> list[int]:
+        """``CHANGE`` for one game: [the turn's wait in ms (0: taken or none
+        asked), the count (-1 while waiting for the turn)]."""
+        now = time.time()
         ranking, until = self.watched_keys
-        if count > 0:
-            pipe.zadd(ranking, {str(game_id): count})
-            pipe.zadd(until, {str(game_id): time.time() + self.ttl})
-        else:
-            pipe.zrem(ranking, str(game_id))
-            pipe.zrem(until, str(game_id))
+        claim = redis_key(f"claim:{turn[0]}") if turn else f"{self.prefix}:no-turn"
+        keys = [
+            self.procs_key(game_id),
+            self.own(game_id, SEATED),
+            self.own(game_id, WATCHING),
+            f"{self.prefix}:{game_id}:count:{self.process_id}",
+            ranking,
+            until,
+            claim,
+        ]
+        args: list[str | int | float] = [
+            now,
+            now + self.ttl,
+            self.ttl,
+            self.process_id,
+            person,
+            standing,
+            f"{self.prefix}:{game_id}:",
+            game_id,
+            1 if rank else 0,
+            int(turn[1] * 1000) if turn else 0,
+        ]
+        script = self.redis.script_on_loop(CHANGE)
+        return list(await script(keys=keys, args=args))
 
     async def refresh(self) -> None:
         """Renew the expiry of every game this process has open, in one
@@ -441,6 +471,68 @@ class RedisPresence:
         return here | {uid for (uid, _key), there in zip(asked, found, strict=True) if there}
 
 
+UNCHANGED = "-"  # ``CHANGE``'s standing when only counting
+
+# One game's presence in one round trip, atomically. KEYS: the game's
+# processes, this process's seated and watching sets, a scratch set, the
+# ranking and its expiry times, the turn's key. ARGV: now, now + ttl, ttl,
+# this process, the person, its standing here (SEATED, WATCHING, "" for
+# none, UNCHANGED), the game's key prefix, the game, whether to rank, the
+# turn's milliseconds (0: none asked). A turn another caller holds: its
+# milliseconds left and no count. Otherwise the standing is written (this
+# process's sets and its entry renewed), the expired processes dropped, and
+# the persons watching in any live process less those seated in any are
+# counted (the other processes' set keys are named from the game's prefix:
+# one Redis server holds presence, never a cluster); ranked when asked.
+CHANGE = """
+local now, expiry, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local person, standing = ARGV[5], ARGV[6]
+local procs, seated, watching, scratch = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local turn_ms = tonumber(ARGV[10])
+if turn_ms > 0 and not redis.call('SET', KEYS[7], '1', 'NX', 'PX', turn_ms) then
+  return {math.max(redis.call('PTTL', KEYS[7]), 1), -1}
+end
+if standing ~= '-' then
+  if standing == 'p' then
+    redis.call('SADD', seated, person)
+    redis.call('SREM', watching, person)
+  elseif standing == 'w' then
+    redis.call('SADD', watching, person)
+    redis.call('SREM', seated, person)
+  else
+    redis.call('SREM', seated, person)
+    redis.call('SREM', watching, person)
+  end
+  redis.call('EXPIRE', seated, ttl)
+  redis.call('EXPIRE', watching, ttl)
+  redis.call('ZADD', procs, expiry, ARGV[4])
+  redis.call('EXPIRE', procs, ttl)
+end
+redis.call('ZREMRANGEBYSCORE', procs, '-inf', now)
+local live = redis.call('ZRANGEBYSCORE', procs, now, '+inf')
+local count = 0
+if #live > 0 then
+  local watchers, seats = {}, {}
+  for i, process in ipairs(live) do
+    watchers[i] = ARGV[7] .. process .. ':w'
+    seats[i] = ARGV[7] .. process .. ':p'
+  end
+  redis.call('SUNIONSTORE', scratch, unpack(watchers))
+  count = redis.call('SDIFFSTORE', scratch, scratch, unpack(seats))
+  redis.call('DEL', scratch)
+end
+if ARGV[9] == '1' then
+  if count > 0 then
+    redis.call('ZADD', KEYS[5], count, ARGV[8])
+    redis.call('ZADD', KEYS[6], expiry, ARGV[8])
+  else
+    redis.call('ZREM', KEYS[5], ARGV[8])
+    redis.call('ZREM', KEYS[6], ARGV[8])
+  end
+end
+return {0, count}
+"""
+
 # The ranking's top ARGV[2] after dropping entries run out by ARGV[1] (a
 # bounded batch of them per call: each was written by a count, once).
 TOP = """
@@ -486,6 +578,12 @@ async def leave(game_id: int, socket: str) -> int:
 async def count(game_id: int) -> int:
     """The game's spectators now, across processes (as ``join`` answers)."""
     return await store().count(game_id)
+
+
+async def count_on_turn(game_id: int, turn: str, seconds: float) -> Turn:
+    """``count`` when the caller has the turn ``turn`` (one per ``seconds``
+    across processes): (0, the count); else (the seconds to wait, None)."""
+    return await store().count_on_turn(game_id, turn, seconds)
 
 
 def spectators(game_id: int) -> int:

@@ -277,3 +277,44 @@ async def test_no_turn_notice_for_a_player_with_the_game_open():
         game_id=game.pk, user=black, version=4, action={"type": "move", "path": [[5, 0], [6, 0]]}
     )
     assert await sync_to_async(turns.filter(user=white).count)() == 1
+
+
+@pytest.mark.redis
+async def test_a_join_a_leave_and_a_batched_count_are_one_round_trip_each(
+    redis_prefix, settings, monkeypatch
+):
+    """Issue 53: a socket's opening and its close each wrote and counted in
+    two round trips, and the batched watcher count took three more (the
+    window's claim, the count, the ranking). Each is one script now."""
+    import redis.asyncio
+
+    url, prefix = redis_prefix
+    settings.REDIS_PREFIX = prefix  # the window's key too goes with the test's keys
+    store = RedisPresence(url, prefix=prefix)
+    await store.join(9, "warm", CARL, None)  # the script is loaded once per server
+    trips: list[str] = []
+    command = redis.asyncio.Redis.execute_command
+    pipeline = redis.asyncio.client.Pipeline.execute
+
+    async def counted_command(self, *args, **options):
+        if not isinstance(self, redis.asyncio.client.Pipeline):
+            trips.append(str(args[0]))
+        return await command(self, *args, **options)
+
+    async def counted_pipeline(self, *args, **options):
+        trips.append("pipeline")
+        return await pipeline(self, *args, **options)
+
+    monkeypatch.setattr(redis.asyncio.Redis, "execute_command", counted_command)
+    monkeypatch.setattr(redis.asyncio.client.Pipeline, "execute", counted_pipeline)
+    assert await store.join(1, "tab-1", ANN, None) == 1
+    assert await store.join(1, "tab-2", BOB, 0) == 1
+    assert len(trips) == 2
+    assert await store.count_on_turn(1, "watchers:1", 5.0) == (0.0, 1)  # the turn: counted
+    wait, count = await store.count_on_turn(1, "watchers:1", 5.0)  # within the window
+    assert 4.0 < wait <= 5.0 and count is None
+    assert store.most_watched(5) == [(1, 1)]  # ranked with the count (the sync client)
+    assert len(trips) == 4
+    assert await store.leave(1, "tab-1") == 0
+    assert len(trips) == 5
+    await store.aclose()

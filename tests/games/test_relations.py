@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from accounts.services.relations import user_block, user_follow
 from games.errors import GameError
-from games.selectors.frames import hello_frame
+from games.selectors.frames import hello_frame, opening
 from games.selectors.relations import friends_playing
 from games.services.chat import chat_post
 from lobby import services as lobby
@@ -72,6 +72,19 @@ def test_a_blocked_player_s_chat_is_hidden_for_the_blocker_only():
     user_block(user=white, name=black.username)
     assert [m["text"] for m in hello_frame(game.pk, white)["chat"]] == ["hi"]
     assert [m["text"] for m in hello_frame(game.pk, spectator)["chat"]] == ["hello", "hi"]
+
+
+def test_a_socket_s_opening_reads_the_blocked_names_once(django_assert_num_queries):
+    """Issue 53: the hello read them for its chat, the socket read them again
+    (a second query and a second trip to a thread)."""
+    white, black = make_user(), make_user()
+    game = started_game(players=[white, black])
+    chat_post(game_id=game.pk, user=black, text="hello")
+    user_block(user=white, name=black.username)
+    with django_assert_num_queries(5):  # blocks, game, seats, chat, events
+        hello, blocked = opening(game.pk, white, 0)
+    assert blocked == [black.username] and hello["chat"] == []
+    assert opening(game.pk + 1000, white, 0) is None
 
 
 def test_friends_playing_lists_followed_players_live_games():

@@ -149,3 +149,32 @@ async def test_one_turn_per_window_across_clients(redis_cache):
     left = await ratelimit.aclaim("watchers:1", 2.0)
     assert 0 < left <= 2.0
     assert await ratelimit.aclaim("watchers:2", 2.0) == 0  # another game's window
+
+
+async def test_the_counts_asked_for_in_one_turn_of_the_loop_leave_in_one_pipeline(
+    redis_cache, monkeypatch
+):
+    """Issue 54 item 6: each move's shared count was a round trip of its own;
+    the moves a turn of the loop reads are counted in one pipeline."""
+    await ratelimit.ahit("user:8:act", 100, 30)  # the script loaded, the batch made
+    sizes: list[int] = []
+    execute = redis.asyncio.client.Pipeline.execute
+
+    async def counted(self, *args, **options):
+        sizes.append(len(self.command_stack))
+        return await execute(self, *args, **options)
+
+    monkeypatch.setattr(redis.asyncio.client.Pipeline, "execute", counted)
+    waits = await asyncio.gather(*(ratelimit.ahit("user:8:act", 10, 30) for _ in range(20)))
+    assert sizes == [20]
+    assert waits.count(None) == 9  # 1 + 9 within the limit of 10, each counted once
+
+
+async def test_a_script_redis_forgot_is_loaded_again_and_the_count_made(redis_cache):
+    """Redis restarted (its scripts gone): that count is made alone, not lost."""
+    clients = ratelimit._shared_clients()
+    assert clients is not None
+    await ratelimit.ahit("user:9:act", 2, 30)
+    clients.script_on_loop(ratelimit.COUNT).sha = "0" * 40  # as if Redis forgot it
+    assert await ratelimit.ahit("user:9:act", 2, 30) is None  # the second of two
+    assert await ratelimit.ahit("user:9:act", 2, 30) is not None  # the third: over
