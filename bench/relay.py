@@ -31,24 +31,11 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# The reference stays on channels_redis's own pub/sub layer: the site's
-# (games/realtime/layer.py, publishes batched) is measured against it.
-STOCK_LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
-
-
-def _stock_layer() -> None:
-    from django.conf import settings
-
-    layer = settings.CHANNEL_LAYERS["default"]
-    if layer["BACKEND"] != "channels.layers.InMemoryChannelLayer":
-        layer["BACKEND"] = STOCK_LAYER
-
 
 def _application(lean: bool = False):
     import django
 
     django.setup()
-    _stock_layer()
     from channels.generic.websocket import AsyncWebsocketConsumer
     from channels.routing import ProtocolTypeRouter, URLRouter
     from django.urls import path
@@ -90,7 +77,6 @@ def _pong_application():
     import django
 
     django.setup()
-    _stock_layer()
     from channels.generic.websocket import AsyncWebsocketConsumer
     from channels.routing import ProtocolTypeRouter, URLRouter
     from django.urls import path

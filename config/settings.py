@@ -163,9 +163,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer measured more than twice as fast as the core
-            # layer here; groups are all this site needs from the layer. Its
-            # publishes batched when they queue (games/realtime/layer.py).
-            "BACKEND": "games.realtime.layer.BatchingPubSubChannelLayer",
+            # layer here; groups are all this site needs from the layer.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # CHANNEL_LAYER_URLS (comma-separated) shards the layer's channels
             # and groups over several Redis servers; everything else the site
             # keeps in Redis stays on REDIS_URL (docs/deploy.md).
