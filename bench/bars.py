@@ -89,6 +89,21 @@ def load(port: int, env: dict, extra: list[str], cwd: Path = ROOT) -> dict:
     return json.loads(out.read_text())
 
 
+def bench_env(prefix: str) -> dict[str, str]:
+    """The served site's environment: the bench database and Redis, a channel
+    prefix of its own, and no per-address socket cap (every client is 127.0.0.1)."""
+    return {
+        **os.environ,
+        "DATABASE_URL": os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"
+        ),
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "CHANNEL_PREFIX": f"{prefix}{os.getpid()}",
+        "GAME_SWEEPER": "1",
+        "SOCKETS_PER_ADDRESS": "1000000",
+    }
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=200)
@@ -104,16 +119,7 @@ def main() -> None:
     )
     p.add_argument("--interval", type=float, help="fixed paced interval in s (no share)")
     args = p.parse_args()
-    env = {
-        **os.environ,
-        "DATABASE_URL": os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"
-        ),
-        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
-        "CHANNEL_PREFIX": f"bars{os.getpid()}",
-        "GAME_SWEEPER": "1",
-        "SOCKETS_PER_ADDRESS": "1000000",  # every client is 127.0.0.1
-    }
+    env = bench_env("bars")
     subprocess.run(
         ["psql", "-h", "127.0.0.1", "-U", "postgres", "-c", "create database bench"],
         capture_output=True,

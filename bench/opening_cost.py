@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bars import PY, free_port, parse_variant, start, stop
+from bench.bars import PY, bench_env, free_port, parse_variant, start, stop
 from bench.ws_load import proc_cpu
 
 SETTLE = 0.5  # seconds past the watcher window: the closes' counts are sent
@@ -113,16 +113,7 @@ def main() -> None:
     p.add_argument("--bursts", type=int, default=5)
     p.add_argument("--concurrency", type=int, default=8, help="handshakes under way at once")
     args = p.parse_args()
-    env = {
-        **os.environ,
-        "DATABASE_URL": os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"
-        ),
-        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
-        "CHANNEL_PREFIX": f"opening{os.getpid()}",
-        "GAME_SWEEPER": "1",
-        "SOCKETS_PER_ADDRESS": "1000000",  # every client is 127.0.0.1
-    }
+    env = bench_env("opening")
     variants = [parse_variant(v) for v in args.variant or ["site"]]
     plans = {}
     for label, cwd, extra in variants:
