@@ -12,9 +12,10 @@ handler, which stopped at once and cut every socket):
 2. the background loops stop after their current round and hand their leases
    back as they stop (games/realtime/polling.py): another process takes the
    bot turns, sweeps, imports and rounds at once, not after a lease lapses;
-3. every open socket is closed with 1012 and a spread retry hint after the
-   frame it is working on, and every API stream ends
-   (games/realtime/draining.py);
+3. every open socket is closed with 1012 and a short retry hint after the
+   frame it is working on, paced (``DRAIN_CLOSES_PER_SECOND``, within
+   ``DRAIN_SPREAD_SECONDS``) so that the other processes take the handshakes
+   as they can, and every API stream ends (games/realtime/draining.py);
 4. once the requests and sockets under way are done, or after
    ``DRAIN_SECONDS`` (10), the reactor stops (Daphne cancels what is left).
 
@@ -122,7 +123,11 @@ class Drainer:
         try:
             await asyncio.sleep(settings.DRAIN_LISTEN_SECONDS)
             await self.stop_listening()
-            asked = await draining.ask_all_to_go(get_channel_layer())
+            asked = await draining.ask_all_to_go(
+                get_channel_layer(),
+                per_second=settings.DRAIN_CLOSES_PER_SECOND,
+                within=min(settings.DRAIN_SPREAD_SECONDS, settings.DRAIN_SECONDS / 2),
+            )
             log.warning("draining: %s sockets and streams asked to go", asked)
             await self.wait(lambda: not draining.state.open and not requests.under_way, until)
             await self.wait(background.done, until)

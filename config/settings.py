@@ -299,6 +299,10 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "50"))
 # (refusing) before closing the port, and the most a drain may take.
 DRAIN_LISTEN_SECONDS = float(os.environ.get("DRAIN_LISTEN_SECONDS", "0"))
 DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "10"))
+# How fast a draining process asks its sockets to go (the rest play on here
+# meanwhile), and the longest that spread may take (at most half the drain).
+DRAIN_CLOSES_PER_SECOND = float(os.environ.get("DRAIN_CLOSES_PER_SECOND", "50"))
+DRAIN_SPREAD_SECONDS = float(os.environ.get("DRAIN_SPREAD_SECONDS", "5"))
 # Socket handshakes (config/openings.py): how many of a process's run at once
 # (the rest wait in turn), and how long one may wait before it is refused
 # (below the page's 6 s, after which it gives a handshake up).

@@ -4,9 +4,13 @@ them to go.
 
 A socket is asked through its own channel, so the request is handled after
 the frame it is working on: a move under way is committed and acked before
-the socket goes. It is sent a last frame, ``{"type": "restart", "retry_ms":
-<ms>}``, the page's retry hint, spread at random so that a process's sockets
-do not all come back in one instant, and closed with 4012: WebSocket's own
+the socket goes. The asks are paced (``DRAIN_CLOSES_PER_SECOND``, spread over
+at most ``DRAIN_SPREAD_SECONDS``): a socket not yet asked plays on here, so
+each page is away only for its own short hint and handshake, and the other
+processes take the handshakes at a rate they can serve, not all in one burst
+that every page then waits behind. It is sent a last frame, ``{"type":
+"restart", "retry_ms": <ms>}``, the page's retry hint (a short random spread
+within a batch), and closed with 4012: WebSocket's own
 1012 ("service restart") in the private range, as Autobahn (Daphne's
 websocket library) lets a server close only with 1000 or 3000-4999, and
 Daphne sends no close reason. A page reconnects elsewhere with
@@ -16,6 +20,7 @@ line; a bot reconnects the same way.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import weakref
@@ -30,9 +35,10 @@ else:
     SocketConsumer = object
 
 RESTART = 4012  # 1012 of RFC 6455 (service restart) in the range a server may send
-# The pages' retry hints are spread over this window (milliseconds).
-RETRY_MIN_MS = 100
-RETRY_SPREAD_MS = 1500
+# The pages' retry hints (milliseconds): the asks themselves are paced, so
+# the hint only spreads the sockets of one batch.
+RETRY_MIN_MS = 50
+RETRY_SPREAD_MS = 250
 DRAIN = "server.drain"
 
 
@@ -51,17 +57,22 @@ def retry_ms(rng: random.Random | None = None) -> int:
     return RETRY_MIN_MS + int((rng or random).random() * RETRY_SPREAD_MS)
 
 
-async def ask_all_to_go(layer: Any) -> int:
-    """Ask every open socket and stream to go, each after what it is doing;
-    returns how many were asked."""
-    asked = 0
-    for consumer in list(state.open):
-        channel = getattr(consumer, "channel_name", None)
-        if channel is None or layer is None:
-            continue
+async def ask_all_to_go(layer: Any, *, per_second: float, within: float) -> int:
+    """Ask every open socket and stream to go, each after what it is doing,
+    ``per_second`` at most (all of them within ``within`` seconds however
+    many); returns how many were asked."""
+    goers = [(c, c.channel_name) for c in list(state.open) if getattr(c, "channel_name", None)]
+    if layer is None or not goers:
+        return 0
+    loop = asyncio.get_running_loop()
+    spread = min(len(goers) / per_second, within) if per_second > 0 else 0.0
+    began = loop.time()
+    for n, (_consumer, channel) in enumerate(goers):
+        wait = began + spread * n / len(goers) - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
         await layer.send(channel, {"type": DRAIN, "retry_ms": retry_ms()})
-        asked += 1
-    return asked
+    return len(goers)
 
 
 class DrainsSocketMixin(SocketConsumer):

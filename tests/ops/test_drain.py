@@ -94,7 +94,7 @@ async def test_sigterm_drains_sockets_and_hands_over_leases(cluster):
     for c in clients:
         assert c.closes, c.summary()
         code, retry_ms = c.closes[0]
-        assert code == 4012 and retry_ms is not None and 100 <= retry_ms <= 1600, c.closes
+        assert code == 4012 and retry_ms is not None and 50 <= retry_ms <= 300, c.closes
     # The pages came back on B and play on.
     killed_at = db.game(gid)["version"]
     await wait_until(lambda: players[0].last >= killed_at + 10, 30, "play on B", *clients)
