@@ -52,6 +52,7 @@ PLAY_URLS = frozenset(
         "api-table-start",
         "api-table-bot",
         "api-quickplay",
+        "api-game-continue",  # a casual game against bots, as a table with a bot
         "api-tables",  # a table without a challenge; with one: "challenge"
     }
 )

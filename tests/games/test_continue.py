@@ -154,9 +154,20 @@ def test_bad_asks_are_clear_and_change_nothing():
 
     anonymous = APIClient().post(url, {"version": 2}, format="json")
     assert anonymous.status_code in (401, 403)
-    reader = bearer(new_token(make_user(), ["read", "play"])["token"])
-    assert reader.post(url, {"version": 2}, format="json").status_code == 403
+    reader = bearer(new_token(make_user(), ["read", "challenge"])["token"])
+    refused = reader.post(url, {"version": 2}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "scope"
     assert count() == before + 1
+
+
+def test_a_play_token_goes_on_from_a_position_as_it_opens_a_table():
+    old = played("halma", 6)
+    holder = make_user()
+    player = bearer(new_token(holder, ["play"])["token"])
+    answer = player.post(f"/api/games/{old.pk}/continue/", {"version": 3}, format="json")
+    assert answer.status_code == 201, answer.json()
+    new = Game.objects.get(pk=answer.json()["id"])
+    assert new.opening["game"] == old.pk and holder in {s.user for s in new.seats.all()}
 
 
 def test_games_that_cannot_go_on_from_a_position_say_so():
