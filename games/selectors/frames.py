@@ -161,6 +161,8 @@ def events_since(
     of it, even when a move commits between the two reads: a client taking the
     events would otherwise hold a state older than its version), at most the
     last ``tail``."""
+    if version >= game.version:
+        return []  # a page back from a restart, caught up: nothing to read
     rs = get_ruleset(game.ruleset)
     first = max(version, game.version - tail, 0)
     rows = Event.objects.filter(game=game, version__gt=first, version__lte=game.version).order_by(

@@ -85,6 +85,10 @@ def test_a_socket_s_opening_reads_the_blocked_names_once(django_assert_num_queri
         hello, blocked = opening(game.pk, white, 0)
     assert blocked == [black.username] and hello["chat"] == []
     assert opening(game.pk + 1000, white, 0) is None
+    # A page back from a restart with nothing missed reads no events.
+    with django_assert_num_queries(4):  # blocks, game, seats, chat
+        hello, _ = opening(game.pk, white, game.version)
+    assert hello["events"] == [] and hello["since"] == game.version
 
 
 def test_friends_playing_lists_followed_players_live_games():
