@@ -60,6 +60,9 @@ class Tournament(models.Model):
     min_games = models.PositiveIntegerField(null=True, blank=True)
     # When the sweeper has work here (a start or the next round); null: none.
     due = models.DateTimeField(null=True, blank=True)
+    # When the stored standings (TournamentPlayer.place ...) are to be computed
+    # again after results; null: they are current (lobby/tournaments/standings.py).
+    standings_due = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -71,6 +74,11 @@ class Tournament(models.Model):
             models.Index(fields=["-featured", "-created"], name="tournament_listed"),
             models.Index(
                 fields=["due"], name="tournament_due", condition=models.Q(due__isnull=False)
+            ),
+            models.Index(
+                fields=["standings_due"],
+                name="tournament_standings_due",
+                condition=models.Q(standings_due__isnull=False),
             ),
             # A club's tournaments, the newest first.
             models.Index(
@@ -91,10 +99,22 @@ class TournamentPlayer(models.Model):
     withdrawn = models.BooleanField(default=False)
     # Starting rank, fixed at the start by rating (late joiners after); null before.
     seed = models.PositiveIntegerField(null=True, blank=True)
+    # The stored standings, as ``lobby.pairing.standings`` ranked everyone when
+    # last computed (Tournament.standings_due says whether results wait):
+    # ``place`` 1..n in the order shown, ``rank`` shared by ties (null: joined
+    # since), the points and the tie-breaks.
+    place = models.PositiveIntegerField(null=True, blank=True)
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    points = models.FloatField(default=0.0)
+    tiebreaks = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], name="tournament_player_once")
+        ]
+        indexes = [
+            # The page reads one page of the standings by place.
+            models.Index(fields=["tournament", "place"], name="tournament_player_place")
         ]
 
     def __str__(self) -> str:

@@ -16,6 +16,7 @@ from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 
 from .internal.common import locked_tournament, refuse_unless_open, tell_lobby, tournament_or_404
 from .internal.eligibility import record_no_show, refuse_entry, refuse_unfit_player
+from .internal.standings import close_gap, place_entrant
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -33,7 +34,10 @@ def tournament_join(*, tournament_id: object, user: Visitor | None) -> Tournamen
         late = tournament.status == Tournament.Status.RUNNING
         # A late joiner ranks after everyone seeded at the start.
         TournamentPlayer.objects.create(
-            tournament=tournament, user=account, seed=players + 1 if late else None
+            tournament=tournament,
+            user=account,
+            seed=players + 1 if late else None,
+            **place_entrant(tournament),
         )
         tell_lobby(tournament)
     return tournament
@@ -71,6 +75,7 @@ def tournament_withdraw(*, tournament_id: object, user: Visitor | None) -> Tourn
         found = _refuse_unless_playing(tournament, account.pk)
         if tournament.status == Tournament.Status.OPEN:
             found.delete()  # nothing played yet: as if never joined
+            close_gap(tournament, found.place)
         else:
             found.withdrawn = True
             found.save(update_fields=["withdrawn"])
