@@ -2,10 +2,10 @@
 standings and one page of one round's boards, each with the names it shows
 only. The API's detail (``tournaments.detail``) keeps the whole shape.
 
-The standings are the stored ones (lobby/tournaments/internal/standings.py,
-computed once per change of the results, not per view): one page of rows
-read by place from the (tournament, place) index, the viewer's own row and
-the organiser's by user; ``standings_due`` says results wait to be counted.
+The standings are the stored ones (``TournamentStanding``,
+lobby/tournaments/internal/standings.py: computed once per change of the
+results, not per view): one page of rows read by place from the
+(tournament, place) index, the viewer's own row and the organiser's by user; ``standings_due`` says results wait to be counted.
 Names, links and rows are read and sent for the shown rows alone."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from lobby.models import Tournament, TournamentPairing, TournamentPlayer
+from lobby.models import Tournament, TournamentPairing, TournamentStanding
 
 from .tournaments import names, tournament_fields
 
@@ -47,8 +47,8 @@ ROW = ("user_id", "rank", "points", "tiebreaks", "withdrawn")
 
 
 def page_data(tournament: Tournament, asked: Asked, me: int | None) -> dict[str, Any]:
-    entries = TournamentPlayer.objects.filter(tournament=tournament)
-    count = entries.count()  # the entries' index only
+    entries = TournamentStanding.objects.filter(tournament=tournament)
+    count = entries.count()  # the place index only
     standing_page, standing_pages = _page(asked.standings_page, count, STANDINGS_PAGE)
     first = (standing_page - 1) * STANDINGS_PAGE
     shown = [
@@ -57,7 +57,7 @@ def page_data(tournament: Tournament, asked: Asked, me: int | None) -> dict[str,
         .order_by("place")
         .values_list(*ROW)
     ]
-    known = {me, tournament.creator_id} - {None}
+    known = [uid for uid in (me, tournament.creator_id) if uid is not None]
     own = {row[0]: Row(*row) for row in entries.filter(user_id__in=known).values_list(*ROW)}
     mine = own.get(me) if me is not None else None
     round_number, boards = _round(tournament, asked.round)

@@ -105,9 +105,8 @@ def tournament_create(
         tournament = Tournament.objects.create(creator=account, due=fields["starts_at"], **fields)
         if plays:  # a refusal rolls the tournament back: nothing is left half made
             refuse_entry(tournament, account)
-            TournamentPlayer.objects.create(
-                tournament=tournament, user=account, **place_entrant(tournament)
-            )
+            TournamentPlayer.objects.create(tournament=tournament, user=account)
+            place_entrant(tournament, account.pk)
         tell_lobby(tournament)
     return tournament
 

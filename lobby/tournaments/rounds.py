@@ -23,7 +23,7 @@ from .internal import deadlines, notices
 from .internal.common import locked_tournament, tell_lobby, tell_players
 from .internal.eligibility import ineligible, record_no_show, seed_by_rating
 from .internal.results import no_shows, seat_points
-from .internal.standings import mark_standings_due, store_standings
+from .internal.standings import mark_standings_due, mark_withdrawn, store_standings
 
 if TYPE_CHECKING:
     from games.users import Visitor
@@ -221,6 +221,7 @@ def on_game_over(sender: object, game: Game, **kwargs: object) -> None:
             tournament=tournament, user_id=uid, withdrawn=False
         ).update(withdrawn=True):
             record_no_show(uid, now)
+            mark_withdrawn(tournament, uid)
     tell_lobby(tournament)
     _advance(tournament, now)
 

@@ -113,7 +113,7 @@ def test_the_page_reads_no_more_with_four_rounds_decided_than_with_one():
 
 
 def test_while_results_wait_the_page_shows_the_stored_standings_and_says_so():
-    t, users = running(20)
+    t, _ = running(20)
     Tournament.objects.filter(pk=t.pk).update(standings_due=timezone.now())
     _, waiting = page(t)
     assert 'data-testid="standings-due"' in waiting

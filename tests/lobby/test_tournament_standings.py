@@ -18,7 +18,7 @@ from games.models import Game
 from games.services import handover
 from games.services.endings import game_resign
 from lobby import tournaments as svc
-from lobby.models import Tournament, TournamentPairing, TournamentPlayer
+from lobby.models import Tournament, TournamentPairing, TournamentPlayer, TournamentStanding
 from lobby.selectors import tournaments as read
 from lobby.tournaments.due import tournament_due_next, tournament_due_run
 from lobby.tournaments.standings import tournament_standings_store_due
@@ -37,7 +37,7 @@ def store_due() -> int:
 def stored(t: Tournament) -> list[dict]:
     """The stored standings in place order, in the API's row shape."""
     rows = (
-        TournamentPlayer.objects.filter(tournament=t)
+        TournamentStanding.objects.filter(tournament=t)
         .order_by("place")
         .values_list("place", "rank", "user__username", "points", "tiebreaks", "withdrawn")
     )
@@ -91,7 +91,9 @@ def test_a_swiss_with_byes_stored_after_each_result_and_round():
 
 def test_withdrawals_open_and_running_and_a_late_joiner():
     creator = make_user()
-    t = svc.tournament_create(creator=creator, name="Cup", ruleset="halma", system="swiss", rounds=5)
+    t = svc.tournament_create(
+        creator=creator, name="Cup", ruleset="halma", system="swiss", rounds=5
+    )
     users = [make_user() for _ in range(6)]
     for user in users:
         svc.tournament_join(tournament_id=t.pk, user=user)
@@ -174,8 +176,9 @@ def idle_tournaments(count: int) -> None:
         for n in range(count)
     )
     user = make_user()
-    TournamentPlayer.objects.bulk_create(
-        TournamentPlayer(tournament=m, user=user, place=1, rank=1, tiebreaks=[0.0, 0.0])
+    TournamentPlayer.objects.bulk_create(TournamentPlayer(tournament=m, user=user) for m in made)
+    TournamentStanding.objects.bulk_create(
+        TournamentStanding(tournament=m, user=user, place=1, rank=1, tiebreaks=[0.0, 0.0])
         for m in made
     )
 

@@ -1,14 +1,15 @@
-"""The stored standings (``TournamentPlayer.place``, ``rank``, ``points``,
-``tiebreaks``): computed by ``lobby.pairing.standings``, the one place that
-ranks, and written where they changed; marked due when a change waits.
+"""The stored standings (``TournamentStanding``): computed by
+``lobby.pairing.standings``, the one place that ranks, and stored whole;
+marked due when a change waits.
 
 Every change of what the standings rank (a result, a round's byes and
 forfeits) marks them due ``TOURNAMENT_STANDINGS_SECONDS`` later, in the
 change's own transaction and only when they are not due already: a round of
 500 results costs one computation per that many seconds, not 500. The
 sweeper's tournament thread stores the due ones (``standings.py``). Joining
-and leaving an open tournament keep the places exact without computing
-(before the start everyone shares rank 1 in join order)."""
+and leaving an open tournament keep the rows exact without computing (before
+the start everyone shares rank 1, in join order); a withdrawal is marked on
+the row at once."""
 
 from __future__ import annotations
 
@@ -18,42 +19,44 @@ from django.conf import settings
 from django.db.models import F, Max
 from django.utils import timezone
 
-from lobby.models import Tournament, TournamentPlayer
+from lobby.models import Tournament, TournamentPlayer, TournamentStanding
 from lobby.pairing import standings
 from lobby.selectors import tournaments as read
 
-STORED = ["place", "rank", "points", "tiebreaks"]
-# Rows a statement: bulk_update's CASE grows with each (seed_by_rating's lesson).
-STORE_BATCH = 100
-
 
 def store_standings(tournament: Tournament) -> int:
-    """Compute the standings from every decided pairing and write the rows
-    that changed (the caller holds the tournament's lock); they are current
-    now. Returns how many rows were written."""
+    """Compute the standings from every decided pairing and store them in
+    place of the old rows (the caller holds the tournament's lock: one
+    delete and one insert, however many rows changed); they are current now.
+    Returns how many rows were stored."""
     players = list(
         TournamentPlayer.objects.filter(tournament=tournament)
         .order_by(*read.STARTING_RANK)
-        .only("pk", "user_id", *STORED)
+        .values_list("user_id", "withdrawn")
     )
     rows = standings(
-        [p.user_id for p in players],
+        [uid for uid, _ in players],
         read.decided_results(tournament),
         tables=tournament.seat_count > 2,
     )
-    by_user = {p.user_id: p for p in players}
-    changed = []
-    for place, row in enumerate(rows, start=1):
-        player = by_user[row.id]
-        stored = (place, row.rank, row.points, list(row.tiebreaks))
-        if (player.place, player.rank, player.points, player.tiebreaks) != stored:
-            player.place, player.rank, player.points, player.tiebreaks = stored
-            changed.append(player)
-    TournamentPlayer.objects.bulk_update(changed, STORED, batch_size=STORE_BATCH)
+    gone = {uid for uid, withdrawn in players if withdrawn}
+    TournamentStanding.objects.filter(tournament=tournament).delete()
+    TournamentStanding.objects.bulk_create(
+        TournamentStanding(
+            tournament=tournament,
+            user_id=row.id,
+            place=place,
+            rank=row.rank,
+            points=row.points,
+            tiebreaks=list(row.tiebreaks),
+            withdrawn=row.id in gone,
+        )
+        for place, row in enumerate(rows, start=1)
+    )
     if tournament.standings_due is not None:
         tournament.standings_due = None
         tournament.save(update_fields=["standings_due"])
-    return len(changed)
+    return len(rows)
 
 
 def mark_standings_due(tournament: Tournament, now: datetime) -> None:
@@ -66,27 +69,34 @@ def mark_standings_due(tournament: Tournament, now: datetime) -> None:
         tournament.save(update_fields=["standings_due"])
 
 
-def place_entrant(tournament: Tournament) -> dict[str, object]:
-    """A new entry's stored standing (the tournament locked): last, with no
-    points. Open, that is exact (everyone shares rank 1, in join order);
-    running (a late joiner), the rank follows when the standings are stored
-    again (marked due here)."""
-    last = TournamentPlayer.objects.filter(tournament=tournament).aggregate(n=Max("place"))["n"]
-    zeros = [0.0] * (1 if tournament.seat_count > 2 else 2)
+def place_entrant(tournament: Tournament, user_id: int) -> None:
+    """A new entry's row (the tournament locked): last, with no points. Open,
+    that is exact (everyone shares rank 1, in join order); running (a late
+    joiner), the rank follows when the standings are stored again (due now)."""
+    last = TournamentStanding.objects.filter(tournament=tournament).aggregate(n=Max("place"))["n"]
     is_open = tournament.status == Tournament.Status.OPEN
+    TournamentStanding.objects.create(
+        tournament=tournament,
+        user_id=user_id,
+        place=(last or 0) + 1,
+        rank=1 if is_open else None,
+        tiebreaks=[0.0] * (1 if tournament.seat_count > 2 else 2),
+    )
     if not is_open:
         mark_standings_due(tournament, timezone.now())
-    return {
-        "place": (last or 0) + 1,
-        "rank": 1 if is_open else None,
-        "points": 0.0,
-        "tiebreaks": zeros,
-    }
 
 
-def close_gap(tournament: Tournament, place: int | None) -> None:
-    """An open tournament's entry left (deleted): the places after it move up."""
-    if place is not None:
-        TournamentPlayer.objects.filter(tournament=tournament, place__gt=place).update(
+def remove_entrant(tournament: Tournament, user_id: int) -> None:
+    """An open tournament's entry left (deleted): its row goes, the places
+    after it move up."""
+    row = TournamentStanding.objects.filter(tournament=tournament, user_id=user_id).first()
+    if row is not None:
+        row.delete()
+        TournamentStanding.objects.filter(tournament=tournament, place__gt=row.place).update(
             place=F("place") - 1
         )
+
+
+def mark_withdrawn(tournament: Tournament, user_id: int) -> None:
+    """A player withdrew or was withdrawn: their row says so at once."""
+    TournamentStanding.objects.filter(tournament=tournament, user_id=user_id).update(withdrawn=True)
