@@ -5,14 +5,17 @@ only. The API's detail (``tournaments.detail``) keeps the whole shape.
 The standings are the stored ones (``TournamentStanding``,
 lobby/tournaments/internal/standings.py: computed once per change of the
 results, not per view): one page of rows read by place from the
-(tournament, place) index, the viewer's own row and the organiser's by user; ``standings_due`` says results wait to be counted.
-Names, links and rows are read and sent for the shown rows alone."""
+(tournament, place) index, the viewer's own row and the organiser's by
+user; ``standings_due`` says results wait to be counted. Names, links and
+rows are read and sent for the shown rows alone."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from typing import Any
+
+from django.db.models import Max
 
 from lobby.models import Tournament, TournamentPairing, TournamentStanding
 
@@ -48,7 +51,8 @@ ROW = ("user_id", "rank", "points", "tiebreaks", "withdrawn")
 
 def page_data(tournament: Tournament, asked: Asked, me: int | None) -> dict[str, Any]:
     entries = TournamentStanding.objects.filter(tournament=tournament)
-    count = entries.count()  # the place index only
+    # Places run 1..n: the last is the count, one descent of the place index.
+    count = entries.aggregate(last=Max("place"))["last"] or 0
     standing_page, standing_pages = _page(asked.standings_page, count, STANDINGS_PAGE)
     first = (standing_page - 1) * STANDINGS_PAGE
     shown = [
