@@ -593,7 +593,20 @@ def running_tournament(open_id: int) -> int:
                 )
             )
     TournamentPairing.objects.bulk_create(boards, batch_size=1000)
+    stored_standings(t.pk)
     return t.pk
+
+
+def stored_standings(tournament_id: int) -> None:
+    """The stored standings of a tournament made with ``bulk_create``, as the
+    services keep them (a kept database's: its migration computed them)."""
+    from django.db import transaction
+
+    from lobby.models import Tournament
+    from lobby.tournaments.internal.standings import store_standings
+
+    with transaction.atomic():
+        store_standings(Tournament.objects.select_for_update().get(pk=tournament_id))
 
 
 def reuse(level: int, idle: float = 0) -> bool:
@@ -658,6 +671,7 @@ def run(levels: list[int], idle: float = 0) -> None:
     long_game, player = store.long_game()
     store.ratings()
     TOURNAMENT.append(store.tournaments(TOURNAMENTS))
+    stored_standings(TOURNAMENT[0])
     TOURNAMENT.append(running_tournament(TOURNAMENT[0]))
     CLUB.append(store.club())
     store.remis_requests(store.games(BASE_RUNNING, finished=False))

@@ -376,6 +376,9 @@ PICTURE_WORKERS = int(os.environ.get("PICTURE_WORKERS", "1"))
 PICTURE_POOL = os.environ.get("PICTURE_POOL", "process" if PRODUCTION else "thread")
 # Finished games an account needs before it creates a tournament (docs/tournaments.md).
 TOURNAMENT_CREATOR_MIN_GAMES = int(os.environ.get("TOURNAMENT_CREATOR_MIN_GAMES", "0"))
+# A result marks a tournament's stored standings due this many seconds later:
+# every result until then is counted in one computation (docs/tournaments.md).
+TOURNAMENT_STANDINGS_SECONDS = float(os.environ.get("TOURNAMENT_STANDINGS_SECONDS", "10"))
 # Live clubs one account may have created (lobby/clubs/creation.py, docs/clubs.md).
 CLUBS_PER_USER = int(os.environ.get("CLUBS_PER_USER", "3"))
 # Clubs one account may be a member of (lobby/clubs/membership.py).

@@ -40,7 +40,7 @@ class LobbyConfig(AppConfig):
             sender=settings.AUTH_USER_MODEL,
             dispatch_uid="lobby.clubs.on_account_deleted",
         )
-        # A start, round or deadline newly due wakes the sweep that runs it.
+        # A start, round, deadline or standings newly due wakes the sweep that runs it.
         post_save.connect(
             on_tournament_saved, sender="lobby.Tournament", dispatch_uid="lobby.tournament_due"
         )
@@ -49,5 +49,6 @@ class LobbyConfig(AppConfig):
 def on_tournament_saved(instance: Any, **kwargs: Any) -> None:
     from games import wakeups
 
-    if instance.due is not None:
-        wakeups.wake_after_commit("tournaments", at=instance.due)
+    dues = [d for d in (instance.due, instance.standings_due) if d is not None]
+    if dues:
+        wakeups.wake_after_commit("tournaments", at=min(dues))

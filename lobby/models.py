@@ -60,6 +60,9 @@ class Tournament(models.Model):
     min_games = models.PositiveIntegerField(null=True, blank=True)
     # When the sweeper has work here (a start or the next round); null: none.
     due = models.DateTimeField(null=True, blank=True)
+    # When the stored standings (TournamentStanding) are to be computed again
+    # after results; null: they are current (lobby/tournaments/standings.py).
+    standings_due = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -71,6 +74,11 @@ class Tournament(models.Model):
             models.Index(fields=["-featured", "-created"], name="tournament_listed"),
             models.Index(
                 fields=["due"], name="tournament_due", condition=models.Q(due__isnull=False)
+            ),
+            models.Index(
+                fields=["standings_due"],
+                name="tournament_standings_due",
+                condition=models.Q(standings_due__isnull=False),
             ),
             # A club's tournaments, the newest first.
             models.Index(
@@ -99,6 +107,41 @@ class TournamentPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.tournament_id}"
+
+
+class TournamentStanding(models.Model):
+    """One entrant's row of the stored standings, as ``lobby.pairing.standings``
+    ranked everyone when last computed (``Tournament.standings_due`` says
+    whether results wait): ``place`` 1..n in the order shown, ``rank`` shared
+    by ties (null: joined since), points, tie-breaks, and the entry's
+    ``withdrawn`` (kept at once). Rewritten whole when computed: inserting a
+    field's rows is quick, updating them one by one is not."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,  # tournament_standing_place leads with it
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    place = models.PositiveIntegerField()
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    points = models.FloatField(default=0.0)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    withdrawn = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            # The viewer's own row, by user.
+            models.UniqueConstraint(fields=["tournament", "user"], name="tournament_standing_once")
+        ]
+        indexes = [
+            # The page reads one page of the standings by place.
+            models.Index(fields=["tournament", "place"], name="tournament_standing_place")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.place}. {self.user_id}"
 
 
 class TournamentPairing(models.Model):

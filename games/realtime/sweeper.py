@@ -11,8 +11,8 @@ goes out from here too, in a thread of its own, and so do web pushes
 (games/services/push.py), in another; imports (games/services/import_jobs.py)
 are replayed in a third, one at a time, and so are analyses in a thread of
 theirs (games/realtime/analysis_worker.py); tournaments' due starts and rounds
-are paired in a fourth (a 1,000-player round takes seconds: no clock waits
-for it).
+are paired, and their standings stored after results, in a fourth (a
+1,000-player round takes seconds: no clock waits for it).
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from django.db import connections
 from django.utils import timezone
 
 from accounts.services import guests
-from lobby.tournaments import tournament_rounds_pair_due
-from lobby.tournaments.rounds import tournament_rounds_next_due
+from lobby.tournaments.due import tournament_due_next, tournament_due_run
 
 from ..models import Game
 from ..services import due_times, forced, handover, import_jobs, mail, push
@@ -239,16 +238,17 @@ class Sweeper:
 
     async def run_tournaments(self) -> None:
         """Tournaments whose start or next round is due (after a round's
-        pause, or a big field's start handed over by its request), in a
-        thread of their own: a round's games take seconds to create, and the
-        deadline sweep must not wait for them."""
+        pause, or a big field's start handed over by its request), and whose
+        standings wait after results, in a thread of their own: a round's
+        games take seconds to create, and the deadline sweep must not wait
+        for them."""
         await poll_forever(
-            in_thread_of_its_own(tournament_rounds_pair_due, TOURNAMENT_THREAD),
+            in_thread_of_its_own(tournament_due_run, TOURNAMENT_THREAD),
             getattr(settings, "GAME_SWEEP_SECONDS", 0.5),
             "tournament rounds failed",
             self.stopping,
             lease="tournaments",
-            next_due=due_in(tournament_rounds_next_due, TOURNAMENT_THREAD),
+            next_due=due_in(tournament_due_next, TOURNAMENT_THREAD),
         )
 
     async def run_guests(self) -> None:

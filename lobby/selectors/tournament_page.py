@@ -2,9 +2,12 @@
 standings and one page of one round's boards, each with the names it shows
 only. The API's detail (``tournaments.detail``) keeps the whole shape.
 
-The standings are computed from every result (the players and points of each
-finished pairing, values only, on the tournament's pairing index); names,
-links and rows are read and sent for the shown rows alone."""
+The standings are the stored ones (``TournamentStanding``,
+lobby/tournaments/internal/standings.py: computed once per change of the
+results, not per view): one page of rows read by place from the
+(tournament, place) index, the viewer's own row and the organiser's by
+user; ``standings_due`` says results wait to be counted. Names, links and
+rows are read and sent for the shown rows alone."""
 
 from __future__ import annotations
 
@@ -12,10 +15,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from lobby.models import Tournament, TournamentPairing, TournamentPlayer
-from lobby.pairing import Result, standings
+from django.db.models import Max
 
-from .tournaments import STARTING_RANK, names, tournament_fields
+from lobby.models import Tournament, TournamentPairing, TournamentStanding
+
+from .tournaments import names, tournament_fields
 
 STANDINGS_PAGE = 50
 BOARDS_PAGE = 50
@@ -30,19 +34,36 @@ class Asked:
     boards_page: int | None = None
 
 
+@dataclass(frozen=True)
+class Row:
+    """One stored standing: the user, rank (None: joined since they were
+    stored), points, tie-breaks and whether they withdrew."""
+
+    id: int
+    rank: int | None
+    points: float
+    tiebreaks: list[float]
+    withdrawn: bool
+
+
+ROW = ("user_id", "rank", "points", "tiebreaks", "withdrawn")
+
+
 def page_data(tournament: Tournament, asked: Asked, me: int | None) -> dict[str, Any]:
-    entries = list(
-        TournamentPlayer.objects.filter(tournament=tournament)
-        .order_by(*STARTING_RANK)
-        .values_list("user_id", "withdrawn")
-    )
-    withdrawn = {uid for uid, gone in entries if gone}
-    rows = standings(
-        [uid for uid, _ in entries], _results(tournament), tables=tournament.seat_count > 2
-    )
-    mine = next((row for row in rows if row.id == me), None)
-    standing_page, standing_pages = _page(asked.standings_page, len(rows), STANDINGS_PAGE)
-    shown = rows[(standing_page - 1) * STANDINGS_PAGE : standing_page * STANDINGS_PAGE]
+    entries = TournamentStanding.objects.filter(tournament=tournament)
+    # Places run 1..n: the last is the count, one descent of the place index.
+    count = entries.aggregate(last=Max("place"))["last"] or 0
+    standing_page, standing_pages = _page(asked.standings_page, count, STANDINGS_PAGE)
+    first = (standing_page - 1) * STANDINGS_PAGE
+    shown = [
+        Row(*row)
+        for row in entries.filter(place__gt=first, place__lte=first + STANDINGS_PAGE)
+        .order_by("place")
+        .values_list(*ROW)
+    ]
+    known = [uid for uid in (me, tournament.creator_id) if uid is not None]
+    own = {row[0]: Row(*row) for row in entries.filter(user_id__in=known).values_list(*ROW)}
+    mine = own.get(me) if me is not None else None
     round_number, boards = _round(tournament, asked.round)
     mine_board = next((b for b in boards if me is not None and me in b[1]), None)
     board_page, board_pages = _page(asked.boards_page, len(boards), BOARDS_PAGE)
@@ -50,14 +71,15 @@ def page_data(tournament: Tournament, asked: Asked, me: int | None) -> dict[str,
     ids = {row.id for row in shown} | {u for b in shown_boards for u in b[1]}
     ids |= set(mine_board[1]) if mine_board else set()
     who = names(ids | {tournament.creator_id or 0, me or 0})
-    playing = {uid for uid, _ in entries} - withdrawn
+    playing = {uid for uid, row in own.items() if not row.withdrawn}
     return {
-        "t": tournament_fields(tournament, who.get(tournament.creator_id or 0), len(entries)),
-        "standings": [_standing(row, who, withdrawn) for row in shown],
+        "t": tournament_fields(tournament, who.get(tournament.creator_id or 0), count),
+        "standings": [_standing(row, who) for row in shown],
+        "standings_due": tournament.standings_due is not None,
         "standings_page": standing_page,
         "standings_pages": standing_pages,
         "standings_page_numbers": range(1, standing_pages + 1),
-        "mine": None if mine is None else _standing(mine, who, withdrawn),
+        "mine": None if mine is None else _standing(mine, who),
         "round": round_number,
         "round_numbers": list(range(1, _last_round(tournament) + 1)),
         "boards": [_board(b, who) for b in shown_boards],
@@ -68,15 +90,6 @@ def page_data(tournament: Tournament, asked: Asked, me: int | None) -> dict[str,
         "playing": me in playing,
         "organiser_plays": tournament.creator_id in playing,
     }
-
-
-def _results(tournament: Tournament) -> list[Result]:
-    done = TournamentPairing.objects.filter(tournament=tournament, points__isnull=False)
-    return [
-        Result({int(uid): float(points) for uid, points in scored.items()})
-        for scored in done.values_list("points", flat=True)
-        if scored is not None
-    ]
 
 
 def _last_round(tournament: Tournament) -> int:
@@ -104,13 +117,13 @@ def _page(asked: int | None, total: int, size: int) -> tuple[int, int]:
     return min(max(1, asked or 1), pages), pages
 
 
-def _standing(row: Any, who: dict[int, str], withdrawn: set[int]) -> dict[str, Any]:
+def _standing(row: Row, who: dict[int, str]) -> dict[str, Any]:
     return {
         "rank": row.rank,
         "username": who.get(row.id, "?"),
         "points": row.points,
         "tiebreaks": list(row.tiebreaks),
-        "withdrawn": row.id in withdrawn,
+        "withdrawn": row.withdrawn,
     }
 
 

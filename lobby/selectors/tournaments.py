@@ -45,6 +45,17 @@ def pairings(tournament: Tournament) -> QuerySet[TournamentPairing]:
     return TournamentPairing.objects.filter(tournament=tournament).order_by("round", "board")
 
 
+def decided_results(tournament: Tournament) -> list[Result]:
+    """Every decided pairing's points (values only, from the pairing index):
+    what the standings are computed from."""
+    done = TournamentPairing.objects.filter(tournament=tournament, points__isnull=False)
+    return [
+        Result({int(uid): float(points) for uid, points in scored.items()})
+        for scored in done.values_list("points", flat=True)
+        if scored is not None
+    ]
+
+
 def results(items: list[TournamentPairing]) -> list[Result]:
     return [
         Result({int(uid): float(points) for uid, points in p.points.items()})

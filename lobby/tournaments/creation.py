@@ -23,6 +23,7 @@ from moderation.standing import refuse_if_suspended
 
 from .internal.common import locked_tournament, tell_lobby
 from .internal.eligibility import refuse_entry, refuse_unfit_player
+from .internal.standings import place_entrant
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -105,6 +106,7 @@ def tournament_create(
         if plays:  # a refusal rolls the tournament back: nothing is left half made
             refuse_entry(tournament, account)
             TournamentPlayer.objects.create(tournament=tournament, user=account)
+            place_entrant(tournament, account.pk)
         tell_lobby(tournament)
     return tournament
 

@@ -16,6 +16,7 @@ from lobby.models import Tournament, TournamentPairing, TournamentPlayer
 
 from .internal.common import locked_tournament, refuse_unless_open, tell_lobby, tournament_or_404
 from .internal.eligibility import record_no_show, refuse_entry, refuse_unfit_player
+from .internal.standings import mark_withdrawn, place_entrant, remove_entrant
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -35,6 +36,7 @@ def tournament_join(*, tournament_id: object, user: Visitor | None) -> Tournamen
         TournamentPlayer.objects.create(
             tournament=tournament, user=account, seed=players + 1 if late else None
         )
+        place_entrant(tournament, account.pk)
         tell_lobby(tournament)
     return tournament
 
@@ -71,9 +73,11 @@ def tournament_withdraw(*, tournament_id: object, user: Visitor | None) -> Tourn
         found = _refuse_unless_playing(tournament, account.pk)
         if tournament.status == Tournament.Status.OPEN:
             found.delete()  # nothing played yet: as if never joined
+            remove_entrant(tournament, account.pk)
         else:
             found.withdrawn = True
             found.save(update_fields=["withdrawn"])
+            mark_withdrawn(tournament, account.pk)
         tell_lobby(tournament)
     return tournament
 
@@ -119,5 +123,6 @@ def on_seat_no_show(sender: object, game: Game, seat: int, **kwargs: object) -> 
         withdrawn=True
     ):
         record_no_show(uid, timezone.now())
+        mark_withdrawn(tournament, uid)
     tell_lobby(tournament)
     return True

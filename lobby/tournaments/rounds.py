@@ -23,6 +23,7 @@ from .internal import deadlines, notices
 from .internal.common import locked_tournament, tell_lobby, tell_players
 from .internal.eligibility import ineligible, record_no_show, seed_by_rating
 from .internal.results import no_shows, seat_points
+from .internal.standings import mark_standings_due, mark_withdrawn, store_standings
 
 if TYPE_CHECKING:
     from games.users import Visitor
@@ -77,6 +78,7 @@ def _begin(tournament: Tournament, now: datetime) -> None:
         )
     tournament.status = Tournament.Status.RUNNING
     _pair_next(tournament, now)
+    store_standings(tournament)  # the starting ranks, and round 1's byes
 
 
 def _refuse_field(tournament: Tournament, count: int) -> None:
@@ -146,6 +148,8 @@ def _store_round(
     """The round's games, created and started in bulk (``game_create_many``),
     linked to its pairings (byes too), and the players' notices."""
     points = [_fixed_points(p, forfeits) for p in pairings]
+    if any(fixed is not None for fixed in points):
+        mark_standings_due(tournament, timezone.now())
     seatings = [list(p.players) for p, fixed in zip(pairings, points, strict=True) if fixed is None]
     stored: list[TournamentPairing] = []
 
@@ -209,6 +213,7 @@ def on_game_over(sender: object, game: Game, **kwargs: object) -> None:
     points = seat_points(game, absent)
     pairing.points = {str(uid): points[seat] for seat, uid in enumerate(pairing.players)}
     pairing.save(update_fields=["points"])
+    mark_standings_due(tournament, now)
     for seat in absent:
         uid = pairing.players[seat]
         # A table's no-show was withdrawn and banned when a bot took the seat.
@@ -216,6 +221,7 @@ def on_game_over(sender: object, game: Game, **kwargs: object) -> None:
             tournament=tournament, user_id=uid, withdrawn=False
         ).update(withdrawn=True):
             record_no_show(uid, now)
+            mark_withdrawn(tournament, uid)
     tell_lobby(tournament)
     _advance(tournament, now)
 
@@ -241,16 +247,12 @@ def _advance(tournament: Tournament, now: datetime) -> None:
 
 
 def _finish(tournament: Tournament) -> None:
+    """The last round is over: the standings are final, stored now (once)."""
+    store_standings(tournament)
     tournament.status, tournament.due = Tournament.Status.FINISHED, None
     tournament.round_deadline = None
     tournament.save(update_fields=["status", "rounds", "due", "round_deadline"])
     tell_lobby(tournament)
-
-
-def tournament_rounds_next_due() -> datetime | None:
-    """When ``tournament_rounds_pair_due`` next has work (the ``due`` index)."""
-    rows = Tournament.objects.filter(due__isnull=False).order_by("due")
-    return rows.values_list("due", flat=True).first()
 
 
 def tournament_rounds_pair_due(now: datetime | None = None) -> int:
