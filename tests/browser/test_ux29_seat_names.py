@@ -14,7 +14,7 @@ from games.models import Game
 from tests.factories import make_user
 
 from .helpers import InstantBotsLiveTestCase, off_loop
-from .test_leaver_handover import three_player_malefiz
+from .test_leaver_handover import BOT_ACTED_JS, three_player_malefiz
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -55,7 +55,9 @@ class SeatNamesTests(InstantBotsLiveTestCase):
         taken = off_loop(lambda: Game.objects.get(pk=game.pk))
         self.assertEqual(taken.bots, {str(leaver): "medium"})
         for page in pages.values():
-            self.wait_version(page, taken.version + 1)  # the bot moved for the seat
+            # The bot moved for the seat (not "taken.version + 1": the instant
+            # bot may have finished its turn before that read).
+            page.wait_for_function(BOT_ACTED_JS, arg=leaver)
             page.wait_for_function(
                 "([seat, text]) => document.querySelector(`#players li[data-seat='${seat}']`)"
                 ".textContent.includes(text)",

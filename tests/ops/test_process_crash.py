@@ -35,7 +35,13 @@ async def test_sigkill_mid_game_and_restart(cluster):
     killed_at = db.game(gid)["version"]
     # Whatever a player was acked before the crash is committed.
     assert_acked_in_db(players, db.events(gid))
-    await asyncio.sleep(0.5)  # the players' reconnects fail meanwhile
+    # Each player notices the loss (its client may spend up to its close
+    # timeout, 1 s, on the dead socket first: a fixed 0.5 s was a race) ...
+    await wait_until(
+        lambda: all(not p.connected.is_set() for p in players), 10, "the loss", *clients
+    )
+    # ... and its reconnects fail while the process is down.
+    await asyncio.sleep(0.5)
     assert all(not p.connected.is_set() for p in players)
     assert db.game(gid)["version"] == killed_at
 

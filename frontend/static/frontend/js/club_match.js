@@ -1,6 +1,8 @@
 // A club match's page: when the lobby socket says this match changed (a
 // board's result, the start, a lineup), the live part is fetched again
-// (?club_match=<id> joins the match's group).
+// (?club_match=<id> joins the match's group), keeping what the person typed
+// into a lineup and not saved yet.
+import { refreshPart } from "./page-chat.js";
 import { LiveSocket } from "./socket.js";
 
 const live = document.getElementById("club-match-live");
@@ -29,13 +31,9 @@ async function refresh() {
   }
 }
 
-async function fetchPage() {
-  const answer = await fetch(location.pathname + location.search, { credentials: "same-origin" });
-  if (!answer.ok) return;
-  const page = new DOMParser().parseFromString(await answer.text(), "text/html");
-  const fresh = page.getElementById("club-match-live");
-  const current = document.getElementById("club-match-live");
-  if (fresh && current) current.replaceWith(fresh);
+/** The live part fetched again; a lineup half typed (and the caret) stays. */
+function fetchPage() {
+  return refreshPart("club-match-live");
 }
 
 if (live) {

@@ -82,3 +82,66 @@ export function svgEl(tag, attrs = {}, parent = null) {
   if (parent) parent.appendChild(node);
   return node;
 }
+
+/** @typedef {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement} Field */
+
+/** A field's name for finding it again in a fresh copy of the page: its test id or id. */
+function fieldKey(/** @type {Element} */ node) {
+  return node instanceof HTMLElement ? node.dataset.testid || node.id || "" : "";
+}
+
+/** Whether the person changed `field` from what the server rendered (not sent yet). */
+function changed(/** @type {Field} */ field) {
+  if (field instanceof HTMLSelectElement) return [...field.options].some((o) => o.selected !== o.defaultSelected);
+  if (field instanceof HTMLInputElement && ["checkbox", "radio"].includes(field.type)) return field.checked !== field.defaultChecked;
+  return field.value !== field.defaultValue;
+}
+
+/**
+ * Swap `current` (a live part of the page) for `fresh` (the same part, fetched
+ * again), keeping what the person is in the middle of: each form field they
+ * changed and have not sent keeps their value over the server's (fields they
+ * did not touch show the server's), and the focus (with the caret) stays on
+ * the same field. A push that re-reads the page (another club's lineup, a
+ * table starting anywhere) must not empty a half-filled form.
+ * @param {HTMLElement} current
+ * @param {HTMLElement} fresh
+ */
+export function replaceKeepingInput(current, fresh) {
+  /** @type {Map<string, Field>} */
+  const typed = new Map();
+  for (const field of current.querySelectorAll("input, textarea, select")) {
+    const k = fieldKey(field);
+    const f = /** @type {Field} */ (field);
+    if (k && !(f instanceof HTMLInputElement && f.type === "hidden") && changed(f)) typed.set(k, f);
+  }
+  const active = document.activeElement;
+  const focused = active && current.contains(active) ? fieldKey(active) : "";
+  const caret = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement ? caretOf(active) : null;
+  current.replaceWith(fresh);
+  const find = (/** @type {string} */ k) => fresh.querySelector(`[data-testid="${CSS.escape(k)}"], #${CSS.escape(k)}`);
+  for (const [k, old] of typed) {
+    const field = find(k);
+    if (field instanceof HTMLInputElement && ["checkbox", "radio"].includes(field.type) && old instanceof HTMLInputElement) field.checked = old.checked;
+    else if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement) field.value = old.value;
+  }
+  const target = focused ? find(focused) : null;
+  if (!(target instanceof HTMLElement)) return;
+  target.focus({ preventScroll: true });
+  if (caret && (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)) {
+    try {
+      target.setSelectionRange(caret[0], caret[1]);
+    } catch {
+      // a field without a caret (a number field): the focus is enough
+    }
+  }
+}
+
+/** Where the caret (or selection) is in a text field; null where it has none. */
+function caretOf(/** @type {HTMLInputElement | HTMLTextAreaElement} */ field) {
+  try {
+    return field.selectionStart === null ? null : [field.selectionStart, field.selectionEnd ?? field.selectionStart];
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,7 @@
 // A page's chat (a tournament's, a club's) and its live part: the lines the
 // socket brings and the sender's own answer (each once), the form that posts
 // one, and fetching the page again to swap its live part.
+import { replaceKeepingInput } from "./dom.js";
 import { api, gettext } from "./socket.js";
 
 /**
@@ -53,5 +54,5 @@ export async function refreshPart(id) {
   const page = new DOMParser().parseFromString(await answer.text(), "text/html");
   const fresh = page.getElementById(id);
   const current = document.getElementById(id);
-  if (fresh && current) current.replaceWith(fresh);
+  if (fresh && current) replaceKeepingInput(current, fresh); // a half-filled form stays
 }
