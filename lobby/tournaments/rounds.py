@@ -3,11 +3,10 @@ transaction), recording results, finishing; the sweeper's due work."""
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -20,7 +19,7 @@ from lobby.pairing import NoPairing, Pairing, berger_rounds, pair_swiss, pair_ta
 from lobby.selectors import tournaments as read
 
 from .internal import deadlines, notices
-from .internal.common import locked_tournament, tell_lobby, tell_players
+from .internal.common import claim_due, each_due, locked_tournament, tell_lobby, tell_players
 from .internal.eligibility import ineligible, record_no_show, seed_by_rating
 from .internal.results import no_shows, seat_points
 from .internal.standings import mark_standings_due, mark_withdrawn, store_standings
@@ -28,7 +27,6 @@ from .internal.standings import mark_standings_due, mark_withdrawn, store_standi
 if TYPE_CHECKING:
     from games.users import Visitor
 
-log = logging.getLogger(__name__)
 DUE_BATCH = 10
 # Fields up to this size have round 1 paired in the start's own transaction
 # (ARCHITECTURE.md's shape); bigger ones by the sweeper's tournament thread.
@@ -259,28 +257,17 @@ def tournament_rounds_pair_due(now: datetime | None = None) -> int:
     """The sweeper's share: start tournaments whose time came, adjudicate the
     games of a correspondence round whose deadline passed, pair rounds whose
     pause is over. Reads only what is due (the partial index)."""
-    now = now or timezone.now()
-    due = list(
-        Tournament.objects.filter(due__lte=now)
-        .order_by("due")
-        .values_list("pk", flat=True)[:DUE_BATCH]
-    )
-    done = 0
-    for tournament_id in due:
-        try:
-            # A round's deadline first: game rows are locked before the tournament's.
-            done += deadlines.adjudicate_round(tournament_id, now) or _run_due(tournament_id, now)
-        except Exception:  # one broken tournament must not stop the others
-            log.exception("tournament %s: due work failed", tournament_id)
-    return done
+    return each_due("due", now or timezone.now(), DUE_BATCH, _deadline_or_due, "due work")
+
+
+def _deadline_or_due(tournament_id: int, now: datetime) -> int:
+    # A round's deadline first: game rows are locked before the tournament's.
+    return deadlines.adjudicate_round(tournament_id, now) or _run_due(tournament_id, now)
 
 
 def _run_due(tournament_id: int, now: datetime) -> int:
     with publish.sending_together(), transaction.atomic():
-        claimed = Tournament.objects.filter(pk=tournament_id, due__lte=now)
-        if connection.features.has_select_for_update_skip_locked:
-            claimed = claimed.select_for_update(skip_locked=True)
-        tournament = claimed.first()
+        tournament = claim_due(tournament_id, "due", now)
         if tournament is None:
             return 0  # another process has it, or it is done
         if tournament.status == Tournament.Status.OPEN:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from typing import Any
 
+from django.db import connection
 from django.utils.translation import gettext_noop
 
 from games import publish
@@ -14,6 +17,37 @@ from games.row_ids import row_pk
 from lobby.models import Tournament
 
 log = logging.getLogger(__name__)
+
+
+def each_due(
+    field: str, now: datetime, batch: int, run: Callable[[int, datetime], int], work: str
+) -> int:
+    """The sweeper's tournament thread: ``run`` each of up to ``batch``
+    tournaments whose ``field`` (a due time on a partial index) has come by
+    ``now``, oldest first; one broken tournament must not stop the others.
+    Returns what the runs did."""
+    due = list(
+        Tournament.objects.filter(**{f"{field}__lte": now})
+        .order_by(field)
+        .values_list("pk", flat=True)[:batch]
+    )
+    done = 0
+    for tournament_id in due:
+        try:
+            done += run(tournament_id, now)
+        except Exception:
+            log.exception("tournament %s: %s failed", tournament_id, work)
+    return done
+
+
+def claim_due(tournament_id: int, field: str, now: datetime) -> Tournament | None:
+    """The tournament, locked, if its ``field`` is still due (in a
+    transaction); None when another process holds it (a result's or a
+    round's transaction: the next round of the thread retries) or it is done."""
+    claimed = Tournament.objects.filter(pk=tournament_id, **{f"{field}__lte": now})
+    if connection.features.has_select_for_update_skip_locked:
+        claimed = claimed.select_for_update(skip_locked=True)
+    return claimed.first()
 
 
 def locked_tournament(tournament_id: object) -> Tournament:
