@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -44,7 +45,7 @@ from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 from psycopg_pool import PoolTimeout
 
-from ..errors import GameError, no_such_game, over_budget
+from ..errors import no_such_game, over_budget
 from ..store import rows
 from ..store.loop_pool import pool_for_this_loop
 from .internal import deciding, events
@@ -98,69 +99,175 @@ async def loop_move_write(
     changes (the move, then any conditional replies), or None when
     ``play.game_act`` must make this move.
 
+    The move joins the moves asked for in the same turn of the event loop:
+    they are locked, decided and committed together (``_Batches``).
     ``admitted`` is awaited only after the row is locked."""
     version, action = game_act_input_check(version=version, action=action)
-    game_id = parse_game_id(game_id)
+    move = _Move(parse_game_id(game_id), user, version, action, admitted)
+    return await _batches_of_this_loop().add(move)
+
+
+@dataclass
+class _Move:
+    game_id: int
+    user: Any
+    version: Any
+    action: Any
+    admitted: Admission
+    outcome: asyncio.Future[list[Committed] | None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+    def settle(self, outcome: Outcome) -> None:
+        if self.outcome.done():
+            return
+        if isinstance(outcome, Exception):
+            self.outcome.set_exception(outcome)
+        else:
+            self.outcome.set_result(outcome)
+
+
+class _Batches:
+    """The moves of one event loop, gathered per turn of the loop.
+
+    Measured (bench/bars.py): at load most of a move's server CPU was its two
+    database round trips, each waking PostgreSQL; moves of many games that
+    arrive together now share them, one transaction and two round trips for
+    all (group commit). A lone move is a batch of one, as before. A game's
+    second move in the same turn waits for the next batch, behind the row
+    lock of the first."""
+
+    def __init__(self) -> None:
+        self.waiting: list[_Move] = []
+        self.writing: set[asyncio.Task] = set()  # the loop keeps only weak references
+
+    def add(self, move: _Move) -> asyncio.Future[list[Committed] | None]:
+        if not self.waiting:
+            asyncio.get_running_loop().call_soon(self._start)
+        self.waiting.append(move)
+        return move.outcome
+
+    def _start(self) -> None:
+        batch: dict[int, _Move] = {}
+        moves, self.waiting = self.waiting, []
+        for move in moves:
+            if move.game_id in batch:
+                self.add(move)  # the game's second move: the next batch
+            else:
+                batch[move.game_id] = move
+        task = asyncio.ensure_future(_write_batch(sorted(batch.values(), key=_by_game)))
+        self.writing.add(task)
+        task.add_done_callback(self.writing.discard)
+
+
+def _by_game(move: _Move) -> int:
+    return move.game_id
+
+
+_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batches] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _batches_of_this_loop() -> _Batches:
+    loop = asyncio.get_running_loop()
+    batches = _batches.get(loop)
+    if batches is None:
+        batches = _batches[loop] = _Batches()
+    return batches
+
+
+async def _write_batch(moves: list[_Move]) -> None:
+    """Each move's outcome: its committed changes, None (the usual path makes
+    it) or its refusal; set only after the commit, so a move left to the
+    usual path finds the rows unlocked."""
+    try:
+        outcomes = await _written(moves)
+    except Exception as exc:  # each move answers with it, as when it ran alone
+        outcomes = [exc] * len(moves)
+    except asyncio.CancelledError:  # the loop is ending
+        for move in moves:
+            move.outcome.cancel()
+        raise
+    for move, outcome in zip(moves, outcomes, strict=True):
+        move.settle(outcome)
+
+
+Outcome = list[Committed] | None | Exception
+
+
+async def _written(moves: list[_Move]) -> list[Outcome]:
     pool = await pool_for_this_loop()
     # A connection the server dropped (a restart, pg_terminate_backend) is
-    # discarded by the pool; the move is tried once more on a fresh one.
+    # discarded by the pool; the moves are tried once more on a fresh one.
     for _attempt in range(2):
         try:
             async with pool.connection() as conn:
-                return await _decide_and_write(conn, game_id, user, version, action, admitted)
+                return await _decide_and_write(conn, moves)
         except _Dropped:
             continue
         except PoolTimeout:
             log.warning("no connection for a move on the loop", exc_info=True)
-            return None
-    return None
+            break
+    return [None] * len(moves)
 
 
 class _Dropped(Exception):
     """The connection broke before anything was sent to commit."""
 
 
-async def _decide_and_write(
-    conn: psycopg.AsyncConnection,
-    game_id: int,
-    user: Any,
-    version: Any,
-    action: Any,
-    admitted: Admission,
-) -> list[Committed] | None:
+async def _decide_and_write(conn: psycopg.AsyncConnection, moves: list[_Move]) -> list[Outcome]:
+    """Lock every move's game, decide each, and commit what the loop may write."""
+    everyone_usual: list[Outcome] = [None] * len(moves)
     try:
-        locked = await rows.alock_game(conn, game_id, user_id_of(user))
+        found = await rows.alock_games(conn, [(m.game_id, user_id_of(m.user)) for m in moves])
     except psycopg.OperationalError:
         if conn.broken or conn.closed:
             raise _Dropped from None
-        return None  # the row stayed locked past LOCK_TIMEOUT: the usual path waits in a thread
-    if locked is None:
-        raise no_such_game()
-    try:
-        await loop_move_admit(admitted)
-    except GameError:
+        return everyone_usual  # a row stayed locked past LOCK_TIMEOUT: the usual path waits
+    outcomes: list[Outcome] = []
+    writes: list[tuple[int, list[rows.Statement], list[Committed]]] = []
+    for index, (move, locked) in enumerate(zip(moves, found, strict=True)):
+        try:
+            decided = await _decided(conn, move, locked)
+        except psycopg.OperationalError:
+            if conn.broken or conn.closed:
+                raise _Dropped from None
+            await conn.rollback()
+            return everyone_usual
+        except Exception as refused:  # GameError, or a bug: this move's answer
+            outcomes.append(refused)
+            continue
+        outcomes.append(None)
+        if decided is not None:
+            writes.append((index, *decided))
+    if not writes:
         await conn.rollback()
-        raise
-    change = deciding.decide_act(locked, user, version, action, timezone.now())
+        return outcomes
+    statements = [statement for _, written, _ in writes for statement in written]
     try:
-        decided = await _with_replies(conn, change)
-    except psycopg.OperationalError:
-        if conn.broken or conn.closed:
-            raise _Dropped from None
-        decided = None
-    if decided is None:
-        await conn.rollback()
-        return None
-    statements, committed = decided
-    try:
-        ids = await rows.acommit(conn, statements)
+        ids = iter(await rows.acommit(conn, statements))
     except (psycopg.IntegrityError, psycopg.OperationalError):
         # A version conflict, or a connection lost mid-commit: the usual path
-        # decides again (a committed move then answers stale_version).
-        return None
-    for item, pk in zip(committed, ids, strict=True):
-        item.change.event = rows.saved_event(item.change.game, item.change.event, pk)
-    return committed
+        # decides each again (a committed move then answers stale_version).
+        return [None if isinstance(o, list) else o for o in outcomes]
+    for index, _, committed in writes:
+        for item in committed:
+            item.change.event = rows.saved_event(item.change.game, item.change.event, next(ids))
+        outcomes[index] = committed
+    return outcomes
+
+
+async def _decided(
+    conn: psycopg.AsyncConnection, move: _Move, locked: rows.LockedGame | None
+) -> tuple[list[rows.Statement], list[Committed]] | None:
+    """One move of the batch decided under its row's lock: its writes and
+    changes, or None for the usual path; refusals raise ``GameError``."""
+    if locked is None:
+        raise no_such_game()
+    await loop_move_admit(move.admitted)
+    change = deciding.decide_act(locked, move.user, move.version, move.action, timezone.now())
+    return await _with_replies(conn, change)
 
 
 async def _with_replies(

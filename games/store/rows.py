@@ -256,8 +256,31 @@ async def alock_game(
     datetimes), so the row's values are the fields' Python values."""
     params = [user_id, user_id, game_id]
     row = await _afetchone(conn, "BEGIN; " + _lock_sql("postgresql"), params)
-    if row is None:
-        return None
+    return None if row is None else _locked(row)
+
+
+async def alock_games(
+    conn: psycopg.AsyncConnection, wanted: list[tuple[int, int | None]]
+) -> list[LockedGame | None]:
+    """``alock_game`` for several (game, user) pairs in one transaction and
+    one round trip: BEGIN and one lock statement each, in the order given
+    (callers sort by game, so two such transactions never wait on each other
+    in a circle)."""
+    lock = _lock_sql("postgresql")
+    script = "BEGIN; " + "; ".join([lock] * len(wanted))
+    params = [value for game_id, user_id in wanted for value in (user_id, user_id, game_id)]
+    found: list[LockedGame | None] = []
+    async with psycopg.AsyncClientCursor(conn) as cursor:
+        await cursor.execute(script, params)
+        cursor.nextset()  # past BEGIN's empty result
+        for _ in wanted:
+            row = await cursor.fetchone()
+            found.append(None if row is None else _locked(row))
+            cursor.nextset()
+    return found
+
+
+def _locked(row: tuple) -> LockedGame:
     game = Game.from_db(DEFAULT_DB_ALIAS, [f.attname for f in GAME_FIELDS], row[:-4])
     seat, pairs, suspended, closed = row[-4:]
     return LockedGame(game, seat, _seat_users(pairs), _standing(suspended, closed))

@@ -155,14 +155,14 @@ async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch)
     game, white, _ = await new_game(moves)
     count = asyncio.get_running_loop().create_future()
     locked = asyncio.Event()
-    lock = moves_on_loop.rows.alock_game
+    lock = moves_on_loop.rows.alock_games
 
     async def lock_then_say(*args):
         found = await lock(*args)
         locked.set()
         return found
 
-    monkeypatch.setattr(moves_on_loop.rows, "alock_game", lock_then_say)
+    monkeypatch.setattr(moves_on_loop.rows, "alock_games", lock_then_say)
     move = asyncio.ensure_future(
         acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=count)
     )
@@ -650,3 +650,111 @@ def test_the_loop_writer_makes_only_the_reply_effects_itself():
     (``_with_replies``): a new one needs its statements there too."""
     own = [effect.run for effect in events.SIDE_EFFECTS if effect.on_the_loop]
     assert own == [events._plan_reply, events._store_reply]
+
+
+# Moves asked for in one turn of the event loop are written together
+# (moves_on_loop ``_Batches``): one transaction, one round trip for the locks
+# and one for the writes, whatever the number of games; each move still gets
+# its own answer.
+
+ILLEGAL = {"type": "move", "path": [[5, 9], [0, 0]]}
+
+
+@pytest.fixture
+def locks(monkeypatch):
+    """The games each lock round trip asked for."""
+    asked: list[list[int]] = []
+    lock = moves_on_loop.rows.alock_games
+
+    async def counted(conn, wanted):
+        asked.append([game_id for game_id, _ in wanted])
+        return await lock(conn, wanted)
+
+    monkeypatch.setattr(moves_on_loop.rows, "alock_games", counted)
+    return asked
+
+
+async def games(moves, count):
+    return [await new_game(moves) for _ in range(count)]
+
+
+async def test_moves_of_many_games_in_one_turn_share_one_transaction(moves, locks):
+    played = await games(moves, 5)
+    versions = await asyncio.gather(
+        *(
+            acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+            for game, white, _ in played
+        )
+    )
+    assert versions == [2] * 5
+    assert locks == [sorted(game.pk for game, _, _ in played)]  # one lock trip, in id order
+    assert moves["usual"] == 0 and sorted(moves["published"]) == [2] * 5
+    for game, _, _ in played:
+        assert await stored(game) == (2, [1, 2])
+    assert (await pooled())[2]["pool_size"] == 1  # one connection served them all
+
+
+async def test_a_refused_move_in_a_batch_changes_nothing_and_the_others_play(moves, locks):
+    (g1, w1, b1), (g2, w2, _), (g3, w3, _) = await games(moves, 3)
+    results = await asyncio.gather(
+        acts.act(game_id=g1.pk, user=b1, version=1, action=BLACK_MOVE),  # not black's turn
+        acts.act(game_id=g2.pk, user=w2, version=1, action=ILLEGAL),
+        acts.act(game_id=g3.pk, user=w3, version=1, action=FIRST_MOVE),
+        acts.act(game_id=999_999_999, user=w3, version=1, action=FIRST_MOVE),
+        return_exceptions=True,
+    )
+    codes = [r.code if isinstance(r, GameError) else r for r in results]
+    assert codes == ["not_your_turn", "illegal", 2, "not_found"]
+    assert len(locks) == 1 and len(locks[0]) == 4
+    assert [await stored(g) for g in (g1, g2, g3)] == [(1, [1]), (1, [1]), (2, [1, 2])]
+    assert moves == {"usual": 0, "published": [2]}
+    # The refused games' rows are free again: their next moves play.
+    assert await acts.act(game_id=g1.pk, user=w1, version=1, action=FIRST_MOVE) == 2
+    assert await acts.act(game_id=g2.pk, user=w2, version=1, action=FIRST_MOVE) == 2
+
+
+async def test_a_games_second_move_in_the_same_turn_waits_for_the_next_batch(moves, locks):
+    (g1, w1, b1), (g2, w2, _) = await games(moves, 2)
+    first = asyncio.ensure_future(acts.act(game_id=g1.pk, user=w1, version=1, action=FIRST_MOVE))
+    other = asyncio.ensure_future(acts.act(game_id=g2.pk, user=w2, version=1, action=FIRST_MOVE))
+    reply = asyncio.ensure_future(acts.act(game_id=g1.pk, user=b1, version=2, action=BLACK_MOVE))
+    assert await asyncio.gather(first, other, reply) == [2, 2, 3]
+    assert locks == [sorted([g1.pk, g2.pk]), [g1.pk]]
+    assert await stored(g1) == (3, [1, 2, 3])
+
+
+async def test_a_move_left_to_the_usual_path_finds_its_row_free(moves, locks, monkeypatch):
+    """A move the loop may not write (a game's end, say) is made by the usual
+    path once the batch that locked its row has committed the others."""
+    (g1, w1, _), (g2, w2, _) = await games(moves, 2)
+    may_write = events.loop_may_write
+    monkeypatch.setattr(
+        events,
+        "loop_may_write",
+        lambda change, effects: change.game.pk != g1.pk and may_write(change, effects),
+    )
+    results = await asyncio.gather(
+        acts.act(game_id=g1.pk, user=w1, version=1, action=FIRST_MOVE),
+        acts.act(game_id=g2.pk, user=w2, version=1, action=FIRST_MOVE),
+    )
+    assert results == [2, 2]
+    assert len(locks) == 1 and moves["usual"] == 1
+    assert await stored(g1) == (2, [1, 2]) and await stored(g2) == (2, [1, 2])
+
+
+async def test_a_version_conflict_in_a_batch_leaves_every_move_to_the_usual_path(moves, locks):
+    (g1, w1, _), (g2, w2, _) = await games(moves, 2)
+    # Someone else's event row for g1's version 2 already exists: the batch's
+    # commit fails on the (game, version) constraint, so nothing of it is kept.
+    await sync_to_async(Event.objects.create)(
+        game=g1, version=2, seat=None, kind=Event.Kind.ACT, events=[]
+    )
+    results = await asyncio.gather(
+        acts.act(game_id=g1.pk, user=w1, version=1, action=FIRST_MOVE),
+        acts.act(game_id=g2.pk, user=w2, version=1, action=FIRST_MOVE),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], GameError) and results[0].code == "stale_version"
+    assert results[1] == 2  # made again by the usual path
+    assert len(locks) == 1 and moves["usual"] == 2
+    assert await stored(g1) == (1, [1, 2]) and await stored(g2) == (2, [1, 2])
