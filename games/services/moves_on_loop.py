@@ -26,6 +26,13 @@ connection. A connection the server dropped is replaced by the pool and the
 move tried once more. The caller (``games/realtime/acts.py``) publishes the
 committed change and runs its other side effects after the commit.
 
+The moves of one process are written in batches (``_Batches``, group
+commit): the moves that come while a batch is being written go together in
+the next, the lock statements of all their games (in game order) carrying
+the BEGIN, each move decided in turn, and all their writes carrying the
+COMMIT. A refused move writes nothing; a move left to ``play.game_act`` gets
+its answer after the commit, when its row is free again.
+
 The connections come from psycopg_pool's ``AsyncConnectionPool``, one per
 event loop, ``MOVES_POOL_SIZE`` at most.
 """
@@ -128,36 +135,52 @@ class _Move:
 
 
 class _Batches:
-    """The moves of one event loop, gathered per turn of the loop.
+    """The moves of one event loop, written in batches (group commit).
 
-    Measured (bench/bars.py): at load most of a move's server CPU was its two
-    database round trips, each waking PostgreSQL; moves of many games that
-    arrive together now share them, one transaction and two round trips for
-    all (group commit). A lone move is a batch of one, as before. A game's
-    second move in the same turn waits for the next batch, behind the row
-    lock of the first."""
+    Measured (bench/bars.py): at load most of a move's server CPU went to its
+    two database round trips, each waking PostgreSQL. While a batch is being
+    written, the moves that come meanwhile wait and then go together: one
+    transaction and two round trips for all of them. A move that finds no
+    batch in the way starts its own at once (a batch of one, as before).
+    ``IN_FLIGHT`` batches at most: a batch waiting for a row another
+    process holds does not hold up every move. A game's second move waits for
+    the next batch, behind the row lock of the first."""
+
+    IN_FLIGHT = 2
 
     def __init__(self) -> None:
         self.waiting: list[_Move] = []
-        self.writing: set[asyncio.Task] = set()  # the loop keeps only weak references
+        self.writing: set[asyncio.Task] = set()
+        self.starting = False
 
     def add(self, move: _Move) -> asyncio.Future[list[Committed] | None]:
-        if not self.waiting:
-            asyncio.get_running_loop().call_soon(self._start)
         self.waiting.append(move)
+        self._next()
         return move.outcome
 
+    def _next(self) -> None:
+        """Start the waiting moves' batch on the loop's next turn, when a
+        batch may start (so the moves of this turn join it)."""
+        if self.waiting and not self.starting and len(self.writing) < self.IN_FLIGHT:
+            self.starting = True
+            asyncio.get_running_loop().call_soon(self._start)
+
     def _start(self) -> None:
+        self.starting = False
         batch: dict[int, _Move] = {}
         moves, self.waiting = self.waiting, []
         for move in moves:
             if move.game_id in batch:
-                self.add(move)  # the game's second move: the next batch
+                self.waiting.append(move)  # the game's second move: the next batch
             else:
                 batch[move.game_id] = move
         task = asyncio.ensure_future(_write_batch(sorted(batch.values(), key=_by_game)))
-        self.writing.add(task)
-        task.add_done_callback(self.writing.discard)
+        self.writing.add(task)  # (the loop keeps only a weak reference)
+        task.add_done_callback(self._written)
+
+    def _written(self, task: asyncio.Task) -> None:
+        self.writing.discard(task)
+        self._next()
 
 
 def _by_game(move: _Move) -> int:

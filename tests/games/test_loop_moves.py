@@ -758,3 +758,32 @@ async def test_a_version_conflict_in_a_batch_leaves_every_move_to_the_usual_path
     assert results[1] == 2  # made again by the usual path
     assert len(locks) == 1 and moves["usual"] == 2
     assert await stored(g1) == (1, [1, 2]) and await stored(g2) == (2, [1, 2])
+
+
+async def test_moves_that_come_while_batches_are_written_go_together(moves, locks):
+    """Both batches a process may write at once wait for rows another session
+    holds; the moves that come meanwhile wait too, and then go as one batch."""
+    played = await games(moves, 5)
+    (g0, _, _), (g1, _, _) = played[:2]
+    made = []
+    async with RowHolder(g0.pk), RowHolder(g1.pk):
+        for game, white, _ in played:
+            made.append(
+                asyncio.ensure_future(
+                    acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
+                )
+            )
+            if len(made) <= 2:  # each of the first two starts its own batch
+                await until(partial(_asked, locks, len(made)), "the batch's lock")
+        # Past the lock timeout the first two go to the usual path (which waits
+        # for the holders); the three that waited go together meanwhile.
+        await until(partial(_asked, locks, 3), "the waiting moves' batch")
+        assert locks == [[g0.pk], [g1.pk], sorted(game.pk for game, _, _ in played[2:])]
+    assert await asyncio.gather(*made) == [2] * 5
+    # The first went to the usual path; the second too, unless its row came
+    # free before its own lock timeout; the three others were made on the loop.
+    assert moves["usual"] in (1, 2)
+
+
+async def _asked(locks: list, count: int) -> bool:
+    return len(locks) == count
