@@ -106,8 +106,8 @@ async def loop_move_write(
     changes (the move, then any conditional replies), or None when
     ``play.game_act`` must make this move.
 
-    The move joins the moves asked for in the same turn of the event loop:
-    they are locked, decided and committed together (``_Batches``).
+    The move starts a batch at once, or waits for one in flight and goes
+    with the moves that came meanwhile (``_Batches``).
     ``admitted`` is awaited only after the row is locked."""
     version, action = game_act_input_check(version=version, action=action)
     move = _Move(parse_game_id(game_id), user, version, action, admitted)
@@ -273,7 +273,7 @@ async def _decide_and_write(conn: psycopg.AsyncConnection, moves: list[_Move]) -
     except (psycopg.IntegrityError, psycopg.OperationalError):
         # A version conflict, or a connection lost mid-commit: the usual path
         # decides each again (a committed move then answers stale_version).
-        return [None if isinstance(o, list) else o for o in outcomes]
+        return outcomes  # (no move has its changes yet: each is None or its refusal)
     for index, _, committed in writes:
         for item in committed:
             item.change.event = rows.saved_event(item.change.game, item.change.event, next(ids))
