@@ -53,9 +53,9 @@ class LoopPool(AsyncConnectionPool):
     """psycopg_pool's pool of autocommit connections for one event loop (Daphne
     runs one per process), to the database of ``DATABASES["default"]``.
 
-    Its connections keep psycopg's own loaders (jsonb parsed, by ujson; timestamptz as
-    aware datetimes in the session's UTC): what ``rows.alock_game`` reads
-    needs no further conversion."""
+    Its connections keep psycopg's own loaders (jsonb parsed, here by ujson;
+    timestamptz as aware datetimes in the session's UTC): what
+    ``rows.alock_games`` reads needs no further conversion."""
 
     def __init__(self, size: int) -> None:
         self.opened: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()

@@ -109,8 +109,8 @@ async def test_the_loops_row_is_the_game_the_orm_reads():
 
 @pytest.mark.skipif(not ON_POSTGRES, reason="moves run on the loop only on PostgreSQL")
 @pytest.mark.django_db(transaction=True)
-async def test_one_lock_statement_answers_each_pair_in_the_order_asked():
-    """A batch's games locked by one statement: each (game, user) pair gets
+async def test_a_batch_lock_answers_each_pair_in_the_order_asked():
+    """A batch's games locked in one round trip: each (game, user) pair gets
     its own row (its user's seat), in the order given, None for no such game;
     the rows stay locked until the transaction ends."""
     from tests.db_threads import sync_to_async
