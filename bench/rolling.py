@@ -542,6 +542,10 @@ class Bench:
             "timeout_game": f"{timed['status']} {timed['result'] or ''}",
             "nginx_5xx": nginx_5xx,
             "bot_during_roll": self.bot_during_roll,
+            # Sync frames the pages got (asked for on a gap, or sent when a
+            # ping's version was behind), and the gaps they saw.
+            "syncs": sum(c.syncs for c in self.clients),
+            "gaps": sum(c.gaps for c in self.clients),
             # How the server closed the sockets: 4012 a drain, 1006 none (killed).
             "close_codes": dict(
                 Counter(int(code or 0) for c in self.clients for code, _ in c.closes)

@@ -192,7 +192,13 @@ def game_event_sender(
     sends = [(group, {**message, "frame": public, "own": sorted(own)})]
     for seat, text in own.items():
         if (holder := (holders or {}).get(seat)) is not None:
-            own_message = {"type": "game.own_frame", "seat": seat, "frame": text, **result}
+            own_message = {
+                "type": "game.own_frame",
+                "seat": seat,
+                "version": event.version,
+                "frame": text,
+                **result,
+            }
             sends.append((player_group(pk, holder), own_message))
     return partial(_send_each, game, sends)
 

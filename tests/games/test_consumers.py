@@ -11,6 +11,7 @@ from django.test import Client, override_settings
 
 from config.asgi import application
 from games.models import ChatMessage, Event, Game
+from games.realtime import consumers
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
 
@@ -168,9 +169,17 @@ async def test_seated_stranger_cannot_act(table):
     await sock.disconnect()
 
 
-async def test_sync_and_ping_catch_up(table):
+async def test_sync_and_ping_catch_up(table, monkeypatch):
     game, white, black = table
     path = f"/ws/game/{game.pk}/"
+    # The channel layer is at-most-once: white's socket loses the push of version 3.
+    pushed = consumers.GameConsumer.game_frames
+
+    async def losing_v3(self, message):
+        if not (self.user == white and message["version"] == 3):
+            await pushed(self, message)
+
+    monkeypatch.setattr(consumers.GameConsumer, "game_frames", losing_v3)
     w = await connect(path, white)
     await receive(w, "hello")
     await w.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})

@@ -16,7 +16,7 @@ from games.selectors import tables
 from games.services.internal import notifications
 from lobby import services as lobby
 from tests.db_threads import sync_to_async
-from tests.factories import make_user, started_game
+from tests.factories import FIRST_MOVE, make_user, started_game
 from tests.games.test_consumers import connect, receive
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,6 +85,59 @@ async def test_a_ping_that_is_behind_gets_the_missed_events(settings):
     assert (await receive(sock, "pong"))["version"] == 1
     assert (await receive(sock, "sync"))["version"] == 1
     await sock.disconnect()
+
+
+async def test_a_ping_crossing_a_frame_on_its_way_is_not_answered_with_a_sync(settings):
+    """The page pings at the version it has while the next event is on its
+    way to it: the socket sent that frame, so only the pong goes back. A page
+    still behind it at the ping after (it never applied the frame) gets the sync."""
+    settings.PING_REFRESH_SECONDS = 3600
+    white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=[white, black])
+    w = await connect(f"/ws/game/{game.pk}/", white)
+    b = await connect(f"/ws/game/{game.pk}/", black)
+    await receive(w, "hello")
+    await receive(b, "hello")
+    await w.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})
+    await receive(w, "ack")
+    await receive(b, "event")  # version 2, sent to both pages
+    await b.send_json_to({"type": "ping", "version": 1})  # sent before the event came
+    assert json.loads(await b.receive_from(timeout=3)) == {"type": "pong", "version": 2}
+    await b.send_json_to({"type": "ping", "version": 2})
+    assert json.loads(await b.receive_from(timeout=3))["type"] == "pong"  # no sync between
+    await b.send_json_to({"type": "ping", "version": 2})
+    assert json.loads(await b.receive_from(timeout=3))["type"] == "pong"
+    await b.send_json_to({"type": "ping", "version": 1})  # a ping later, still without it
+    assert json.loads(await b.receive_from(timeout=3))["type"] == "pong"
+    sync = json.loads(await b.receive_from(timeout=3))
+    assert sync["type"] == "sync" and [e["version"] for e in sync["events"]] == [2]
+    await w.disconnect()
+    await b.disconnect()
+
+
+async def test_a_ping_behind_a_push_the_socket_lost_gets_the_sync_at_once(monkeypatch, settings):
+    settings.PING_REFRESH_SECONDS = 3600
+    white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=[white, black])
+    pushed = consumers.GameConsumer.game_frames
+
+    async def lost_for_black(self, message):
+        watch.games.saw(self.game_id, {"version": message["version"]})  # the process saw it
+        if self.user != black:
+            await pushed(self, message)
+
+    monkeypatch.setattr(consumers.GameConsumer, "game_frames", lost_for_black)
+    w = await connect(f"/ws/game/{game.pk}/", white)
+    b = await connect(f"/ws/game/{game.pk}/", black)
+    await receive(w, "hello")
+    await receive(b, "hello")
+    await w.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})
+    await receive(w, "event")
+    await b.send_json_to({"type": "ping", "version": 1})
+    assert (await receive(b, "pong"))["version"] == 2
+    assert [e["version"] for e in (await receive(b, "sync"))["events"]] == [2]
+    await w.disconnect()
+    await b.disconnect()
 
 
 async def test_a_lost_push_is_caught_up_once_the_process_checks_again(monkeypatch, settings):
