@@ -38,6 +38,7 @@ from games.realtime.bot_worker import thinkers
 from games.realtime.sweeper import sweeper
 
 from .health import PATHS
+from .heartbeats import Heartbeats
 from .openings import openings
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ class Gate:
 
     def __init__(self, app: Any, health: Any, started_health: Any) -> None:
         self.app = app
+        self.socket_app = Heartbeats(app)  # heartbeats answered at once (config/heartbeats.py)
         self.health = health
         self.started_health = started_health  # the probe also starts the loops
 
@@ -98,7 +100,7 @@ class Gate:
         if scope["type"] == "http" and not path.startswith("/api/stream/"):
             return requests.counted(self.app(scope, receive, send))
         if scope["type"] == "websocket":
-            return openings(self.app, scope, receive, send)  # in turn (config/openings.py)
+            return openings(self.socket_app, scope, receive, send)  # in turn (config/openings.py)
         return self.app(scope, receive, send)
 
 
