@@ -87,17 +87,23 @@ async def test_a_ping_that_is_behind_gets_the_missed_events(settings):
     await sock.disconnect()
 
 
+async def a_game_on_two_pages():
+    """A started game's two players, and a game socket of each past its hello."""
+    players = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    game = await sync_to_async(started_game)(players=list(players))
+    pages = []
+    for user in players:
+        pages.append(await connect(f"/ws/game/{game.pk}/", user))
+        await receive(pages[-1], "hello")
+    return players, pages
+
+
 async def test_a_ping_crossing_a_frame_on_its_way_is_not_answered_with_a_sync(settings):
     """The page pings at the version it has while the next event is on its
     way to it: the socket sent that frame, so only the pong goes back. A page
     still behind it at the ping after (it never applied the frame) gets the sync."""
     settings.PING_REFRESH_SECONDS = 3600
-    white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
-    game = await sync_to_async(started_game)(players=[white, black])
-    w = await connect(f"/ws/game/{game.pk}/", white)
-    b = await connect(f"/ws/game/{game.pk}/", black)
-    await receive(w, "hello")
-    await receive(b, "hello")
+    _players, (w, b) = await a_game_on_two_pages()
     await w.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})
     await receive(w, "ack")
     await receive(b, "event")  # version 2, sent to both pages
@@ -117,8 +123,7 @@ async def test_a_ping_crossing_a_frame_on_its_way_is_not_answered_with_a_sync(se
 
 async def test_a_ping_behind_a_push_the_socket_lost_gets_the_sync_at_once(monkeypatch, settings):
     settings.PING_REFRESH_SECONDS = 3600
-    white, black = await sync_to_async(make_user)(), await sync_to_async(make_user)()
-    game = await sync_to_async(started_game)(players=[white, black])
+    (_white, black), (w, b) = await a_game_on_two_pages()
     pushed = consumers.GameConsumer.game_frames
 
     async def lost_for_black(self, message):
@@ -127,10 +132,6 @@ async def test_a_ping_behind_a_push_the_socket_lost_gets_the_sync_at_once(monkey
             await pushed(self, message)
 
     monkeypatch.setattr(consumers.GameConsumer, "game_frames", lost_for_black)
-    w = await connect(f"/ws/game/{game.pk}/", white)
-    b = await connect(f"/ws/game/{game.pk}/", black)
-    await receive(w, "hello")
-    await receive(b, "hello")
     await w.send_json_to({"type": "act", "version": 1, "action": FIRST_MOVE})
     await receive(w, "event")
     await b.send_json_to({"type": "ping", "version": 1})
