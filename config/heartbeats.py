@@ -28,7 +28,7 @@ PER_SECOND = 2  # a page sends one after each frame of its own, 3 s apart at mos
 class Inbox:
     """One socket's frames, read from the server as they come."""
 
-    __slots__ = ("answered", "closed", "messages", "open", "receive", "send", "waiter")
+    __slots__ = ("answered", "messages", "open", "receive", "send", "waiter")
 
     def __init__(self, receive: Any, send: Any) -> None:
         self.receive, self.send = receive, send
