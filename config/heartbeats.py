@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+from games.ratelimit import Window
 from games.realtime.socket_frames import HEARTBEAT
 
 PER_SECOND = 2  # a page sends one after each frame of its own, 3 s apart at most
@@ -37,7 +38,7 @@ class Inbox:
         self.messages: list[dict[str, Any]] = []
         self.waiter: asyncio.Future[None] | None = None
         self.open = False  # accepted and not closed: a heartbeat may be answered
-        self.answered: list[float] = []  # times of the last second's answers
+        self.answered = Window(PER_SECOND, 1.0)  # the last second's answers
 
     async def pump(self) -> None:
         """Read every message; answer heartbeats; queue the rest."""
@@ -56,12 +57,7 @@ class Inbox:
                 return
 
     def _may_answer(self) -> bool:
-        now = asyncio.get_running_loop().time()
-        self.answered = [t for t in self.answered if now - t < 1.0]
-        if len(self.answered) >= PER_SECOND:
-            return False
-        self.answered.append(now)
-        return True
+        return self.answered.allow(asyncio.get_running_loop().time())
 
     async def next_message(self) -> dict[str, Any]:
         """The app's ``receive``: the oldest message not yet handed over."""
