@@ -234,3 +234,59 @@ def test_diff_and_apply_agree_on_random_documents():
     pieces = sorted([r, c] for r in range(4) for c in range(4))
     moved = sorted([p for p in pieces if p != [1, 1]] + [[3, 9]])
     assert len(delta.diff(pieces, moved)) == 2
+
+
+def test_the_views_held_for_the_next_patch_are_bounded_by_weight_not_count():
+    from games.selectors.frames import _Recent
+
+    recent = _Recent(budget=1000)
+    for game_id in range(1, 201):  # 200 small games: all held
+        recent.put(game_id, 7, {None: {"game": game_id}}, 5)
+    assert recent.get(1, 7) == {None: {"game": 1}} and recent.weight == 1000
+    assert recent.get(1, 8) == {}  # another version: nothing to patch from
+    recent.put(1, 8, {None: {"game": 1}}, 5)  # published again: its weight is counted once
+    assert recent.weight == 1000 and recent.get(2, 7)
+    recent.put(300, 1, {None: {"big": True}}, 600)  # a big view pushes out the oldest
+    assert recent.weight <= 1000 and recent.get(300, 1) and recent.get(1, 8)
+    assert not recent.get(2, 7) and recent.get(200, 7)
+    recent.put(400, 1, {None: {}}, 5000)  # heavier than the whole budget: not kept
+    assert recent.weight == 0 and not recent.get(400, 1)
+
+
+@pytest.mark.django_db
+def test_a_process_publishing_many_games_patches_from_the_views_it_published(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """100 games moving in turn: each event's patches start from the views
+    published with the event before, not from the stored state decoded again."""
+    from games.selectors import frames as frames_module
+
+    games = [started_game("halma") for _ in range(100)]
+    decodes = []
+    real_decode = type(HALMA).decode
+    monkeypatch.setattr(
+        type(HALMA), "decode", lambda rs, data: decodes.append(1) or real_decode(rs, data)
+    )
+    sent = captured(monkeypatch)
+
+    def move(game: Game) -> int:
+        game.refresh_from_db()
+        seat = game.to_act[0]
+        action = HALMA.legal_actions(real_decode(HALMA, game.state), seat)[0]
+        decodes.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            play.game_act(
+                game_id=game.pk,
+                user=game.seats.get(index=seat).user,
+                version=game.version,
+                action=action,
+            )
+        return len(decodes)
+
+    for game in games:
+        move(game)
+    sent.clear()
+    held = {move(game) for game in games}
+    assert all("view_patch" in frames_of(m)["s"] for m in sent if m["type"] == "game.frames")
+    monkeypatch.setattr(frames_module, "_recent", frames_module._Recent(1_000_000))
+    assert len(held) == 1 and move(games[0]) == held.pop() + 1  # forgotten: decoded again
