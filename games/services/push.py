@@ -39,7 +39,6 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
-from pywebpush import WebPushException, webpush
 
 from ..models import Notification, OutgoingPush, PushSettings, PushSubscription
 from ..selectors.notifications import notification_text
@@ -128,6 +127,10 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
         log.info("push %s dropped unsent: older than its TTL of %s s", push.pk, ttl)
         push.delete()
         return 0
+    # pywebpush (with aiohttp) is imported at the first push: at the start it
+    # took a sixth of a restarting process's time to serve (docs/performance.md).
+    from pywebpush import WebPushException
+
     try:
         _post(sub, note, ttl, urgency)
     except (WebPushException, requests.RequestException) as exc:
@@ -160,6 +163,8 @@ def _failed(push: OutgoingPush, exc: Exception, now: datetime) -> None:
     answer, a timeout or a refused connection: tried again later. An error
     that is no push service's answer (pywebpush refusing the row's keys or
     endpoint) is raised on: the outbox gives that row up."""
+    from pywebpush import WebPushException
+
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if isinstance(exc, WebPushException) and status is None:
         raise exc
@@ -186,6 +191,8 @@ def _session() -> requests.Session:
 
 def _post(sub: PushSubscription, note: Notification, ttl: int, urgency: str) -> None:
     """Encrypt, sign and post one push (raises what pywebpush raises)."""
+    from pywebpush import webpush
+
     keys = push_keys.push_keys_get()
     webpush(
         {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},

@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate
 
-import networkx as nx
-
 from .greedy import Pairs, Rules, first_pairing
 from .seats import conflict, unwanted
 from .types import Entrant
@@ -150,6 +148,8 @@ def _left_out(order: Sequence[Entrant], window: int) -> int:
 def _blossom(order: list[Entrant], rules: Rules, window: int, byes: bool = False) -> Pairs | None:
     """The cheapest perfect pairing on the sparse graph (None: it has none).
     ``byes``: one more node pairs with any player without a bye."""
+    import networkx as nx  # here: importing it took a tenth of a process's start
+
     n = len(order)
     weigh = _Weights(order)
     graph = nx.Graph()

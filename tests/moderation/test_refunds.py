@@ -8,7 +8,7 @@ import pytest
 from games.models import Rating
 from games.selectors.ratings import BASE_MU, shown
 from games.services.endings import game_resign
-from games.services.internal.ratings import MODEL
+from games.services.internal.ratings import rating_model
 from moderation.models import Refund
 from tests.factories import client_for, every_seat_moves, make_user, started_game
 
@@ -32,8 +32,9 @@ def test_losses_to_a_booster_are_refunded_once_on_top_of_later_games():
     play(winner_against, booster)  # someone beats the booster: nothing to refund
 
     # openskill's own figures: the victim's mu after each game.
-    [_, [victim_after_loss]] = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])
-    [[victim_now], _] = MODEL.rate([[victim_after_loss], [MODEL.rating()]], ranks=[1, 2])
+    model = rating_model()
+    [_, [victim_after_loss]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    [[victim_now], _] = model.rate([[victim_after_loss], [model.rating()]], ranks=[1, 2])
     assert mu(victim) == pytest.approx(victim_now.mu)
     lost = BASE_MU - victim_after_loss.mu
     assert lost > 0

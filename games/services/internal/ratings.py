@@ -17,11 +17,11 @@ everywhere means no deadlock.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from functools import cache
+from typing import TYPE_CHECKING, Any, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
-from openskill.models import PlackettLuce
 
 from moderation.internal import detection
 
@@ -39,7 +39,18 @@ from ...selectors.ratings import (
     speed_of,
 )
 
-MODEL = PlackettLuce(mu=BASE_MU, sigma=BASE_SIGMA)
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
+
+
+@cache
+def rating_model() -> PlackettLuce:
+    """OpenSkill's model, made at the first rating: importing openskill took
+    a tenth of a restarting process's time to serve (docs/performance.md)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=BASE_MU, sigma=BASE_SIGMA)
+
 # Event items that take a seat out of the competition: its player resigned or
 # ran out of time (the seat leaves, or waits for a bot), or a bot took it over.
 LEAVE_EVENTS = ("resigned", "flagged", "handed_to_bot")
@@ -157,10 +168,11 @@ def rate_game(game: Game, event: Event) -> None:
     places = finishing_places(order, result, event.events, leaving_order(game))
     speed = speed_of(game.clock)
     rows = _locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
+    model = rating_model()
     teams = [
-        [MODEL.rating(mu=rows[seated[s].pk].mu, sigma=rows[seated[s].pk].sigma)] for s in order
+        [model.rating(mu=rows[seated[s].pk].mu, sigma=rows[seated[s].pk].sigma)] for s in order
     ]
-    rated = MODEL.rate(teams, ranks=[places[s] for s in order])
+    rated = model.rate(teams, ranks=[places[s] for s in order])
     now = timezone.now()
     changes = []
     for seat, [new] in zip(order, rated, strict=True):
