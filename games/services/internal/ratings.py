@@ -51,6 +51,7 @@ def rating_model() -> PlackettLuce:
 
     return PlackettLuce(mu=BASE_MU, sigma=BASE_SIGMA)
 
+
 # Event items that take a seat out of the competition: its player resigned or
 # ran out of time (the seat leaves, or waits for a bot), or a bot took it over.
 LEAVE_EVENTS = ("resigned", "flagged", "handed_to_bot")
