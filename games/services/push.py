@@ -127,8 +127,8 @@ def _send(push_id: int, lease: datetime, now: datetime) -> int:
         log.info("push %s dropped unsent: older than its TTL of %s s", push.pk, ttl)
         push.delete()
         return 0
-    # pywebpush (with aiohttp) is imported at the first push: at the start it
-    # took a sixth of a restarting process's time to serve (docs/performance.md).
+    # pywebpush (with aiohttp) is imported at the first push, not at the
+    # start (tests/test_start_cost.py).
     from pywebpush import WebPushException
 
     try:

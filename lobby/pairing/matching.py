@@ -148,7 +148,7 @@ def _left_out(order: Sequence[Entrant], window: int) -> int:
 def _blossom(order: list[Entrant], rules: Rules, window: int, byes: bool = False) -> Pairs | None:
     """The cheapest perfect pairing on the sparse graph (None: it has none).
     ``byes``: one more node pairs with any player without a bye."""
-    import networkx as nx  # here: importing it took a tenth of a process's start
+    import networkx as nx  # here, not at the start (tests/test_start_cost.py)
 
     n = len(order)
     weigh = _Weights(order)

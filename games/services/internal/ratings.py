@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 
 @cache
 def rating_model() -> PlackettLuce:
-    """OpenSkill's model, made at the first rating: importing openskill took
-    a tenth of a restarting process's time to serve (docs/performance.md)."""
+    """OpenSkill's model, made at the first rating: a process starts without
+    importing openskill (tests/test_start_cost.py)."""
     from openskill.models import PlackettLuce
 
     return PlackettLuce(mu=BASE_MU, sigma=BASE_SIGMA)
