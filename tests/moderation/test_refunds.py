@@ -4,11 +4,11 @@ the marked account is given back, once, on top of what they did since."""
 from __future__ import annotations
 
 import pytest
+from openskill.models import PlackettLuce
 
 from games.models import Rating
-from games.selectors.ratings import BASE_MU, shown
+from games.selectors.ratings import BASE_MU, BASE_SIGMA, shown
 from games.services.endings import game_resign
-from games.services.internal.ratings import rating_model
 from moderation.models import Refund
 from tests.factories import client_for, every_seat_moves, make_user, started_game
 
@@ -32,7 +32,7 @@ def test_losses_to_a_booster_are_refunded_once_on_top_of_later_games():
     play(winner_against, booster)  # someone beats the booster: nothing to refund
 
     # openskill's own figures: the victim's mu after each game.
-    model = rating_model()
+    model = PlackettLuce(mu=BASE_MU, sigma=BASE_SIGMA)
     [_, [victim_after_loss]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
     [[victim_now], _] = model.rate([[victim_after_loss], [model.rating()]], ranks=[1, 2])
     assert mu(victim) == pytest.approx(victim_now.mu)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 
 @cache
-def rating_model() -> PlackettLuce:
+def _model() -> PlackettLuce:
     """OpenSkill's model, made at the first rating: a process starts without
     importing openskill (tests/test_start_cost.py)."""
     from openskill.models import PlackettLuce
@@ -169,7 +169,7 @@ def rate_game(game: Game, event: Event) -> None:
     places = finishing_places(order, result, event.events, leaving_order(game))
     speed = speed_of(game.clock)
     rows = _locked_ratings([seated[s].pk for s in order], game.ruleset, speed)
-    model = rating_model()
+    model = _model()
     teams = [
         [model.rating(mu=rows[seated[s].pk].mu, sigma=rows[seated[s].pk].sigma)] for s in order
     ]
