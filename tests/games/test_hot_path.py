@@ -141,6 +141,47 @@ async def test_a_batch_lock_answers_each_pair_in_the_order_asked():
         await conn.rollback()
 
 
+# Text a script's binding must keep as it is: quotes, placeholders, semicolons.
+TRICKY = "it's 100%s; done\\ %(x)s $$ ''; COMMIT"
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="moves run on the loop only on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+async def test_a_batchs_writes_store_their_values_as_given():
+    """Two moves' writes in one script (each statement bound to its values
+    by itself, then joined): every value arrives as it was, even text that
+    looks like SQL or like a placeholder, and each event gets its own id."""
+    from tests.db_threads import sync_to_async
+
+    def build():
+        games = []
+        for _ in range(2):
+            white, black = make_user(), make_user()
+            games.append((started_game(players=[white, black]), white))
+        return games
+
+    games = await sync_to_async(build)()
+    pool = await loop_pool.pool_for_this_loop()
+    statements = []
+    async with pool.connection() as conn:
+        found = await rows.alock_games(conn, [(game.pk, white.pk) for game, white in games])
+        for (game, white), locked in zip(games, found, strict=True):
+            change = deciding.decide_act(locked, white, game.version, FIRST_MOVE, timezone.now())
+            change.event.events = [*change.event.events, {"note": TRICKY, "game": game.pk}]
+            statements.append(rows.event_statement(change.game, change.event, ["version"]))
+        ids = await rows.acommit(conn, statements)
+
+    def stored():
+        return [
+            (event.pk, event.version, event.events[-1])
+            for event in Event.objects.filter(pk__in=ids).order_by("pk")
+        ]
+
+    assert await sync_to_async(stored)() == [
+        (pk, 2, {"note": TRICKY, "game": game.pk}) for pk, (game, _) in zip(ids, games, strict=True)
+    ]
+
+
 PRIVATE = re.compile(r"atomic_blocks|needs_rollback|(?<![A-Za-z0-9])_state\.|\.autocommit\s*=")
 
 
