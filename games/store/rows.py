@@ -12,7 +12,7 @@ Transactions are the caller's ``transaction.atomic()``: Django sends BEGIN and
 COMMIT. The same code runs on SQLite; ``tests/games/test_hot_path.py`` counts
 its statements on both databases.
 
-The loop's variant (``alock_game``, ``acommit``; ``aread_plans`` when a move
+The loop's variant (``alock_games``, ``acommit``; ``aread_plans`` when a move
 meets conditional lines) runs on psycopg's ``AsyncConnection`` from
 ``psycopg_pool`` (PostgreSQL only): there the BEGIN rides with the lock and
 the COMMIT with the writes (the event's insert and the game's update, a
@@ -254,16 +254,6 @@ def _adapting_connection() -> Any:
     return connections[DEFAULT_DB_ALIAS]
 
 
-async def _afetchone(conn: psycopg.AsyncConnection, script: str, params: list[Any]) -> tuple | None:
-    """The row of ``script``'s one statement that returns rows; several
-    statements in one round trip (a client-side-binding cursor)."""
-    async with psycopg.AsyncClientCursor(conn) as cursor:
-        await cursor.execute(script, params)
-        while cursor.description is None and cursor.nextset():
-            pass  # past BEGIN's or COMMIT's empty result
-        return await cursor.fetchone()
-
-
 def _bound(cursor: psycopg.AsyncClientCursor, statements: list[tuple[str, list[Any]]]) -> str:
     """One script of ``statements``, each bound to its values by itself
     (``mogrify``, as ``execute`` binds): psycopg keeps how it split a query
@@ -273,25 +263,16 @@ def _bound(cursor: psycopg.AsyncClientCursor, statements: list[tuple[str, list[A
     return "; ".join([cursor.mogrify(sql, params) for sql, params in statements])
 
 
-async def alock_game(
-    conn: psycopg.AsyncConnection, game_id: int, user_id: int | None
-) -> LockedGame | None:
-    """``lock_game`` on an autocommit ``conn``: BEGIN and the lock in one round trip.
-
-    The pool's connections keep psycopg's own loaders (JSON parsed, aware
-    datetimes), so the row's values are the fields' Python values."""
-    params = [user_id, user_id, game_id]
-    row = await _afetchone(conn, "BEGIN; " + _lock_sql("postgresql"), params)
-    return None if row is None else _locked(row)
-
-
 async def alock_games(
     conn: psycopg.AsyncConnection, wanted: list[tuple[int, int | None]]
 ) -> list[LockedGame | None]:
-    """``alock_game`` for several (game, user) pairs in one transaction and
-    one round trip: BEGIN and one lock statement each, in the order given
-    (callers sort by game, so two such transactions never wait on each other
-    in a circle)."""
+    """``lock_game`` on an autocommit ``conn`` for several (game, user) pairs,
+    in one transaction and one round trip: BEGIN and one lock statement each,
+    in the order given (callers sort by game, so two such transactions never
+    wait on each other in a circle).
+
+    The pool's connections keep psycopg's own loaders (JSON parsed, aware
+    datetimes), so the rows' values are the fields' Python values."""
     lock = _lock_sql("postgresql")
     found: list[LockedGame | None] = []
     async with psycopg.AsyncClientCursor(conn) as cursor:
@@ -348,7 +329,7 @@ def plan_statement(game_id: int, seat: int, lines: list[Any] | None) -> Statemen
 
 
 async def acommit(conn: psycopg.AsyncConnection, statements: list[Statement]) -> list[int]:
-    """Every write of the transaction ``alock_game`` began, and the COMMIT, in
+    """Every write of the transaction ``alock_games`` began, and the COMMIT, in
     one round trip; the ids of the events inserted, in order."""
     ids: list[int] = []
     async with psycopg.AsyncClientCursor(conn) as cursor:
@@ -383,7 +364,7 @@ async def aread_plans(
     conn: psycopg.AsyncConnection, game_id: int, seats: list[int]
 ) -> dict[int, tuple[list[Any] | None, MoverStanding]]:
     """The seats' conditional lines (None: no row) and their holders'
-    sanctions, in the transaction ``alock_game`` began (``replies.Plans``)."""
+    sanctions, in the transaction ``alock_games`` began (``replies.Plans``)."""
     found: dict[int, tuple[list[Any] | None, MoverStanding]] = {}
     async with conn.cursor() as cursor:
         await cursor.execute(_plans_sql(len(seats)), [game_id, *seats])

@@ -100,7 +100,7 @@ async def test_the_loops_row_is_the_game_the_orm_reads():
     game, white, black, expected = await sync_to_async(build)()
     pool = await loop_pool.pool_for_this_loop()
     async with pool.connection() as conn:
-        locked = await rows.alock_game(conn, game.pk, black.pk)
+        (locked,) = await rows.alock_games(conn, [(game.pk, black.pk)])
         await conn.rollback()
     assert fields_of(locked.game) == expected
     assert locked.seat == 1
