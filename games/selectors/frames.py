@@ -293,7 +293,7 @@ def event_frames(game: Game, rs: Ruleset, state: Any, event: Event) -> dict[str,
             frame["view_patch"] = delta.diff(before, snap.pop("view"))
         frames[SPECTATOR if seat is None else str(seat)] = dumps(frame)
     # The next event's patches start here; the frames' length weighs the views.
-    _recent.put(game.pk, event.version, views, sum(map(len, frames.values())))
+    _recent.put(game.pk, (event.version, game.state), views, sum(map(len, frames.values())))
     return frames
 
 
@@ -304,26 +304,32 @@ class _Recent:
     same). Each game's views weigh what its frames' text weighs (measured:
     Halma's three views take 4.4 kB of memory, its frames 4.5 kB), so few
     big views (an Idiotenspiel map) or many small ones; the least recently
-    published go first."""
+    published go first.
+
+    Views are held under their version and the stored state they were made
+    from: frames are built before their commit (services/moves_on_loop.py),
+    and a commit that fails leaves views of a version made again elsewhere,
+    which the state the next lock reads tells apart."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.weight = 0
-        self.views: OrderedDict[int, tuple[int, dict[int | None, Any], int]] = OrderedDict()
+        self.views: OrderedDict[int, tuple[Any, dict[int | None, Any], int]] = OrderedDict()
         self.lock = threading.Lock()  # publishers run in the thread pool too
 
-    def put(self, game_id: int, version: int, views: dict[int | None, Any], weight: int) -> None:
+    def put(self, game_id: int, made_from: Any, views: dict[int | None, Any], weight: int) -> None:
+        """Hold ``views`` of ``game_id``, ``made_from`` its (version, stored state)."""
         with self.lock:
             held = self.views.pop(game_id, None)
             self.weight += weight - (held[2] if held is not None else 0)
-            self.views[game_id] = (version, views, weight)
+            self.views[game_id] = (made_from, views, weight)
             while self.weight > self.budget and self.views:
                 self.weight -= self.views.popitem(last=False)[1][2]
 
-    def get(self, game_id: int, version: int) -> dict[int | None, Any]:
+    def get(self, game_id: int, made_from: Any) -> dict[int | None, Any]:
         with self.lock:
             held = self.views.get(game_id)
-        return dict(held[1]) if held is not None and held[0] == version else {}
+        return dict(held[1]) if held is not None and held[0] == made_from else {}
 
 
 # Measured (200 Halma games paced on one process): with room for 64 games,
@@ -342,7 +348,7 @@ def _earlier_views(
     read = game.as_read
     if read is None or read.version != event.version - 1 or read.state is None:
         return lambda seat, eye: None
-    earlier = _recent.get(game.pk, read.version)  # this process published it: no work
+    earlier = _recent.get(game.pk, (read.version, read.state))  # published here: no work
     decoded: list[Any] = []
 
     def view_of(seat: int | None, eye: int | None) -> Any:

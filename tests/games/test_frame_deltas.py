@@ -4,6 +4,7 @@ it had, which rebuilds the full view exactly."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -201,6 +202,36 @@ async def test_the_loop_and_the_usual_path_publish_the_same_frames(monkeypatch):
     assert all("view_patch" in frame for frame in on_loop.values())
 
 
+@pytest.mark.skipif(not ON_POSTGRES, reason="moves run on the loop only on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_on_the_loop_patches_from_the_views_the_move_before_left(monkeypatch):
+    """The views are held under the state they were made from: the state the
+    next lock reads back (psycopg's JSON) matches the one written."""
+    from games.selectors import frames as frames_module
+
+    held = frames_module._Recent(1_000_000)
+    monkeypatch.setattr(frames_module, "_recent", held)
+    found = []
+    real_get = held.get
+
+    def get(*key):
+        views = real_get(*key)
+        found.append(bool(views))  # (now: the dict is filled in after)
+        return views
+
+    monkeypatch.setattr(held, "get", get)
+    monkeypatch.setattr(sending, "_flush", lambda pending: asyncio.sleep(0))
+    players = [await sync_to_async(make_user)(), await sync_to_async(make_user)()]
+    game = await sync_to_async(started_game)(players=players)
+    for version in (1, 2, 3):
+        seat = game.to_act[0]
+        user = players[seat]
+        action = HALMA.legal_actions(HALMA.decode(game.state), seat)[0]
+        await acts.act(game_id=game.pk, user=user, version=version, action=action)
+        game = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert found == [True, True, True]  # (the first from the start, published in the test)
+
+
 def test_diff_and_apply_agree_on_random_documents():
     rng = random.Random(31)
 
@@ -251,6 +282,10 @@ def test_the_views_held_for_the_next_patch_are_bounded_by_weight_not_count():
     assert not recent.get(2, 7) and recent.get(200, 7)
     recent.put(400, 1, {None: {}}, 5000)  # heavier than the whole budget: not kept
     assert recent.weight == 0 and not recent.get(400, 1)
+    # Held under the state they were made from: the same version made again
+    # from another state (a commit that failed, the move made elsewhere) misses.
+    recent.put(5, (3, {"pieces": [1]}), {None: {"pieces": [1]}}, 5)
+    assert recent.get(5, (3, {"pieces": [1]})) and not recent.get(5, (3, {"pieces": [2]}))
 
 
 @pytest.mark.django_db
@@ -290,3 +325,50 @@ def test_a_process_publishing_many_games_patches_from_the_views_it_published(
     assert all("view_patch" in frames_of(m)["s"] for m in sent if m["type"] == "game.frames")
     monkeypatch.setattr(frames_module, "_recent", frames_module._Recent(1_000_000))
     assert len(held) == 1 and move(games[0]) == held.pop() + 1  # forgotten: decoded again
+
+
+@pytest.mark.django_db
+def test_views_of_a_move_whose_commit_failed_mislead_no_later_patch(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """Frames are built before a commit that may fail (a conditional reply's,
+    on either path): their views, held for the next patch, must not be taken
+    for those of the version made again elsewhere with another move."""
+    from django.db import transaction
+
+    from games.services.internal import deciding, events
+    from games.store import rows
+
+    game = started_game("halma")
+    seat = game.to_act[0]
+    mover = game.seats.get(index=seat).user
+    first, other = HALMA.legal_actions(HALMA.decode(game.state), seat)[:2]
+    with transaction.atomic():  # decided and framed, never stored
+        locked = rows.lock_game(game.pk, mover.pk)
+        change = deciding.decide_act(locked, mover, game.version, first, timezone.now())
+        events.change_publish_prepared(change)
+        transaction.set_rollback(True)
+    # The same version made with another move, published by another process.
+    play.game_act(game_id=game.pk, user=mover, version=game.version, action=other)
+    game.refresh_from_db()
+    view = HALMA.view(HALMA.decode(game.state), None)
+    sent = captured(monkeypatch)
+    bases = []  # the views each patch was made from
+    real_diff = delta.diff
+    monkeypatch.setattr(delta, "diff", lambda old, new: bases.append(old) or real_diff(old, new))
+    seat = game.to_act[0]
+    reply = HALMA.legal_actions(HALMA.decode(game.state), seat)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        play.game_act(
+            game_id=game.pk,
+            user=game.seats.get(index=seat).user,
+            version=game.version,
+            action=reply,
+        )
+    game.refresh_from_db()
+    (frame,) = [frames_of(m)["s"] for m in sent if m["type"] == "game.frames"]
+    shown = (
+        delta.apply(view, frame["view_patch"]) if "view_patch" in frame else frame["state"]["view"]
+    )
+    assert shown == json.loads(json.dumps(HALMA.view(HALMA.decode(game.state), None)))
+    assert bases and all(base["pieces"] == view["pieces"] for base in bases)
