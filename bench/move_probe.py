@@ -9,7 +9,18 @@ at exit, writes each move's timestamps to ``MOVE_PROBE_OUT`` (JSON). Then
   -> frames built and published -> each socket's consumer has the frame
   -> written to it; and the ack.
 
-Drive it with bench/ws_load.py (``--mode=open`` for the paced latency).
+Drive it with bench/ws_load.py (``--mode=open`` for the paced latency), e.g.
+on the bench database (environment as bench/bars.py sets it)::
+
+  MOVE_PROBE_OUT=/tmp/probe.json .venv/bin/daphne -p 8931 bench.move_probe:application &
+  .venv/bin/python bench/ws_load.py --url=ws://127.0.0.1:8931 \
+      --origin=http://127.0.0.1:8931 --setup --mode=open --spectators=2 \
+      --games 200 --duration 24 --interval=3.0
+  kill %1; .venv/bin/python bench/move_probe.py /tmp/probe.json
+
+The CPU lines are the loop thread's CPU between two marks: the move's own
+work and whatever else the loop ran meanwhile. A probe, not a benchmark:
+its wrappers cost a few microseconds a step.
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ moves: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
 _batch: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar(
     "batch", default=None
 )
-_arrived: dict[int, float] = {}  # game -> the newest act's arrival at the consumer
+_batch_of: dict[int, dict[str, float]] = {}  # game -> its last batch's marks
 
 
 def _patch() -> None:
@@ -57,8 +68,6 @@ def _patch() -> None:
         entry = moves[(int(game_id), version)]
         entry.update(received=t, acted=now(), **(_batch_of.pop(int(game_id), {})))
         return version
-
-    _batch_of: dict[int, dict[str, float]] = {}
 
     async def timed_decide_and_write(conn: Any, batch: list[Any]) -> Any:
         marks = {"batch": now(), "size": len(batch)}
@@ -103,8 +112,6 @@ def _patch() -> None:
         await send_event_frame(self, text, message)
         moves[(self.game_id, message["version"])].setdefault("sent", []).append(now())
 
-    if os.environ.get("MOVE_PROBE_IN_FLIGHT"):  # an experiment's setting
-        moves_on_loop._Batches.IN_FLIGHT = int(os.environ["MOVE_PROBE_IN_FLIGHT"])
     acts.act = timed_act
     moves_on_loop._decide_and_write = timed_decide_and_write
     rows.alock_games, rows.acommit = timed_lock, timed_commit
