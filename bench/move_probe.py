@@ -79,23 +79,17 @@ def _patch() -> None:
             for move in batch:
                 _batch_of[move.game_id] = marks
 
-    async def timed_lock(conn: Any, games: Any) -> Any:
-        marks = _batch.get()
-        if marks is not None:
-            marks["lock_sent"], marks["lock_sent_cpu"] = now(), cpu()
-        found = await lock(conn, games)
-        if marks is not None:
-            marks["lock_back"], marks["lock_back_cpu"] = now(), cpu()
-        return found
+    def timed_round_trip(func: Any, name: str) -> Any:
+        async def timed(conn: Any, sent: Any) -> Any:
+            marks = _batch.get()
+            if marks is not None:
+                marks[f"{name}_sent"], marks[f"{name}_sent_cpu"] = now(), cpu()
+            back = await func(conn, sent)
+            if marks is not None:
+                marks[f"{name}_back"], marks[f"{name}_back_cpu"] = now(), cpu()
+            return back
 
-    async def timed_commit(conn: Any, statements: Any) -> Any:
-        marks = _batch.get()
-        if marks is not None:
-            marks["commit_sent"], marks["commit_sent_cpu"] = now(), cpu()
-        ids = await commit(conn, statements)
-        if marks is not None:
-            marks["commit_back"], marks["commit_back_cpu"] = now(), cpu()
-        return ids
+        return timed
 
     async def timed_publish(func: Any, change: Any) -> None:
         key = (change.game.pk, change.event.version)
@@ -114,7 +108,8 @@ def _patch() -> None:
 
     acts.act = timed_act
     moves_on_loop._decide_and_write = timed_decide_and_write
-    rows.alock_games, rows.acommit = timed_lock, timed_commit
+    rows.alock_games = timed_round_trip(lock, "lock")
+    rows.acommit = timed_round_trip(commit, "commit")
     acts.publish_from_loop = timed_publish
     consumers.GameConsumer.game_frames = timed_game_frames
     consumers.GameConsumer.send_event_frame = timed_send_event_frame

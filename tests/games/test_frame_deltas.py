@@ -288,6 +288,18 @@ def test_the_views_held_for_the_next_patch_are_bounded_by_weight_not_count():
     assert recent.get(5, (3, {"pieces": [1]})) and not recent.get(5, (3, {"pieces": [2]}))
 
 
+def played(game: Game, action: dict, capture_on_commit) -> None:
+    """The seat to act plays ``action``; what it publishes is sent."""
+    seat = game.to_act[0]
+    with capture_on_commit(execute=True):
+        play.game_act(
+            game_id=game.pk,
+            user=game.seats.get(index=seat).user,
+            version=game.version,
+            action=action,
+        )
+
+
 @pytest.mark.django_db
 def test_a_process_publishing_many_games_patches_from_the_views_it_published(
     monkeypatch, django_capture_on_commit_callbacks
@@ -309,13 +321,7 @@ def test_a_process_publishing_many_games_patches_from_the_views_it_published(
         seat = game.to_act[0]
         action = HALMA.legal_actions(real_decode(HALMA, game.state), seat)[0]
         decodes.clear()
-        with django_capture_on_commit_callbacks(execute=True):
-            play.game_act(
-                game_id=game.pk,
-                user=game.seats.get(index=seat).user,
-                version=game.version,
-                action=action,
-            )
+        played(game, action, django_capture_on_commit_callbacks)
         return len(decodes)
 
     for game in games:
@@ -358,13 +364,7 @@ def test_views_of_a_move_whose_commit_failed_mislead_no_later_patch(
     monkeypatch.setattr(delta, "diff", lambda old, new: bases.append(old) or real_diff(old, new))
     seat = game.to_act[0]
     reply = HALMA.legal_actions(HALMA.decode(game.state), seat)[0]
-    with django_capture_on_commit_callbacks(execute=True):
-        play.game_act(
-            game_id=game.pk,
-            user=game.seats.get(index=seat).user,
-            version=game.version,
-            action=reply,
-        )
+    played(game, reply, django_capture_on_commit_callbacks)
     game.refresh_from_db()
     (frame,) = [frames_of(m)["s"] for m in sent if m["type"] == "game.frames"]
     shown = (
