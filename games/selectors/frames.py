@@ -307,9 +307,10 @@ class _Recent:
     published go first.
 
     Views are held under their version and the stored state they were made
-    from: frames are built before their commit (services/moves_on_loop.py),
-    and a commit that fails leaves views of a version made again elsewhere,
-    which the state the next lock reads tells apart."""
+    from: a move that a conditional reply answers has its frames built
+    before the commit (``events.change_publish_prepared``), and a commit that
+    fails leaves views of a version then made again elsewhere, which the
+    state the next lock reads tells apart."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
