@@ -15,6 +15,8 @@ from django.db import DEFAULT_DB_ALIAS
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
+from . import rows
+
 # A row locked longer than this (a slow sweeper job, say) is waited for by the
 # usual path in a thread instead, so a few such moves cannot hold up the rest.
 LOCK_TIMEOUT = "500ms"
@@ -55,7 +57,8 @@ class LoopPool(AsyncConnectionPool):
 
     Its connections keep psycopg's own loaders (jsonb parsed, here by ujson;
     timestamptz as aware datetimes in the session's UTC): what
-    ``rows.alock_games`` reads needs no further conversion."""
+    ``rows.alock_games`` reads needs no further conversion. Each prepares the
+    move's two statements once, when it connects."""
 
     def __init__(self, size: int) -> None:
         self.opened: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()
@@ -77,6 +80,7 @@ class LoopPool(AsyncConnectionPool):
             "SELECT set_config('TimeZone', 'UTC', false), set_config('lock_timeout', %s, false)",
             [LOCK_TIMEOUT],
         )
+        await conn.execute(rows.prepare_sql())  # the lock and the write (rows.PREPARED_*)
 
 
 async def pool_for_this_loop() -> LoopPool:

@@ -28,7 +28,7 @@ from games.rules import get_ruleset
 from games.services import endings, moves_on_loop, play
 from games.services.conditional import conditional_save
 from games.services.internal import events
-from games.store import loop_pool, presence
+from games.store import loop_pool, presence, rows
 from moderation.models import Standing
 from tests.db_threads import sync_to_async
 from tests.factories import BLACK_MOVE, FIRST_MOVE, make_user, started_game
@@ -108,6 +108,26 @@ async def test_a_plain_move_is_made_on_the_loop(moves):
     status, _, stats = await pooled()
     assert status == psycopg.pq.TransactionStatus.IDLE
     assert stats["pool_size"] == 1
+
+
+async def test_a_move_on_the_loop_runs_the_statements_its_connection_prepared(moves):
+    game, white, _ = await new_game(moves)
+
+    async def runs() -> dict[str, int]:
+        """How often the pool's connection ran each prepared statement."""
+        pool = await loop_pool.pool_for_this_loop()
+        async with pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT name, generic_plans + custom_plans FROM pg_prepared_statements"
+            )
+            return dict(await cursor.fetchall())
+
+    before = await runs()
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    after = await runs()
+    prepared = (rows.PREPARED_LOCK, rows.PREPARED_WRITE)
+    assert {name: after[name] - before[name] for name in prepared} == dict.fromkeys(prepared, 1)
+    assert await stored(game) == (2, [1, 2])
 
 
 @pytest.mark.parametrize(

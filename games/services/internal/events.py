@@ -30,7 +30,6 @@ from django.utils import timezone
 
 from ... import clocks, hooks, publish
 from ...models import (
-    DUE_FIELDS,
     Event,
     Game,
     GameResult,
@@ -48,34 +47,7 @@ from ...store.replay_requests import request_build
 from . import notifications, ratings, replies
 
 # What a game event may change (a narrower UPDATE than saving every column).
-MUTABLE_FIELDS = [
-    "version",
-    "state",
-    "status",
-    "result",
-    "started",
-    "ended",
-    "to_act",
-    "clocks",
-    "turn_started",
-    "deadline",
-    "timer",
-    "phase_deadline",
-    "timer_key",
-    "paused",
-    "draw_offers",
-    "left_seats",
-    "remis_pending",
-    "deadlock_requests",
-    "bots",
-    "has_bots",
-    "handovers",
-    "banks",
-    "away",
-    "plan_seats",
-    "forced_at",
-    *DUE_FIELDS,  # derived by the store from the fields above
-]
+MUTABLE_FIELDS = rows.MUTABLE_FIELDS
 # A start writes its players as lists name them too (``Game.listed_players``):
 # its seats change no more.
 STARTING_FIELDS = [*MUTABLE_FIELDS, "listed_players"]
