@@ -236,7 +236,8 @@ async def _written(moves: list[_Move]) -> list[Outcome]:
 
 
 class _Dropped(Exception):
-    """The connection broke before anything was sent to commit."""
+    """The connection broke (or lost its prepared statements) before anything
+    was sent to commit."""
 
 
 async def _decide_and_write(conn: psycopg.AsyncConnection, moves: list[_Move]) -> list[Outcome]:
@@ -244,6 +245,9 @@ async def _decide_and_write(conn: psycopg.AsyncConnection, moves: list[_Move]) -
     everyone_usual: list[Outcome] = [None] * len(moves)
     try:
         found = await rows.alock_games(conn, [(m.game_id, user_id_of(m.user)) for m in moves])
+    except rows.PREPARED_STALE:
+        await conn.close()  # the pool replaces it; the moves are tried on the next
+        raise _Dropped from None
     except psycopg.OperationalError:
         if conn.broken or conn.closed:
             raise _Dropped from None
@@ -270,6 +274,9 @@ async def _decide_and_write(conn: psycopg.AsyncConnection, moves: list[_Move]) -
     statements = [statement for _, written, _ in writes for statement in written]
     try:
         ids = iter(await rows.acommit(conn, statements))
+    except rows.PREPARED_STALE:  # nothing committed: the usual path makes each move
+        await conn.close()
+        return outcomes
     except (psycopg.IntegrityError, psycopg.OperationalError):
         # A version conflict, or a connection lost mid-commit: the usual path
         # decides each again (a committed move then answers stale_version).

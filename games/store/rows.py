@@ -283,6 +283,11 @@ def _prep(field: models.Field, value: Any, wrapper: Any) -> Any:
 # 268-276 moves/s against 233-247.
 PREPARED_LOCK = "bsp_lock_game"
 PREPARED_WRITE = "bsp_write_event"
+# A session whose statements are gone (DEALLOCATE; a pooler in transaction mode)
+# or were planned for a column a migration has since changed ("cached plan must
+# not change result type"): the caller closes it, and the pool's next
+# connection prepares them anew.
+PREPARED_STALE = (psycopg.errors.InvalidSqlStatementName, psycopg.errors.FeatureNotSupported)
 
 
 def prepare_sql() -> str:

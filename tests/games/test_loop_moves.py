@@ -130,6 +130,26 @@ async def test_a_move_on_the_loop_runs_the_statements_its_connection_prepared(mo
     assert await stored(game) == (2, [1, 2])
 
 
+@pytest.mark.parametrize("gone", ["ALL", rows.PREPARED_WRITE])
+async def test_a_connection_without_its_prepared_statements_is_replaced(moves, gone):
+    """A session that lost them (a pooler in transaction mode, a DEALLOCATE,
+    a migration that changed a column they read) is closed, and the move is
+    made: the lock's failure is tried again on the pool's next connection, the
+    write's is made by the usual path, which decides it again."""
+    game, white, black = await new_game(moves)
+    _, before, _ = await pooled()
+    pool = await loop_pool.pool_for_this_loop()
+    async with pool.connection() as conn:
+        await conn.execute(f"DEALLOCATE {gone}")
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    assert moves["usual"] == (1 if gone == rows.PREPARED_WRITE else 0)
+    status, after, _ = await pooled()
+    assert after != before and status == psycopg.pq.TransactionStatus.IDLE
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert moves["usual"] == (1 if gone == rows.PREPARED_WRITE else 0)  # prepared anew
+    assert await stored(game) == (3, [1, 2, 3])
+
+
 @pytest.mark.parametrize(
     "who, version, action, code",
     [
