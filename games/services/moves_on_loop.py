@@ -319,7 +319,7 @@ async def _with_replies(
             plans = await rows.aread_plans(conn, game.pk, owners)
             for write in events.plans_matched(change, plans):
                 statements.append(rows.plan_statement(game.pk, write.seat, write.lines))
-        statements.append(rows.event_statement(game, change.event, events.MUTABLE_FIELDS))
+        statements.append(rows.event_statement(game, change.event))
         if change.reply is None:
             committed.append(Committed(change, effects, events.change_publish))
             return statements, committed

@@ -364,16 +364,15 @@ class Statement:
     returns_id: bool = False  # an event's insert: its id comes back
 
 
-def event_statement(game: Game, event: Event, fields: list[str]) -> Statement:
-    """``save_event``'s insert and update as one statement (PostgreSQL's
-    data-modifying CTE), with the values of ``game`` as it is now (a
-    conditional reply moves it on after)."""
-    event_params, game_params = _write_params(game, event, fields, _adapting_connection())
+def event_statement(game: Game, event: Event) -> Statement:
+    """``save_event``'s insert and update of ``MUTABLE_FIELDS`` as the one
+    statement every loop connection has prepared (PostgreSQL's data-modifying
+    CTE), with the values of ``game`` as it is now (a conditional reply moves
+    it on after)."""
+    event_params, game_params = _write_params(game, event, MUTABLE_FIELDS, _adapting_connection())
     params = [*event_params, *game_params, game.pk]
-    if fields == MUTABLE_FIELDS:  # the write every loop connection has prepared
-        marks = ", ".join(["%s"] * len(params))
-        return Statement(f"EXECUTE {PREPARED_WRITE}({marks})", params, returns_id=True)
-    return Statement(_insert_and_update_sql(tuple(fields)), params, returns_id=True)
+    marks = ", ".join(["%s"] * len(params))
+    return Statement(f"EXECUTE {PREPARED_WRITE}({marks})", params, returns_id=True)
 
 
 def plan_statement(game_id: int, seat: int, lines: list[Any] | None) -> Statement:

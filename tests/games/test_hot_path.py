@@ -168,7 +168,7 @@ async def test_a_batchs_writes_store_their_values_as_given():
         for (game, white), locked in zip(games, found, strict=True):
             change = deciding.decide_act(locked, white, game.version, FIRST_MOVE, timezone.now())
             change.event.events = [*change.event.events, {"note": TRICKY, "game": game.pk}]
-            statements.append(rows.event_statement(change.game, change.event, ["version"]))
+            statements.append(rows.event_statement(change.game, change.event))
         ids = await rows.acommit(conn, statements)
 
     def stored():
