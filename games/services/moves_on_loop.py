@@ -44,7 +44,7 @@ import logging
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import psycopg
 from django.conf import settings
@@ -55,6 +55,7 @@ from psycopg_pool import PoolTimeout
 from ..errors import no_such_game, over_budget
 from ..store import rows
 from ..store.loop_pool import pool_for_this_loop
+from ..store.written_rows import WrittenRow, WrittenRows
 from .internal import deciding, events
 from .internal.guards import game_act_input_check, parse_game_id, user_id_of
 
@@ -152,6 +153,7 @@ class _Batches:
         self.waiting: list[_Move] = []
         self.writing: set[asyncio.Task] = set()
         self.starting = False
+        self.written = WrittenRows()
 
     def add(self, move: _Move) -> asyncio.Future[list[Committed] | None]:
         self.waiting.append(move)
@@ -174,7 +176,8 @@ class _Batches:
                 self.waiting.append(move)  # the game's second move: the next batch
             else:
                 batch[move.game_id] = move
-        task = asyncio.ensure_future(_write_batch(sorted(batch.values(), key=_by_game)))
+        moves = sorted(batch.values(), key=_by_game)
+        task = asyncio.ensure_future(_write_batch(moves, self.written))
         self.writing.add(task)  # (the loop keeps only a weak reference)
         task.add_done_callback(self._written)
 
@@ -200,33 +203,37 @@ def _batches_of_this_loop() -> _Batches:
     return batches
 
 
-async def _write_batch(moves: list[_Move]) -> None:
+async def _write_batch(moves: list[_Move], written: WrittenRows) -> None:
     """Each move's outcome: its committed changes, None (the usual path makes
     it) or its refusal; set only after the commit, so a move left to the
-    usual path finds the rows unlocked."""
+    usual path finds the rows unlocked. The moves whose rows this loop wrote
+    last go first, in one round trip (``_from_memory``); the others, and any
+    of those whose row had moved on, under the lock."""
+    pending = moves
     try:
-        outcomes = await _written(moves)
+        pending = await _from_memory(moves, written)
+        outcomes = await _written(pending, written) if pending else []
     except Exception as exc:  # each move answers with it, as when it ran alone
-        outcomes = [exc] * len(moves)
+        outcomes = [exc] * len(pending)
     except asyncio.CancelledError:  # the loop is ending
         for move in moves:
             move.outcome.cancel()
         raise
-    for move, outcome in zip(moves, outcomes, strict=True):
+    for move, outcome in zip(pending, outcomes, strict=True):
         move.settle(outcome)
 
 
 Outcome = list[Committed] | None | Exception
 
 
-async def _written(moves: list[_Move]) -> list[Outcome]:
+async def _written(moves: list[_Move], written: WrittenRows) -> list[Outcome]:
     pool = await pool_for_this_loop()
     # A connection the server dropped (a restart, pg_terminate_backend) is
     # discarded by the pool; the moves are tried once more on a fresh one.
     for _attempt in range(2):
         try:
             async with pool.connection() as conn:
-                return await _decide_and_write(conn, moves)
+                return await _decide_and_write(conn, moves, written)
         except _Dropped:
             continue
         except PoolTimeout:
@@ -240,7 +247,9 @@ class _Dropped(Exception):
     was sent to commit."""
 
 
-async def _decide_and_write(conn: psycopg.AsyncConnection, moves: list[_Move]) -> list[Outcome]:
+async def _decide_and_write(
+    conn: psycopg.AsyncConnection, moves: list[_Move], written: WrittenRows
+) -> list[Outcome]:
     """Lock every move's game, decide each, and commit what the loop may write."""
     everyone_usual: list[Outcome] = [None] * len(moves)
     try:
@@ -283,7 +292,11 @@ async def _decide_and_write(conn: psycopg.AsyncConnection, moves: list[_Move]) -
         return outcomes  # (no move has its changes yet: each is None or its refusal)
     for index, _, committed in writes:
         for item in committed:
-            item.change.event = rows.saved_event(item.change.game, item.change.event, next(ids))
+            pk, xmin = next(ids)  # (an unguarded write always returns its id)
+            item.change.event = rows.saved_event(item.change.game, item.change.event, cast(int, pk))
+        last = committed[-1].change
+        if last.holders is not None and xmin is not None:
+            written.remember(last.game, last.holders, xmin)
         outcomes[index] = committed
     return outcomes
 
@@ -326,3 +339,94 @@ async def _with_replies(
         # The reply moves the same game on: this event's frames are built now.
         committed.append(Committed(change, effects, events.change_publish_prepared(change)))
         change = events.reply_change(change)
+
+
+# -- moves decided from the rows this loop wrote last (store/written_rows.py)
+
+
+@dataclass
+class _Recalled:
+    """A move decided from memory, its guarded write and what it commits."""
+
+    move: _Move
+    row: WrittenRow
+    statement: rows.Statement
+    committed: Committed
+
+
+async def _from_memory(moves: list[_Move], written: WrittenRows) -> list[_Move]:
+    """Decide and commit, in one round trip, each move whose game this loop
+    wrote last at the move's version, and settle them; the moves left for the
+    lock: the others, any whose row has moved on since, and any this path
+    does not make (a refusal, a game's end, conditional lines: the lock
+    decides them again from the stored row)."""
+    rest: list[_Move] = []
+    recalled: list[_Recalled] = []
+    for move in moves:
+        row = written.take(move.game_id, move.version)
+        decided = None if row is None else await _decided_from(move, row)
+        if decided is None:
+            rest.append(move)
+        else:
+            recalled.append(decided)
+    if not recalled:
+        return moves
+    made = await _commit_guarded(recalled)
+    for item, result in zip(recalled, made, strict=True):
+        pk, xmin = result
+        if pk is None or xmin is None:  # the row moved on: nothing was written
+            rest.append(item.move)
+            continue
+        change = item.committed.change
+        change.event = rows.saved_event(change.game, change.event, pk)
+        written.remember(change.game, item.row.holders, xmin)
+        item.move.settle([item.committed])
+    return sorted(rest, key=_by_game)
+
+
+async def _decided_from(move: _Move, row: WrittenRow) -> _Recalled | None:
+    """The move decided as under the lock, from ``row``; None for the lock
+    to decide (anything but a plain move this loop may write)."""
+    user_id = user_id_of(move.user)
+    seats = [seat for seat, holder in row.holders.items() if holder == user_id]
+    if user_id is None or len(seats) > 1:
+        return None
+    # No sanctions assumed: the guarded write finds any, and the lock refuses.
+    locked = rows.LockedGame(row.game(), seats[0] if seats else None, row.holders)
+    now = timezone.now()
+    try:
+        await loop_move_admit(move.admitted)
+        change = deciding.decide_act(locked, move.user, move.version, move.action, now)
+    except Exception:  # a refusal (or a bug): made again under the lock
+        return None
+    effects = events.change_effects(change)
+    if not events.loop_may_write(change, effects) or events.plan_owners(change):
+        return None
+    statement = rows.guarded_statement(
+        change.game, change.event, xmin=row.xmin, holders=row.holders, user_id=user_id, now=now
+    )
+    return _Recalled(move, row, statement, Committed(change, effects, events.change_publish))
+
+
+async def _commit_guarded(recalled: list[_Recalled]) -> list[rows.Written]:
+    """The guarded writes in one transaction; (None, None) for each where
+    nothing was written. When the transaction fails, each move goes to the
+    lock, which decides it again from the stored row (one committed before
+    its connection broke is refused there as stale, as on the lock's path)."""
+    try:
+        pool = await pool_for_this_loop()
+        async with pool.connection() as conn:
+            games = [item.move.game_id for item in recalled]
+            statements = [item.statement for item in recalled]
+            try:
+                return await rows.acommit(conn, statements, begin=games)
+            except rows.PREPARED_STALE:
+                await conn.close()  # the pool replaces it
+                raise
+            except psycopg.Error:
+                if not (conn.broken or conn.closed):
+                    await conn.rollback()
+                raise
+    except (psycopg.Error, PoolTimeout) as failed:
+        log.warning("guarded writes on the loop failed: %r", failed)
+        return [(None, None)] * len(recalled)

@@ -99,11 +99,7 @@ def _lock_sql(vendor: str) -> str:
     index = _q("index")
     # Every seat's holder as "index:user_id" pairs, for publishing each seat's
     # own frame to its holder: read under the row lock that seat changes take too.
-    agg = "string_agg" if vendor == "postgresql" else "group_concat"
-    holders = (
-        f"(SELECT {agg}(CAST(s.{index} AS TEXT) || ':' || COALESCE(CAST(s.user_id AS TEXT), ''), ',')"
-        f" FROM {SEAT} s WHERE s.game_id = g.id)"
-    )
+    holders = _holders_sql(vendor)
     # The mover's sanctions in the same statement: the decision refuses a
     # sanctioned move without another round trip (deciding.decide_act).
     suspended = _q(column(Standing, "suspended_until"))
@@ -115,6 +111,14 @@ def _lock_sql(vendor: str) -> str:
         f"st.{suspended} AS my_suspension, st.{closed} AS my_closed "
         f"FROM {GAME} g LEFT JOIN {STANDING} st ON st.user_id = %s WHERE g.id = %s{lock}"
     )
+
+
+def _holders_sql(vendor: str, order: str = "") -> str:
+    """Every seat's holder of game ``g`` as "index:user_id" pairs."""
+    index = _q("index")
+    agg = "string_agg" if vendor == "postgresql" else "group_concat"
+    pair = f"CAST(s.{index} AS TEXT) || ':' || COALESCE(CAST(s.user_id AS TEXT), '')"
+    return f"(SELECT {agg}({pair}, ','{order}) FROM {SEAT} s WHERE s.game_id = g.id)"
 
 
 @dataclass(frozen=True)
@@ -184,9 +188,10 @@ def _update_sql(fields: tuple[str, ...], returning: str = "") -> str:
 
 
 @cache
-def _insert_and_update_sql(fields: tuple[str, ...]) -> str:
+def _insert_and_update_sql(fields: tuple[str, ...], returning: str = "") -> str:
     """Both writes in one statement (one round trip): PostgreSQL's data-modifying CTE."""
-    return f"WITH e AS ({_insert_sql()}) " + _update_sql(fields, " RETURNING (SELECT id FROM e)")
+    returned = f" RETURNING (SELECT id FROM e){returning}"
+    return f"WITH e AS ({_insert_sql()}) " + _update_sql(fields, returned)
 
 
 def save_event(game: Game, event: Event, fields: list[str]) -> Event:
@@ -283,6 +288,10 @@ def _prep(field: models.Field, value: Any, wrapper: Any) -> Any:
 # 268-276 moves/s against 233-247.
 PREPARED_LOCK = "bsp_lock_game"
 PREPARED_WRITE = "bsp_write_event"
+# A move decided from the row this loop wrote last (``WrittenRows``): the row
+# held, then the write made only if nothing changed since (``guarded_statement``).
+PREPARED_HOLD = "bsp_hold_game"
+PREPARED_GUARDED = "bsp_write_guarded"
 # A session whose statements are gone (DEALLOCATE; a pooler in transaction mode)
 # or were planned for a column a migration has since changed ("cached plan must
 # not change result type"): the caller closes it, and the pool's next
@@ -291,14 +300,47 @@ PREPARED_STALE = (psycopg.errors.InvalidSqlStatementName, psycopg.errors.Feature
 
 
 def prepare_sql() -> str:
-    """The script that prepares both statements on a fresh session."""
-    return "; ".join(
-        [
-            f"PREPARE {PREPARED_LOCK} AS {_numbered(_lock_sql('postgresql'))}",
-            f"PREPARE {PREPARED_WRITE} AS "
-            + _numbered(_insert_and_update_sql(tuple(MUTABLE_FIELDS))),
-        ]
+    """The script that prepares the loop's statements on a fresh session."""
+    # Each write returns the row's new xmin, which a next move decided from
+    # memory checks (``_guarded_sql``).
+    write = _insert_and_update_sql(tuple(MUTABLE_FIELDS), ", xmin::text")
+    prepared = {
+        PREPARED_LOCK: _lock_sql("postgresql"),
+        PREPARED_WRITE: write,
+        PREPARED_HOLD: f"SELECT 1 FROM {GAME} WHERE id = %s FOR UPDATE",
+        PREPARED_GUARDED: _guarded_sql(),
+    }
+    return "; ".join(f"PREPARE {name} AS {_numbered(sql)}" for name, sql in prepared.items())
+
+
+@cache
+def _guarded_sql() -> str:
+    """``save_event``'s two writes, made only where the game row is the very
+    version this loop wrote (its ``xmin``: any update since changes it), its
+    seats have the holders it read, and the mover has no sanction now: what
+    the lock would have read for the decision. Returns the event's id and the
+    row's new xmin, or two NULLs when the row has moved on (nothing written).
+    Its caller holds the row first (``PREPARED_HOLD``, a statement before it),
+    so this statement's snapshot sees every seat change the hold waited for."""
+    suspended = _q(column(Standing, "suspended_until"))
+    closed = _q(column(Standing, "closed"))
+    sets = ", ".join(f"{_q(column(Game, f))} = %s" for f in MUTABLE_FIELDS)
+    holders = _holders_sql("postgresql", f" ORDER BY s.{_q('index')}")
+    sanctioned = (
+        f"SELECT 1 FROM {STANDING} st WHERE st.user_id = %s "
+        f"AND (st.{closed} OR st.{suspended} > %s)"
     )
+    update = (
+        f"UPDATE {GAME} g SET {sets} WHERE g.id = %s AND g.xmin::text = %s "
+        f"AND {holders} IS NOT DISTINCT FROM %s AND NOT EXISTS ({sanctioned}) "
+        "RETURNING g.xmin::text AS seen"
+    )
+    columns = ", ".join(_q(column(Event, f.name)) for f in EVENT_FIELDS)
+    # Typed: a SELECT list gives PostgreSQL no column to infer a parameter's type from.
+    wrapper = _adapting_connection()
+    values = ", ".join(f"CAST(%s AS {f.db_type(wrapper)})" for f in EVENT_FIELDS)
+    insert = f"INSERT INTO {EVENT} ({columns}) SELECT {values} FROM u RETURNING id"
+    return f"WITH u AS ({update}), e AS ({insert}) SELECT (SELECT id FROM e), (SELECT seen FROM u)"
 
 
 def _numbered(sql: str) -> str:
@@ -375,6 +417,31 @@ def event_statement(game: Game, event: Event) -> Statement:
     return Statement(f"EXECUTE {PREPARED_WRITE}({marks})", params, returns_id=True)
 
 
+def holders_text(holders: dict[int, int | None]) -> str | None:
+    """The holders as ``_holders_sql`` orders them (no seats: NULL)."""
+    pairs = [f"{index}:{'' if user is None else user}" for index, user in sorted(holders.items())]
+    return ",".join(pairs) or None
+
+
+def guarded_statement(
+    game: Game,
+    event: Event,
+    *,
+    xmin: str,
+    holders: dict[int, int | None],
+    user_id: int,
+    now: datetime,
+) -> Statement:
+    """``event_statement`` for a move decided from memory: written only if the
+    row is still at ``xmin``, the seats held by ``holders`` and the mover
+    ``user_id`` unsanctioned at ``now`` (``_guarded_sql``)."""
+    event_params, game_params = _write_params(game, event, MUTABLE_FIELDS, _adapting_connection())
+    guards = [game.pk, xmin, holders_text(holders), user_id, now]
+    params = [*game_params, *guards, *event_params]
+    marks = ", ".join(["%s"] * len(params))
+    return Statement(f"EXECUTE {PREPARED_GUARDED}({marks})", params, returns_id=True)
+
+
 def plan_statement(game_id: int, seat: int, lines: list[Any] | None) -> Statement:
     """A seat's conditional lines left after a move (``replies.PlanWrite``),
     or its row gone (None), as ``replies.decide`` writes them."""
@@ -393,19 +460,31 @@ def plan_statement(game_id: int, seat: int, lines: list[Any] | None) -> Statemen
     return Statement(sql, [*values, game_id, seat])
 
 
-async def acommit(conn: psycopg.AsyncConnection, statements: list[Statement]) -> list[int]:
+# An event's write: the event's id and the game row's new xmin (both None: a
+# guarded write that found the row moved on, and wrote nothing).
+Written = tuple[int | None, str | None]
+
+
+async def acommit(
+    conn: psycopg.AsyncConnection, statements: list[Statement], *, begin: list[int] | None = None
+) -> list[Written]:
     """Every write of the transaction ``alock_games`` began, and the COMMIT, in
-    one round trip; the ids of the events inserted, in order."""
-    ids: list[int] = []
+    one round trip; each event's id and row version, in order. With ``begin``
+    (game ids, in order) the transaction begins here instead, holding those
+    rows first: the one round trip of moves decided from memory."""
+    written: list[Written] = []
     async with psycopg.AsyncClientCursor(conn) as cursor:
         writes = [(statement.sql, statement.params) for statement in statements]
-        await cursor.execute(_bound(cursor, writes) + "; COMMIT")
+        holds = [(f"EXECUTE {PREPARED_HOLD}(%s)", [game_id]) for game_id in begin or []]
+        start = "BEGIN; " if begin else ""
+        await cursor.execute(start + _bound(cursor, [*holds, *writes]) + "; COMMIT")
+        for _ in ([None] if begin else []) + holds:
+            cursor.nextset()  # past BEGIN's empty result and each hold's row
         for statement in statements:
             if statement.returns_id:
-                (pk,) = cast(tuple[int], await cursor.fetchone())
-                ids.append(pk)
+                written.append(cast(Written, await cursor.fetchone()))
             cursor.nextset()
-    return ids
+    return written
 
 
 @cache

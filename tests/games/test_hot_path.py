@@ -169,7 +169,7 @@ async def test_a_batchs_writes_store_their_values_as_given():
             change = deciding.decide_act(locked, white, game.version, FIRST_MOVE, timezone.now())
             change.event.events = [*change.event.events, {"note": TRICKY, "game": game.pk}]
             statements.append(rows.event_statement(change.game, change.event))
-        ids = await rows.acommit(conn, statements)
+        ids = [pk for pk, _ in await rows.acommit(conn, statements)]
 
     def stored():
         return [

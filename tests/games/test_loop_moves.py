@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 
 from games import publish
 from games.errors import GameError
-from games.models import ConditionalPlan, Event, Game, Notification, OutgoingMail
+from games.models import ConditionalPlan, Event, Game, Notification, OutgoingMail, Seat
 from games.realtime import acts, sending
 from games.rules import get_ruleset
 from games.services import endings, moves_on_loop, play
@@ -40,6 +40,7 @@ pytestmark = [
     pytest.mark.skipif(not ON_POSTGRES, reason="moves run on the loop only on PostgreSQL"),
 ]
 REALTIME = {"kind": "realtime", "minutes": 10, "increment": 0}
+WHITE_REPLY = {"type": "move", "path": [[4, 9], [3, 9]]}  # White's next, after BLACK_MOVE
 
 
 @pytest.fixture
@@ -110,24 +111,126 @@ async def test_a_plain_move_is_made_on_the_loop(moves):
     assert stats["pool_size"] == 1
 
 
+async def runs() -> dict[str, int]:
+    """How often the pool's connection ran each prepared statement."""
+    pool = await loop_pool.pool_for_this_loop()
+    async with pool.connection() as conn:
+        cursor = await conn.execute(
+            "SELECT name, generic_plans + custom_plans FROM pg_prepared_statements"
+        )
+        return dict(await cursor.fetchall())
+
+
+PREPARED = (rows.PREPARED_LOCK, rows.PREPARED_WRITE, rows.PREPARED_HOLD, rows.PREPARED_GUARDED)
+
+
+async def ran(before: dict[str, int]) -> dict[str, int]:
+    after = await runs()
+    return {name: after[name] - before[name] for name in PREPARED}
+
+
 async def test_a_move_on_the_loop_runs_the_statements_its_connection_prepared(moves):
     game, white, _ = await new_game(moves)
-
-    async def runs() -> dict[str, int]:
-        """How often the pool's connection ran each prepared statement."""
-        pool = await loop_pool.pool_for_this_loop()
-        async with pool.connection() as conn:
-            cursor = await conn.execute(
-                "SELECT name, generic_plans + custom_plans FROM pg_prepared_statements"
-            )
-            return dict(await cursor.fetchall())
-
     before = await runs()
     assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
-    after = await runs()
-    prepared = (rows.PREPARED_LOCK, rows.PREPARED_WRITE)
-    assert {name: after[name] - before[name] for name in prepared} == dict.fromkeys(prepared, 1)
+    lock_and_write = {rows.PREPARED_LOCK: 1, rows.PREPARED_WRITE: 1}
+    assert await ran(before) == {**dict.fromkeys(PREPARED, 0), **lock_and_write}
     assert await stored(game) == (2, [1, 2])
+
+
+async def test_the_next_move_of_a_game_the_loop_wrote_is_one_round_trip(moves, locks):
+    """Decided from the row the loop committed last: the row held and the
+    guarded write, no lock read; every move after the first alike."""
+    game, white, black = await new_game(moves)
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    before = await runs()
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    hold_and_guarded = {rows.PREPARED_HOLD: 1, rows.PREPARED_GUARDED: 1}
+    assert await ran(before) == {**dict.fromkeys(PREPARED, 0), **hold_and_guarded}
+    assert locks == [[game.pk]]  # the first move's only
+    assert moves == {"usual": 0, "published": [2, 3]}
+    assert await stored(game) == (3, [1, 2, 3])
+
+    def read():
+        fresh = Game.objects.get(pk=game.pk)
+        event = Event.objects.get(game=game, version=3)
+        return fresh.to_act, fresh.clocks, event.seat, event.action
+
+    to_act, clocks, seat, action = await sync_to_async(read)()
+    assert (to_act, seat, action) == ([0], 1, BLACK_MOVE)
+    assert len(clocks) == 2 and all(0 < left <= 600 for left in clocks)
+
+
+async def _moved_by_white(moves):
+    """A game whose row the loop wrote last (white's first move)."""
+    game, white, black = await new_game(moves)
+    assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
+    return game, white, black
+
+
+@pytest.mark.parametrize(
+    "behind_its_back, code",
+    [
+        # The row changed without a new version (an admin's pause): its xmin did.
+        (lambda game, black: Game.objects.filter(pk=game.pk).update(paused=True), "paused"),
+        # The seat handed to another user, the game row untouched.
+        (
+            lambda game, black: Seat.objects.filter(game=game, index=1).update(user=make_user()),
+            "not_seated",
+        ),
+        # The mover suspended since.
+        (
+            lambda game, black: Standing.objects.create(
+                user=black, suspended_until=timezone.now() + timedelta(days=1)
+            ),
+            "suspended",
+        ),
+        (lambda game, black: Standing.objects.create(user=black, closed=True), "closed"),
+    ],
+)
+async def test_a_change_behind_the_loops_back_is_decided_under_the_lock(
+    moves, locks, behind_its_back, code
+):
+    game, _, black = await _moved_by_white(moves)
+    await sync_to_async(behind_its_back)(game, black)
+    with pytest.raises(GameError) as refused:
+        await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    assert refused.value.code == code
+    assert locks == [[game.pk], [game.pk]]  # the guarded write found it and wrote nothing
+    assert await stored(game) == (2, [1, 2])
+    assert moves == {"usual": 0, "published": [2]}
+    assert (await pooled())[0] == psycopg.pq.TransactionStatus.IDLE
+
+
+async def test_a_version_another_path_made_is_not_made_again_from_memory(moves, locks):
+    """The loop remembers version 2; another process (here the usual path)
+    makes version 3. A second tab still at version 2 is refused as stale, and
+    the move at version 3 is decided under the lock."""
+    game, white, black = await _moved_by_white(moves)
+    made = await sync_to_async(play.game_act)(
+        game_id=game.pk, user=black, version=2, action=BLACK_MOVE
+    )
+    assert made == 3
+    with pytest.raises(GameError) as refused:
+        await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
+    assert refused.value.code == "stale_version"
+    assert await stored(game) == (3, [1, 2, 3])
+    assert await acts.act(game_id=game.pk, user=white, version=3, action=WHITE_REPLY) == 4
+    assert locks == [[game.pk], [game.pk], [game.pk]]
+    assert await stored(game) == (4, [1, 2, 3, 4])
+
+
+async def test_a_refusal_decided_from_memory_is_decided_again_under_the_lock(moves, locks):
+    game, white, black = await _moved_by_white(moves)
+    with pytest.raises(GameError) as refused:
+        await acts.act(game_id=game.pk, user=white, version=2, action=FIRST_MOVE)
+    assert refused.value.code == "not_your_turn"
+    assert locks == [[game.pk], [game.pk]]
+    # The lock's refusal wrote nothing; the row is remembered no more, so the
+    # next move reads it under the lock and plays.
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert locks == [[game.pk], [game.pk], [game.pk]]
+    assert await stored(game) == (3, [1, 2, 3])
 
 
 @pytest.mark.parametrize("gone", ["ALL", rows.PREPARED_WRITE])
@@ -148,6 +251,26 @@ async def test_a_connection_without_its_prepared_statements_is_replaced(moves, g
     assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert moves["usual"] == (1 if gone == rows.PREPARED_WRITE else 0)  # prepared anew
     assert await stored(game) == (3, [1, 2, 3])
+
+
+@pytest.mark.parametrize("gone", [rows.PREPARED_HOLD, rows.PREPARED_GUARDED])
+async def test_a_connection_without_its_guarded_write_is_replaced(moves, locks, gone):
+    """A move decided from memory whose statements are gone: nothing was
+    committed, so the lock decides it on the pool's next connection."""
+    game, white, black = await _moved_by_white(moves)
+    _, before, _ = await pooled()
+    pool = await loop_pool.pool_for_this_loop()
+    async with pool.connection() as conn:
+        await conn.execute(f"DEALLOCATE {gone}")
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    status, after, _ = await pooled()
+    assert after != before and status == psycopg.pq.TransactionStatus.IDLE
+    assert locks == [[game.pk], [game.pk]]
+    # The fresh connection has them: the next move is made from memory again.
+    assert await acts.act(game_id=game.pk, user=white, version=3, action=WHITE_REPLY) == 4
+    assert locks == [[game.pk], [game.pk]]
+    assert moves == {"usual": 0, "published": [2, 3, 4]}
+    assert await stored(game) == (4, [1, 2, 3, 4])
 
 
 @pytest.mark.parametrize(
@@ -759,7 +882,8 @@ async def test_a_games_second_move_in_the_same_turn_waits_for_the_next_batch(mov
     other = asyncio.ensure_future(acts.act(game_id=g2.pk, user=w2, version=1, action=FIRST_MOVE))
     reply = asyncio.ensure_future(acts.act(game_id=g1.pk, user=b1, version=2, action=BLACK_MOVE))
     assert await asyncio.gather(first, other, reply) == [2, 2, 3]
-    assert locks == [sorted([g1.pk, g2.pk]), [g1.pk]]
+    # The next batch made it from the row the first committed: no lock read.
+    assert locks == [sorted([g1.pk, g2.pk])]
     assert await stored(g1) == (3, [1, 2, 3])
 
 
