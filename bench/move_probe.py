@@ -53,11 +53,11 @@ def _patch() -> None:
     from games.services import moves_on_loop
     from games.store import rows
 
-    act, lock, commit, decide_and_write = (
+    act, lock, commit, write_batch = (
         acts.act,
         rows.alock_games,
         rows.acommit,
-        moves_on_loop._decide_and_write,
+        moves_on_loop._write_batch,
     )
     publish, game_frames = acts.publish_from_loop, consumers.GameConsumer.game_frames
     send_event_frame = consumers.GameConsumer.send_event_frame
@@ -69,22 +69,22 @@ def _patch() -> None:
         entry.update(received=t, acted=now(), **(_batch_of.pop(int(game_id), {})))
         return version
 
-    async def timed_decide_and_write(conn: Any, batch: list[Any]) -> Any:
+    async def timed_write_batch(batch: list[Any], written: Any) -> None:
         marks = {"batch": now(), "size": len(batch)}
         _batch.set(marks)
         try:
-            return await decide_and_write(conn, batch)
+            await write_batch(batch, written)
         finally:
             marks["written"] = now()
             for move in batch:
                 _batch_of[move.game_id] = marks
 
     def timed_round_trip(func: Any, name: str) -> Any:
-        async def timed(conn: Any, sent: Any) -> Any:
+        async def timed(conn: Any, sent: Any, **kw: Any) -> Any:
             marks = _batch.get()
             if marks is not None:
                 marks[f"{name}_sent"], marks[f"{name}_sent_cpu"] = now(), cpu()
-            back = await func(conn, sent)
+            back = await func(conn, sent, **kw)
             if marks is not None:
                 marks[f"{name}_back"], marks[f"{name}_back_cpu"] = now(), cpu()
             return back
@@ -107,7 +107,7 @@ def _patch() -> None:
         moves[(self.game_id, message["version"])].setdefault("sent", []).append(now())
 
     acts.act = timed_act
-    moves_on_loop._decide_and_write = timed_decide_and_write
+    moves_on_loop._write_batch = timed_write_batch
     rows.alock_games = timed_round_trip(lock, "lock")
     rows.acommit = timed_round_trip(commit, "commit")
     acts.publish_from_loop = timed_publish
@@ -141,6 +141,7 @@ STEPS = [
     ("batch -> lock sent", "batch", "lock_sent"),
     ("lock round trip", "lock_sent", "lock_back"),
     ("decided (lock back -> commit sent)", "lock_back", "commit_sent"),
+    ("batch -> commit sent (either path)", "batch", "commit_sent"),
     ("commit round trip", "commit_sent", "commit_back"),
     ("commit -> batch done", "commit_back", "written"),
     ("batch done -> publish", "written", "publish"),

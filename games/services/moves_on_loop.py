@@ -395,8 +395,10 @@ async def _decided_from(move: _Move, row: WrittenRow) -> _Recalled | None:
     locked = rows.LockedGame(row.game(), seats[0] if seats else None, row.holders)
     now = timezone.now()
     try:
-        await loop_move_admit(move.admitted)
         change = deciding.decide_act(locked, move.user, move.version, move.action, now)
+        # The user's shared count, sent when the frame came, is awaited after
+        # deciding: its round trip runs while the move is decided.
+        await loop_move_admit(move.admitted)
     except Exception:  # a refusal (or a bug): made again under the lock
         return None
     effects = events.change_effects(change)

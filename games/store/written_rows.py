@@ -43,8 +43,9 @@ class WrittenRow:
         return self.values[_VERSION]
 
     def game(self) -> Game:
-        """A Game of these values (its own: a decision changes it in place)."""
-        return Game.from_db(DEFAULT_DB_ALIAS, _ATTNAMES, _copied(self.values))
+        """A Game of these values, which become its own (a decision changes
+        them in place): for a row taken out of ``WrittenRows`` only."""
+        return Game.from_db(DEFAULT_DB_ALIAS, _ATTNAMES, self.values)
 
 
 _VERSION = _ATTNAMES.index("version")

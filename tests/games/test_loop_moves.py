@@ -27,7 +27,7 @@ from games.realtime import acts, sending
 from games.rules import get_ruleset
 from games.services import endings, moves_on_loop, play
 from games.services.conditional import conditional_save
-from games.services.internal import events
+from games.services.internal import deciding, events
 from games.store import loop_pool, presence, rows
 from moderation.models import Standing
 from tests.db_threads import sync_to_async
@@ -218,6 +218,32 @@ async def test_a_version_another_path_made_is_not_made_again_from_memory(moves, 
     assert await acts.act(game_id=game.pk, user=white, version=3, action=WHITE_REPLY) == 4
     assert locks == [[game.pk], [game.pk], [game.pk]]
     assert await stored(game) == (4, [1, 2, 3, 4])
+
+
+async def test_a_move_from_memory_is_decided_while_the_budget_count_runs(moves, monkeypatch):
+    game, _, black = await _moved_by_white(moves)
+    count = asyncio.get_running_loop().create_future()
+    decided = asyncio.Event()
+    decide = deciding.decide_act
+
+    def decide_then_say(*args):
+        change = decide(*args)
+        decided.set()
+        return change
+
+    monkeypatch.setattr(deciding, "decide_act", decide_then_say)
+    move = asyncio.ensure_future(
+        acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE, admitted=count)
+    )
+    await asyncio.wait_for(decided.wait(), 10)  # decided before the count came
+    assert not move.done()
+    count.set_result(4)  # over budget: wait 4 s
+    with pytest.raises(GameError) as refused:
+        await move
+    assert (refused.value.code, refused.value.retry_after) == ("rate_limited", 4)
+    assert await stored(game) == (2, [1, 2])
+    assert moves == {"usual": 0, "published": [2]}
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
 
 
 async def test_a_refusal_decided_from_memory_is_decided_again_under_the_lock(moves, locks):
