@@ -33,6 +33,11 @@ the BEGIN, each move decided in turn, and all their writes carrying the
 COMMIT. A refused move writes nothing; a move left to ``play.game_act`` gets
 its answer after the commit, when its row is free again.
 
+A game's next move that comes to the loop which committed its row last
+is decided from that row (``store/written_rows.py``) and written with a
+guard, BEGIN to COMMIT in one round trip (``_from_memory``); a row that
+moved on since writes nothing, and the move goes to the lock as above.
+
 The connections come from psycopg_pool's ``AsyncConnectionPool``, one per
 event loop, ``MOVES_POOL_SIZE`` at most.
 """

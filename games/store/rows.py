@@ -19,7 +19,9 @@ the COMMIT with the writes (the event's insert and the game's update, a
 reply's too, and the owners' plan rows), as two simple queries on an
 autocommit connection (psycopg's client-side-binding cursor, the documented
 way to send several statements at once); the lock and a move's write are
-prepared once per connection (``prepare_sql``) and EXECUTEd there.
+prepared once per connection (``prepare_sql``) and EXECUTEd there. A move
+decided from the row the loop wrote last (``written_rows``) is one script:
+BEGIN, the row held, its guarded write (``guarded_statement``) and COMMIT.
 """
 
 from __future__ import annotations

@@ -222,7 +222,6 @@ async def test_a_version_another_path_made_is_not_made_again_from_memory(moves, 
 
 async def test_a_move_from_memory_is_decided_while_the_budget_count_runs(moves, monkeypatch):
     game, _, black = await _moved_by_white(moves)
-    count = asyncio.get_running_loop().create_future()
     decided = asyncio.Event()
     decide = deciding.decide_act
 
@@ -232,15 +231,8 @@ async def test_a_move_from_memory_is_decided_while_the_budget_count_runs(moves, 
         return change
 
     monkeypatch.setattr(deciding, "decide_act", decide_then_say)
-    move = asyncio.ensure_future(
-        acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE, admitted=count)
-    )
-    await asyncio.wait_for(decided.wait(), 10)  # decided before the count came
-    assert not move.done()
-    count.set_result(4)  # over budget: wait 4 s
-    with pytest.raises(GameError) as refused:
-        await move
-    assert (refused.value.code, refused.value.retry_after) == ("rate_limited", 4)
+    # Decided before the count came; refused when it came over budget.
+    await refused_over_budget(decided, game_id=game.pk, user=black, version=2, action=BLACK_MOVE)
     assert await stored(game) == (2, [1, 2])
     assert moves == {"usual": 0, "published": [2]}
     assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
@@ -259,6 +251,20 @@ async def test_a_refusal_decided_from_memory_is_decided_again_under_the_lock(mov
     assert await stored(game) == (3, [1, 2, 3])
 
 
+async def deallocated(name: str) -> int:
+    """``DEALLOCATE name`` on the connection the next move would get; its backend."""
+    pool = await loop_pool.pool_for_this_loop()
+    async with pool.connection() as conn:
+        await conn.execute(f"DEALLOCATE {name}")
+        return conn.info.backend_pid
+
+
+async def replaced(backend: int) -> bool:
+    """The connection the next move would get is another, outside any transaction."""
+    status, after, _ = await pooled()
+    return after != backend and status == psycopg.pq.TransactionStatus.IDLE
+
+
 @pytest.mark.parametrize("gone", ["ALL", rows.PREPARED_WRITE])
 async def test_a_connection_without_its_prepared_statements_is_replaced(moves, gone):
     """A session that lost them (a pooler in transaction mode, a DEALLOCATE,
@@ -266,14 +272,10 @@ async def test_a_connection_without_its_prepared_statements_is_replaced(moves, g
     made: the lock's failure is tried again on the pool's next connection, the
     write's is made by the usual path, which decides it again."""
     game, white, black = await new_game(moves)
-    _, before, _ = await pooled()
-    pool = await loop_pool.pool_for_this_loop()
-    async with pool.connection() as conn:
-        await conn.execute(f"DEALLOCATE {gone}")
+    before = await deallocated(gone)
     assert await acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE) == 2
     assert moves["usual"] == (1 if gone == rows.PREPARED_WRITE else 0)
-    status, after, _ = await pooled()
-    assert after != before and status == psycopg.pq.TransactionStatus.IDLE
+    assert await replaced(before)
     assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
     assert moves["usual"] == (1 if gone == rows.PREPARED_WRITE else 0)  # prepared anew
     assert await stored(game) == (3, [1, 2, 3])
@@ -284,13 +286,9 @@ async def test_a_connection_without_its_guarded_write_is_replaced(moves, locks, 
     """A move decided from memory whose statements are gone: nothing was
     committed, so the lock decides it on the pool's next connection."""
     game, white, black = await _moved_by_white(moves)
-    _, before, _ = await pooled()
-    pool = await loop_pool.pool_for_this_loop()
-    async with pool.connection() as conn:
-        await conn.execute(f"DEALLOCATE {gone}")
+    before = await deallocated(gone)
     assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
-    status, after, _ = await pooled()
-    assert after != before and status == psycopg.pq.TransactionStatus.IDLE
+    assert await replaced(before)
     assert locks == [[game.pk], [game.pk]]
     # The fresh connection has them: the next move is made from memory again.
     assert await acts.act(game_id=game.pk, user=white, version=3, action=WHITE_REPLY) == 4
@@ -338,11 +336,24 @@ async def test_an_unknown_game_is_refused(moves, game_id, code):
     await (await loop_pool.pool_for_this_loop()).wait()
 
 
+async def refused_over_budget(reached: asyncio.Event, **move) -> None:
+    """The move, its shared count not yet answered, gets as far as ``reached``
+    and waits there for the count; the count answers over budget (wait 4 s)
+    and the move is refused."""
+    count = asyncio.get_running_loop().create_future()
+    made = asyncio.ensure_future(acts.act(**move, admitted=count))
+    await asyncio.wait_for(reached.wait(), 10)
+    assert not made.done()
+    count.set_result(4)
+    with pytest.raises(GameError) as refused:
+        await made
+    assert (refused.value.code, refused.value.retry_after) == ("rate_limited", 4)
+
+
 async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch):
     """The user's shared count is awaited after the lock: the lock's round trip
     and the count's overlap, and a move over budget is refused untouched."""
     game, white, _ = await new_game(moves)
-    count = asyncio.get_running_loop().create_future()
     locked = asyncio.Event()
     lock = moves_on_loop.rows.alock_games
 
@@ -352,15 +363,8 @@ async def test_the_budget_count_runs_while_the_row_is_locked(moves, monkeypatch)
         return found
 
     monkeypatch.setattr(moves_on_loop.rows, "alock_games", lock_then_say)
-    move = asyncio.ensure_future(
-        acts.act(game_id=game.pk, user=white, version=1, action=FIRST_MOVE, admitted=count)
-    )
-    await asyncio.wait_for(locked.wait(), 10)  # locked before the count came
-    assert not move.done()
-    count.set_result(4)  # over budget: wait 4 s
-    with pytest.raises(GameError) as refused:
-        await move
-    assert (refused.value.code, refused.value.retry_after) == ("rate_limited", 4)
+    # Locked before the count came; refused when it came over budget.
+    await refused_over_budget(locked, game_id=game.pk, user=white, version=1, action=FIRST_MOVE)
     assert await stored(game) == (1, [1])
     assert moves == {"usual": 0, "published": []}
     assert (await pooled())[0] == psycopg.pq.TransactionStatus.IDLE
