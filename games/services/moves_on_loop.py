@@ -404,14 +404,14 @@ async def _decided_from(move: _Move, row: WrittenRow) -> _Recalled | None:
         # The user's shared count, sent when the frame came, is awaited after
         # deciding: its round trip runs while the move is decided.
         await loop_move_admit(move.admitted)
-    except Exception:  # a refusal (or a bug): made again under the lock
+        effects = events.change_effects(change)
+        if not events.loop_may_write(change, effects) or events.plan_owners(change):
+            return None
+        statement = rows.guarded_statement(
+            change.game, change.event, xmin=row.xmin, holders=row.holders, user_id=user_id, now=now
+        )
+    except Exception:  # a refusal (or a bug): this move's answer comes from the lock's path
         return None
-    effects = events.change_effects(change)
-    if not events.loop_may_write(change, effects) or events.plan_owners(change):
-        return None
-    statement = rows.guarded_statement(
-        change.game, change.event, xmin=row.xmin, holders=row.holders, user_id=user_id, now=now
-    )
     return _Recalled(move, row, statement, Committed(change, effects, events.change_publish))
 
 

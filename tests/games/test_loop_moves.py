@@ -238,6 +238,22 @@ async def test_a_move_from_memory_is_decided_while_the_budget_count_runs(moves, 
     assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
 
 
+async def test_a_failure_deciding_from_memory_leaves_the_move_to_the_lock(
+    moves, locks, monkeypatch
+):
+    """Whatever fails on the way from memory to the write (here building the
+    guarded statement) is no answer: the lock's path makes the move."""
+    game, _, black = await _moved_by_white(moves)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("not this way")
+
+    monkeypatch.setattr(rows, "guarded_statement", broken)
+    assert await acts.act(game_id=game.pk, user=black, version=2, action=BLACK_MOVE) == 3
+    assert locks == [[game.pk], [game.pk]]
+    assert await stored(game) == (3, [1, 2, 3])
+
+
 async def test_a_refusal_decided_from_memory_is_decided_again_under_the_lock(moves, locks):
     game, white, black = await _moved_by_white(moves)
     with pytest.raises(GameError) as refused:
