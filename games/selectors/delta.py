@@ -43,7 +43,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
 def _diff_dict(old: dict, new: dict, path: str, ops: list[Op]) -> None:
     for key, value in new.items():
         if key in old:
-            _diff(old[key], value, _pointer(path, key), ops)
+            was = old[key]
+            if not _same(was, value):  # compared in C first: most of a view stays
+                _diff(was, value, _pointer(path, key), ops)
         else:
             ops.append({"op": "add", "path": _pointer(path, key), "value": value})
     for key in old:
@@ -54,11 +56,12 @@ def _diff_dict(old: dict, new: dict, path: str, ops: list[Op]) -> None:
 def _diff_list(old: list | tuple, new: list | tuple, path: str, ops: list[Op]) -> None:
     """Ops for the part between the common head and tail: an item taken out
     and one put in elsewhere (a piece moved in a sorted list) is two ops."""
+    common = min(len(old), len(new))
     head = 0
-    while head < min(len(old), len(new)) and _same(old[head], new[head]):
+    while head < common and _same(old[head], new[head]):
         head += 1
     tail = 0
-    while tail < min(len(old), len(new)) - head and _same(old[-1 - tail], new[-1 - tail]):
+    while tail < common - head and _same(old[-1 - tail], new[-1 - tail]):
         tail += 1
     was, now = old[head : len(old) - tail], new[head : len(new) - tail]
     if len(was) == len(now) > 1 and list(was[1:]) == list(now[:-1]):
@@ -83,6 +86,8 @@ def _diff_list(old: list | tuple, new: list | tuple, path: str, ops: list[Op]) -
 
 
 def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON carries them, but for a bool and a number inside a list
+    or an object (``[True] == [1]``), which no view switches between."""
     return a is b or (type(a) is type(b) and a == b)
 
 
